@@ -1,0 +1,129 @@
+/**
+ * Generates the committed files under src/generated/ from openapi.yaml:
+ *   - openapi.ts: TypeScript types of paths, components and operations (openapi-typescript);
+ *   - operation-index.ts: every operation's id, method, path, tag, minimum role and transport.
+ *
+ * `npm run codegen` writes them; `npm run codegen:check` exits 1 when they differ from what the
+ * contract would generate (drift), without writing.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import openapiTS, { astToString } from 'openapi-typescript';
+import { parse } from 'yaml';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SPEC = path.join(ROOT, 'openapi.yaml');
+const OUT_DIR = path.join(ROOT, 'src/generated');
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+const ROLES = ['public', 'bundle_key', 'member', 'admin', 'owner'];
+
+interface RawOperation {
+  operationId?: string;
+  tags?: string[];
+  security?: Record<string, string[]>[];
+  'x-min-role'?: string;
+  'x-transport'?: string;
+  'x-spec-addition'?: boolean;
+}
+
+function banner(specHash: string): string {
+  return [
+    '// DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.',
+    '// Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.',
+    `// openapi.yaml sha256: ${specHash}`,
+    '',
+  ].join('\n');
+}
+
+/** Builds the operation index from the parsed document; fails on a missing id or role. */
+function operationIndex(doc: { paths: Record<string, Record<string, RawOperation>> }): string {
+  const rows: string[] = [];
+  const problems: string[] = [];
+  for (const [route, item] of Object.entries(doc.paths)) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      const id = op.operationId;
+      const role = op['x-min-role'];
+      if (!id) problems.push(`${method.toUpperCase()} ${route}: no operationId`);
+      if (!role || !ROLES.includes(role)) problems.push(`${method.toUpperCase()} ${route}: x-min-role must be one of ${ROLES.join(', ')}`);
+      const row = {
+        operationId: id,
+        method,
+        path: route,
+        tag: op.tags?.[0] ?? 'default',
+        minRole: role,
+        transport: op['x-transport'] === 'mcp' ? 'mcp' : 'rest',
+        specAddition: op['x-spec-addition'] === true,
+      };
+      rows.push(`  ${JSON.stringify(row)},`);
+    }
+  }
+  if (problems.length) throw new Error(`openapi.yaml:\n  ${problems.join('\n  ')}`);
+  return [
+    "import type { operations } from './openapi.js';",
+    '',
+    '/** Minimum credential an operation needs (`x-min-role`). */',
+    "export type MinRole = 'public' | 'bundle_key' | 'member' | 'admin' | 'owner';",
+    '',
+    '/** One row per operation of the contract. */',
+    'export interface OperationInfo {',
+    '  readonly operationId: keyof operations;',
+    "  readonly method: 'get' | 'put' | 'post' | 'delete' | 'patch' | 'head' | 'options';",
+    '  readonly path: string;',
+    '  readonly tag: string;',
+    '  readonly minRole: MinRole;',
+    '  /** `mcp` operations are served by the JSON-RPC router in src/mcp, the rest by openapi-backend. */',
+    "  readonly transport: 'rest' | 'mcp';",
+    '  /** True for operations the platform adds to the interface specification. */',
+    '  readonly specAddition: boolean;',
+    '}',
+    '',
+    'export const OPERATIONS = [',
+    ...rows,
+    '] as const satisfies readonly OperationInfo[];',
+    '',
+    'type Row = (typeof OPERATIONS)[number];',
+    '/** Operations dispatched by openapi-backend; each needs a handler. */',
+    "export type RestOperationId = Extract<Row, { transport: 'rest' }>['operationId'];",
+    '/** Operations served by the MCP JSON-RPC router. */',
+    "export type McpOperationId = Extract<Row, { transport: 'mcp' }>['operationId'];",
+    '',
+  ].join('\n');
+}
+
+async function render(): Promise<Map<string, string>> {
+  const source = fs.readFileSync(SPEC, 'utf8');
+  const hash = createHash('sha256').update(source).digest('hex');
+  const doc = parse(source);
+  const ast = await openapiTS(doc, { alphabetize: false, exportType: false });
+  const files = new Map<string, string>();
+  files.set('openapi.ts', `${banner(hash)}/* eslint-disable */\n${astToString(ast)}`);
+  files.set('operation-index.ts', `${banner(hash)}${operationIndex(doc)}`);
+  return files;
+}
+
+async function main(): Promise<void> {
+  const check = process.argv.includes('--check');
+  const files = await render();
+  let drift = false;
+  for (const [name, content] of files) {
+    const target = path.join(OUT_DIR, name);
+    const current = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : undefined;
+    if (current === content) continue;
+    if (check) {
+      drift = true;
+      console.error(`src/generated/${name} is out of date with openapi.yaml; run \`npm run codegen\``);
+    } else {
+      fs.mkdirSync(OUT_DIR, { recursive: true });
+      fs.writeFileSync(target, content);
+      console.log(`wrote src/generated/${name}`);
+    }
+  }
+  if (drift) process.exitCode = 1;
+  else if (check) console.log('src/generated is up to date');
+}
+
+await main();

@@ -1,0 +1,169 @@
+import path from 'node:path';
+import { Ajv } from 'ajv';
+
+/** Validated, typed and frozen process configuration. The only reader of `process.env`. */
+export interface Config {
+  /** TCP port of the HTTP server. */
+  readonly port: number;
+  /** Interface the HTTP server binds to; loopback unless told otherwise. */
+  readonly host: string;
+  /** PostgreSQL connection string; absent means the embedded PGlite database in `dataDir`. */
+  readonly databaseUrl: string | undefined;
+  /** PostgreSQL schema to use (search_path); absent means the connection's default. */
+  readonly databaseSchema: string | undefined;
+  /** Directory for the embedded database and the generated master key. */
+  readonly dataDir: string;
+  /** Redis connection string for shared rate limits and change notifications. */
+  readonly redisUrl: string | undefined;
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Master key for secrets at rest (base64 or hex of 32 bytes); absent means a key file in `dataDir`. */
+  readonly secretKey: string | undefined;
+  /** Service prefix of issued user API keys (`<prefix>_usr_live_...`). */
+  readonly keyPrefix: string;
+  /** Externally visible base URL, used to build endpoint addresses in responses. */
+  readonly publicUrl: string | undefined;
+  /** Largest accepted JSON request body, in bytes. */
+  readonly bodyLimitBytes: number;
+  /** How long a graceful stop waits for in-flight requests before closing connections. */
+  readonly shutdownTimeoutMs: number;
+  /** How long start-up keeps retrying an unreachable database before giving up. */
+  readonly dbConnectTimeoutMs: number;
+  /** Browser origins allowed on the MCP endpoints besides same-host ones. */
+  readonly allowedOrigins: readonly string[];
+  /** Default requests per minute for an API key with no limit of its own. */
+  readonly defaultRateLimitRpm: number;
+}
+
+/** Environment variable, its config key, its JSON schema and its documentation (README table). */
+interface Setting {
+  env: string;
+  key: keyof Config;
+  schema: Record<string, unknown>;
+  doc: string;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Every setting the server reads. The README's configuration table mirrors this list. */
+export const SETTINGS: readonly Setting[] = [
+  { env: 'PORT', key: 'port', schema: { type: 'integer', minimum: 0, maximum: 65535, default: 8080 }, doc: 'HTTP port.' },
+  { env: 'HOST', key: 'host', schema: { type: 'string', minLength: 1, default: '127.0.0.1' }, doc: 'Bind address.' },
+  {
+    env: 'DATABASE_URL',
+    key: 'databaseUrl',
+    schema: { type: 'string', pattern: '^postgres(ql)?://' },
+    doc: 'PostgreSQL URL; unset = embedded PGlite in the data directory.',
+  },
+  {
+    env: 'TOOLGATE_DB_SCHEMA',
+    key: 'databaseSchema',
+    schema: { type: 'string', pattern: '^[a-z_][a-z0-9_]{0,62}$' },
+    doc: 'PostgreSQL schema (search_path) to use; created when missing.',
+  },
+  {
+    env: 'TOOLGATE_DATA_DIR',
+    key: 'dataDir',
+    schema: { type: 'string', minLength: 1, default: './data' },
+    doc: 'Data directory (embedded database, generated master key).',
+  },
+  {
+    env: 'REDIS_URL',
+    key: 'redisUrl',
+    schema: { type: 'string', pattern: '^rediss?://' },
+    doc: 'Redis URL for shared rate limits and change notifications.',
+  },
+  { env: 'TOOLGATE_LOG_LEVEL', key: 'logLevel', schema: { enum: LOG_LEVELS, default: 'info' }, doc: 'pino log level.' },
+  {
+    env: 'TOOLGATE_SECRET_KEY',
+    key: 'secretKey',
+    schema: { type: 'string', pattern: '^([A-Za-z0-9+/]{43}=|[0-9a-fA-F]{64})$' },
+    doc: 'Master key for secrets at rest: 32 bytes as base64 or hex; unset = key file generated in the data directory.',
+  },
+  {
+    env: 'TOOLGATE_KEY_PREFIX',
+    key: 'keyPrefix',
+    schema: { type: 'string', pattern: '^[a-z][a-z0-9]{1,15}$', default: 'tg' },
+    doc: 'Service prefix of user API keys.',
+  },
+  {
+    env: 'TOOLGATE_PUBLIC_URL',
+    key: 'publicUrl',
+    schema: { type: 'string', pattern: '^https?://[^\\s]+$' },
+    doc: 'External base URL used in endpoint addresses.',
+  },
+  {
+    env: 'TOOLGATE_BODY_LIMIT_BYTES',
+    key: 'bodyLimitBytes',
+    schema: { type: 'integer', minimum: 1024, maximum: 104857600, default: 1048576 },
+    doc: 'Largest JSON request body (bytes).',
+  },
+  {
+    env: 'TOOLGATE_SHUTDOWN_TIMEOUT_MS',
+    key: 'shutdownTimeoutMs',
+    schema: { type: 'integer', minimum: 0, maximum: 600000, default: 10000 },
+    doc: 'Grace period for in-flight requests on SIGTERM.',
+  },
+  {
+    env: 'TOOLGATE_DB_CONNECT_TIMEOUT_MS',
+    key: 'dbConnectTimeoutMs',
+    schema: { type: 'integer', minimum: 0, maximum: 600000, default: 30000 },
+    doc: 'How long start-up waits for the database.',
+  },
+  {
+    env: 'TOOLGATE_ALLOWED_ORIGINS',
+    key: 'allowedOrigins',
+    schema: { type: 'array', items: { type: 'string', pattern: '^https?://[^\\s/]+$' }, default: [] },
+    doc: 'Comma-separated browser origins allowed on the MCP endpoints.',
+  },
+  {
+    env: 'TOOLGATE_DEFAULT_RATE_LIMIT_RPM',
+    key: 'defaultRateLimitRpm',
+    schema: { type: 'integer', minimum: 1, maximum: 1000000, default: 600 },
+    doc: 'Requests per minute for keys without their own limit.',
+  },
+];
+
+/** Raised when the environment does not describe a valid configuration; lists every problem. */
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const ajv = new Ajv({ allErrors: true, coerceTypes: true, useDefaults: true, strict: false });
+const validateConfig = ajv.compile({
+  type: 'object',
+  properties: Object.fromEntries(SETTINGS.map((s) => [s.key, s.schema])),
+  additionalProperties: false,
+});
+
+/**
+ * Reads the configuration from an environment (default `process.env`), applies defaults and
+ * validates it. Throws a ConfigError naming every invalid variable; values are never echoed,
+ * since some of them are secrets.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const raw: Record<string, unknown> = {};
+  for (const setting of SETTINGS) {
+    const value = env[setting.env];
+    if (value === undefined || value === '') continue;
+    raw[setting.key] =
+      setting.key === 'allowedOrigins'
+        ? value
+            .split(',')
+            .map((v) => v.trim())
+            .filter(Boolean)
+        : value;
+  }
+  if (!validateConfig(raw)) {
+    const byKey = new Map(SETTINGS.map((s) => [s.key as string, s.env]));
+    const problems = (validateConfig.errors ?? []).map((e) => {
+      const key = e.instancePath.split('/')[1] ?? '';
+      return `${byKey.get(key) ?? key}: ${e.message ?? 'is invalid'}`;
+    });
+    throw new ConfigError(problems);
+  }
+  const config = raw as unknown as Config & { dataDir: string };
+  return Object.freeze({ ...config, dataDir: path.resolve(config.dataDir) });
+}

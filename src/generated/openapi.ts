@@ -1,0 +1,7433 @@
+// DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
+// Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
+// openapi.yaml sha256: 2961fc2f0defd5aa49a71cd341b544baf6d6a580b053928b2b62622dff9e4c5d
+/* eslint-disable */
+export interface paths {
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness probe
+         * @description Answers 200 while the process is alive, with string values only (for load balancers). A database outage does not fail liveness: `status` becomes `degraded` and `database` `unreachable`; use `GET /ready` to take an instance out of rotation. Not rate limited.
+         *
+         *     **Authorization:** No authentication.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness probe
+         * @description Answers 200 when the instance can serve traffic (the database answers a query), and 503 with `code: service_unavailable` and `detail: "Database unreachable"` when it does not. Not rate limited.
+         *
+         *     **Authorization:** No authentication.
+         */
+        get: operations["getReady"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the dashboard overview
+         * @description Headline statistics, the health of every upstream server, the latest activity (filtered by `activity_filter`) and the busiest servers of the last 24 hours. Numbers may be cached for a few seconds (`generated_at`).
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["getDashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dashboard/charts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get dashboard chart series
+         * @description Hourly series over the last 24 hours (UTC): tool calls and errors, latency percentiles (p50, p95, p99), and calls per server.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["getDashboardCharts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dashboard/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the activity feed
+         * @description The latest 50 activity entries matching `activity_filter`, newest first. Use it to refresh only the feed.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["getDashboardActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/settings/auth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get authentication settings
+         * @description Who may sign in (allowed email domains), who becomes admin on first sign-in, and token lifetimes.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["getAuthSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update authentication settings
+         * @description Changes only the supplied fields; lists are replaced as a whole. Existing sessions and API keys are not affected.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        patch: operations["updateAuthSettings"];
+        trace?: never;
+    };
+    "/api/v1/settings/auth/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List OAuth providers
+         * @description All configured OAuth login providers, including disabled ones, ordered by `display_order`. Client secrets are never returned (`has_client_secret`).
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["listOAuthProviders"];
+        put?: never;
+        /**
+         * Add an OAuth provider
+         * @description Adds a login provider. `provider_type` is unique and becomes the path key. The `client_secret` is stored encrypted and never returned. Presets `github` and `google` need no endpoint configuration; `oidc` and custom types need discovery or explicit endpoints in `config` (422 otherwise). Discovery URLs are fetched under the outbound-address policy.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["createOAuthProvider"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/settings/auth/providers/{provider_type}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an OAuth provider
+         * @description Removes the provider and its encrypted credentials permanently. Users who signed in with it keep their accounts and API keys but cannot sign in with it again.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        delete: operations["deleteOAuthProvider"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an OAuth provider
+         * @description Changes only the supplied fields. A supplied `client_secret` replaces the stored one (re-encrypted). Disabling a provider hides it from the login page; users who signed in with it keep their accounts.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        patch: operations["updateOAuthProvider"];
+        trace?: never;
+    };
+    "/api/v1/settings/general": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get general settings
+         * @description Log retention, rate-limit and timeout defaults, MCP origin allow-list, outbound-address allow-list and registry configuration. AI providers are managed under `/api/v1/settings/providers`.
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner).
+         */
+        get: operations["getGeneralSettings"];
+        /**
+         * Update general settings
+         * @description Partial update: only the supplied fields change (lists are replaced as a whole). `registry_token` is write-only; `null` clears it. Retention changes take effect at the next purge run.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        put: operations["updateGeneralSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/settings/general/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset general settings to defaults
+         * @description **Destructive.** Resets log retention and every other general setting to its default, **deletes all AI provider configurations** (with their encrypted keys) and clears the registry credentials. Auth settings, OAuth providers, users, keys, servers and bundles are not touched. Recorded in the activity log. Takes no body.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["resetGeneralSettings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/settings/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List AI providers
+         * @description All AI provider configurations. API keys are never returned (`has_api_key`, `api_key_masked`).
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["listAIProviders"];
+        put?: never;
+        /**
+         * Add an AI provider
+         * @description Adds an AI provider configuration. `provider_type` and `provider` must be known values (422 otherwise, as is `anthropic` with `embedding`, or a missing `endpoint` for `openai_compatible`, `ollama`, `vllm` and `lmstudio`). The API key is stored encrypted.
+         *
+         *     The first provider of a `provider_type` becomes active automatically; `is_active: true` makes a later one active and deactivates the previous one.
+         *
+         *     A **duplicate** is a configuration with the same `provider_type`, `provider`, `model` and `endpoint` as an existing one (409).
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["createAIProvider"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/settings/providers/{provider_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an AI provider
+         * @description Deletes the configuration and its encrypted key. Deleting the active provider leaves its type without an active provider until another one is activated.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        delete: operations["deleteAIProvider"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an AI provider
+         * @description Changes only the supplied fields. Changing `model`, `endpoint` or `api_key` resets `connection_verified` and clears `needs_reconfiguration` when a new key is given.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        patch: operations["updateAIProvider"];
+        trace?: never;
+    };
+    "/api/v1/settings/providers/{provider_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test an AI provider connection
+         * @description Sends a minimal request (a one-token completion or a one-word embedding) to the provider and reports the outcome. A failed test is still a 200 with `ok: false`. Updates `connection_verified` and `connection_verified_at`. Takes no body.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["testAIProvider"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/settings/providers/{provider_id}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate an AI provider
+         * @description Makes this configuration the active one of its `provider_type` and deactivates the previous one. Idempotent. Takes no body.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["activateAIProvider"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bundles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List bundles
+         * @description Bundles ordered by name; `search` filters by name (case-insensitive substring). Bundle keys are not included.
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner).
+         */
+        get: operations["listBundles"];
+        put?: never;
+        /**
+         * Create a bundle
+         * @description Creates a bundle, optionally with its first tools, and generates its bundle key. The response is one of the few that contain the key.
+         *
+         *     - 400 when a `tool_id` does not exist in the catalog or appears twice; nothing is created.
+         *     - 409 when the name or `agent_id` is taken, or two overrides give the same tool name.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["createBundle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bundles/by-agent/{agent_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the bundle of an agent
+         * @description The bundle linked to an external agent id, with its tools and overrides.
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner).
+         */
+        get: operations["getBundleByAgent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bundles/{bundle_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a bundle
+         * @description The bundle with its tools, their overrides and the effective tool definitions, in display order. The bundle key is not included.
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner).
+         */
+        get: operations["getBundle"];
+        /**
+         * Update a bundle
+         * @description Sets the name and, when supplied, the description and agent link (`null` clears them; absent leaves them unchanged). Tools are managed with the `…/tools` operations. The response includes the bundle key; the key does not change (see `regenerate-key`).
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        put: operations["updateBundle"];
+        post?: never;
+        /**
+         * Delete a bundle
+         * @description Deletes the bundle and all its tool associations. Its key stops working at once and its open MCP sessions end. Gateway settings that selected it no longer do.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        delete: operations["deleteBundle"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bundles/{bundle_id}/reorder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reorder the tools of a bundle
+         * @description Sets the display order of the listed tools (pairs `[tool_id, display_order]`); tools not listed keep their order. Atomic: when a tool id is not in the bundle or appears twice, the call answers **400** and nothing changes. Ties are broken by tool name.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["reorderBundleTools"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bundles/{bundle_id}/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add tools to a bundle
+         * @description Adds catalog tools with optional overrides; tools without `display_order` go after the last one. Atomic.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["addBundleTools"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bundles/{bundle_id}/tools/{tool_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a tool from a bundle
+         * @description Removes the tool and its override from the bundle. The catalog tool itself is not touched.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        delete: operations["removeBundleTool"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bundles/{bundle_id}/tools/{tool_id}/override": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace the override of a bundle tool
+         * @description Replaces the whole override of one tool in the bundle (`{}` restores the upstream definition). `pinned` and `defaults` keys must be properties of the tool's input schema, `hidden_arguments` must not be required unless pinned or defaulted (422 otherwise).
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        put: operations["updateBundleToolOverride"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bundles/{bundle_id}/regenerate-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Regenerate the bundle key
+         * @description Issues a new bundle key. The old key stops working at once and its MCP sessions end. Takes no body.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["regenerateBundleKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the current user
+         * @description The user the credential belongs to.
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner).
+         */
+        get: operations["getCurrentUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List users
+         * @description Users ordered by email, including deactivated ones; `search` matches email or name.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["listUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Deactivate a user
+         * @description Deactivates the user (same as `PATCH` with `is_active: false`): sign-in and API keys stop working at once. The record is kept for the audit trail. Idempotent. The same rules as `updateUser` apply (owners, self, last owner).
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        delete: operations["deactivateUser"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a user
+         * @description Changes a user's role, active state or name.
+         *
+         *     - Only owners may grant or revoke the owner role, or change an owner (403).
+         *     - Nobody may change their own role or deactivate themselves (403).
+         *     - A change that would leave no active owner answers 409.
+         *
+         *     Deactivated users cannot sign in and their API keys stop working; reactivating restores the keys that are not revoked or expired.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        patch: operations["updateUser"];
+        trace?: never;
+    };
+    "/api/v1/users/me/gateway-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get my gateway settings
+         * @description How `/mcp/gateway` serves the caller: mode, selected bundles and search limit.
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner).
+         */
+        get: operations["getGatewaySettings"];
+        /**
+         * Update my gateway settings
+         * @description Partial update: only the supplied fields change. Open gateway sessions see the change at their next `tools/list` (a `notifications/tools/list_changed` is sent on legacy sessions).
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner).
+         */
+        put: operations["updateGatewaySettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/me/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List my API keys
+         * @description The caller's API keys, newest first, including revoked and expired ones (`is_active: false`). Key values are never returned.
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner).
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key
+         * @description Creates an API key for the caller. The full key is in the response **only this once**; only a hash and `key_prefix` are stored. `expires_at` must be in the future and within the auth setting `api_key_max_lifetime_days` (422 otherwise).
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner).
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/me/api-keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one of my API keys
+         * @description One of the caller's API keys. Keys of other users answer 404.
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner).
+         */
+        get: operations["getApiKey"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of my API keys
+         * @description Revokes the key at once (`is_active` becomes false); it stays listed. Idempotent. Revoking the key that authenticates this very request is allowed.
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner).
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        /**
+         * Update one of my API keys
+         * @description Changes the name, description, scopes or rate limit. Takes effect on the next request made with the key.
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner).
+         */
+        patch: operations["updateApiKey"];
+        trace?: never;
+    };
+    "/api/v1/users/me/api-keys/{key_id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate one of my API keys
+         * @description Creates a replacement key with the same environment, description, scopes, rate limit and expiry (capped by `api_key_max_lifetime_days`), and returns it in full — the only time its value is shown.
+         *
+         *     The old key is revoked at once (`old_key_revoked: true`), or, with `grace_period_seconds` > 0, keeps working until `grace_period_ends_at`. The body is a JSON object and may be empty (`{}`). Only active keys can be rotated, and a key already in a grace period cannot be rotated again (409).
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner).
+         */
+        post: operations["rotateApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List login providers
+         * @description The enabled OAuth providers for the login page, in display order. Nothing secret.
+         *
+         *     **Authorization:** No authentication.
+         */
+        get: operations["listLoginProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/login/{provider_type}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start an OAuth login
+         * @description Redirects the browser to the provider's authorization page (authorization code flow with PKCE). A short-lived, signed, `HttpOnly` state cookie binds the callback to this browser. `invitation` carries an invitation token to accept on success; `redirect_to` is where the callback sends the browser (a path on this site only).
+         *
+         *     **Authorization:** No authentication.
+         */
+        get: operations["startOAuthLogin"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/callback/{provider_type}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth callback
+         * @description Where the provider sends the browser back. Checks `state` against the state cookie, exchanges `code`, reads the user's verified email, and signs the user in when the email belongs to an existing active user, an allowed domain or a pending invitation (which is then accepted). Answers 302 to the original `redirect_to` with the `access_token` session cookie (`HttpOnly`, `Secure`, `SameSite=Lax`).
+         *
+         *     - 400: missing or invalid `state` or `code`, or the provider reported `error`.
+         *     - 403: the email is not allowed to sign in, or the user is deactivated.
+         *     - 502: the provider's token or userinfo endpoint failed.
+         *
+         *     **Authorization:** No authentication.
+         */
+        get: operations["oauthCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log out
+         * @description Ends the cookie session: the session token is invalidated and the `access_token` cookie cleared. With an API key it only clears the cookie; use `revokeApiKey` to disable a key. Takes no body.
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner).
+         */
+        post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List invitations
+         * @description Invitations, newest first, optionally filtered by status. Tokens are never returned here.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["listInvitations"];
+        put?: never;
+        /**
+         * Invite a user
+         * @description Creates an invitation and returns its token and `accept_url` — the only time the token is shown. The invitee accepts by signing in through `startOAuthLogin` with `invitation=<token>` using the invited email. Only owners may invite owners (403).
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["createInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invitations/{invitation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation
+         * @description Revokes a pending invitation; its token stops working at once.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/invitations/accept/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get invitation details for the accept page
+         * @description What the accept page shows for an invitation token: invited email and role, who invited, expiry, and the OAuth providers to sign in with. Needs no authentication; the token is the secret.
+         *
+         *     **Authorization:** No authentication.
+         */
+        get: operations["getInvitationAcceptInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List MCP servers
+         * @description Registered upstream servers ordered by name; `search` matches name or description.
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner).
+         */
+        get: operations["listServers"];
+        put?: never;
+        /**
+         * Register an MCP server
+         * @description Registers an upstream MCP server and, when `enabled`, starts connecting (status `connecting`); its tools, resources and prompts are synced into the catalog once connected. New tools are enabled.
+         *
+         *     The body is one flat object; the fields a transport needs are checked by the schema (`if`/`then`), so violations answer 422. Secret values (`secret_env`, `headers`) are stored encrypted and only their names are returned. URLs are checked against the outbound-address policy (422).
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["createServer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/{server_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an MCP server
+         * @description One registered server with its connection state.
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner).
+         */
+        get: operations["getServer"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an MCP server
+         * @description Disconnects and deletes the server, its catalog entries and skill attachments, and removes its tools from every bundle.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        delete: operations["deleteServer"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an MCP server
+         * @description Changes only the supplied fields; `env`, `secret_env` and `headers` are merge patches (null removes a key). Changes to the connection (transport, command, args, env, cwd, url, headers) reconnect the server.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        patch: operations["updateServer"];
+        trace?: never;
+    };
+    "/api/v1/servers/{server_id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable an MCP server
+         * @description Enables the server and starts connecting (status `connecting`). Idempotent. Takes no body.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["enableServer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/{server_id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable an MCP server
+         * @description Disconnects the server (status `disabled`); its tools become unavailable everywhere but keep their bundle memberships and overrides. Idempotent. Takes no body.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["disableServer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/{server_id}/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-sync an MCP server
+         * @description Reconnects if needed and re-reads the server's tools, resources and prompts into the catalog. Tools the upstream no longer offers are kept but marked unavailable. Takes no body.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["refreshServer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/{server_id}/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tools of an MCP server
+         * @description The server's catalog tools ordered by name, with their selection state; `search` matches name or description.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["listServerTools"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/{server_id}/resources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the resources of an MCP server
+         * @description The server's resources and resource templates from the last sync, ordered by URI; `search` matches URI or name.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["listServerResources"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/{server_id}/prompts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the prompts of an MCP server
+         * @description The server's prompts from the last sync, ordered by name; `search` matches name or description.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["listServerPrompts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/{server_id}/tool-selection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Enable or disable tools of an MCP server
+         * @description Sets `enabled` on the listed tools of this server. Disabled tools are offered by no bundle and no gateway. Atomic: when an id is unknown or belongs to another server the call answers **400** and nothing changes. `updated` counts the tools whose state actually changed.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        patch: operations["updateToolSelection"];
+        trace?: never;
+    };
+    "/api/v1/servers/{server_id}/skills/{skill_id}/attach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attach a skill to an MCP server
+         * @description Links the skill to the server and registers the script tools defined by the skill's workflow definition as tools of that server (they run sandboxed in the gateway). `tools_registered` lists their names; it is empty when the skill defines no workflow. Takes no body.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["attachSkillToServer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/{server_id}/skills/{skill_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Detach a skill from an MCP server
+         * @description Removes the link and the script tools it registered (also from bundles).
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        delete: operations["detachSkillFromServer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List server generation jobs
+         * @description Generation jobs, newest first. `status` filters by job status (`pending`, `running`, `completed`, `failed`, `cancelled`); an unknown value matches nothing.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["listGenerationJobs"];
+        put?: never;
+        /**
+         * Start generating an MCP server
+         * @description Queues an asynchronous job that designs, implements, validates and (with `auto_deploy`) registers a new MCP server from a description. Poll `getGenerationJob` (or `Location`) for progress.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["createGenerationJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/generate/{job_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a server generation job
+         * @description The job with its progress and reasoning log.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["getGenerationJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/generate/{job_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a server generation job
+         * @description Cancels a pending or running job (status `cancelled`); nothing is deployed. Takes no body.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["cancelGenerationJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/skills": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List skills
+         * @description Saved skills ordered by name; `search` matches name or description.
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner).
+         */
+        get: operations["listSkills"];
+        put?: never;
+        /**
+         * Create a skill
+         * @description Saves an Agent Skill (SKILL.md body, frontmatter and bundled files).
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["createSkill"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/skills/{skill_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a skill
+         * @description One skill with its content and files.
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner).
+         */
+        get: operations["getSkill"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a skill
+         * @description Deletes the skill, detaching it from every server (its script tools are removed).
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        delete: operations["deleteSkill"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a skill
+         * @description Changes only the supplied fields. Servers the skill is attached to re-register its script tools.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        patch: operations["updateSkill"];
+        trace?: never;
+    };
+    "/api/v1/skills/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a skill from a catalog
+         * @description Fetches a skill (SKILL.md and files) from an external catalog and saves it, recording `source` and `source_url`.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["importCatalogSkill"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/skills/catalog/{source}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Browse an external skill catalog
+         * @description Lists the skills of an external catalog. `source` names the catalog: a GitHub repository (`owner/repo`, optionally `owner/repo/path`) or an `https://` URL of a catalog index; percent-encode it as one path segment (`anthropics%2Fskills`). `search` matches name or description. Results are cached for a few minutes.
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner).
+         */
+        get: operations["listCatalogSkills"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/skills/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate a skill (streamed)
+         * @description Generates an Agent Skill from an intent with the active (or given) LLM provider and streams the work as **server-sent events** (`text/event-stream`). Each event is framed as
+         *
+         *     ```
+         *     event: <kind>
+         *     data: <one line of JSON>
+         *
+         *     ```
+         *
+         *     with these kinds (payload schemas in `x-sse-events`):
+         *
+         *     | event | data | |
+         *     |---|---|---|
+         *     | `progress` | `SkillGenerationProgressEvent` | phase changes and percent done |
+         *     | `thinking` | `SkillGenerationThinkingEvent` | reasoning summary chunks |
+         *     | `token` | `SkillGenerationTokenEvent` | SKILL.md text chunks as generated |
+         *     | `completion` | `SkillGenerationCompletionEvent` | the final skill; last event on success |
+         *     | `error` | `SkillGenerationErrorEvent` | the failure; last event on failure |
+         *
+         *     Errors found before the stream starts (authentication, validation, no provider) are ordinary JSON error responses. Closing the connection cancels the generation; nothing is saved then. With `save: true` the skill is saved before `completion` is sent.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["generateSkill"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List catalog tools
+         * @description Tools of all registered servers, ordered by server name then tool name. Filters: `search` (name or description), `server_id`, `enabled`.
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner).
+         */
+        get: operations["listTools"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp/bundle/{bundle_key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open the server-to-client stream of a bundle session
+         * @description Opens a server-to-client SSE stream for a legacy session (`Mcp-Session-Id` required), carrying notifications such as `notifications/tools/list_changed`. `Last-Event-ID` resumes after a given event. Not offered in 2026-07-28 (405).
+         *
+         *     **Authorization:** the bundle key in the path is the credential (`x-auth: bundle_key`); no user credential is needed. An unknown key answers 404.
+         */
+        get: operations["mcpBundleGet"];
+        put?: never;
+        /**
+         * Send MCP messages to a bundle
+         * @description The Streamable HTTP endpoint of one bundle. It supports `initialize`, `ping`, `tools/list` (every enabled and available tool of the bundle, overrides applied, in display order), `tools/call`, `notifications/*`, and in 2026-07-28 `server/discover`. Search/execute mode is not offered here (see the gateway).
+         *
+         *     With `Mcp-Session-Id` the existing session is used; `initialize` creates a session (bound to the credential) and returns its id in the `Mcp-Session-Id` response header. In 2026-07-28 requests are stateless and carry `_meta` instead. The response is one JSON-RPC message as `application/json`, or a `text/event-stream` of related notifications ending with the response (long calls, progress). A body of only notifications or responses answers 202. Tool failures are `tools/call` results with `isError: true`.
+         *
+         *     **Authorization:** the bundle key in the path is the credential (`x-auth: bundle_key`); no user credential is needed. An unknown key answers 404.
+         */
+        post: operations["mcpBundlePost"];
+        /**
+         * End a bundle session
+         * @description Ends the legacy session named by `Mcp-Session-Id` (required); in-flight requests of the session are cancelled. Later requests with that id answer 404. Not offered in 2026-07-28 (405).
+         *
+         *     **Authorization:** the bundle key in the path is the credential (`x-auth: bundle_key`); no user credential is needed. An unknown key answers 404.
+         */
+        delete: operations["mcpBundleDelete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp/bundle/{bundle_key}/info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Describe a bundle MCP endpoint
+         * @description Plain JSON (not JSON-RPC) description of the bundle behind a bundle key: name, tool count, endpoint URL, supported protocol versions. Useful to check a key before configuring a client. Errors use `ErrorResponse`.
+         *
+         *     **Authorization:** the bundle key in the path is the credential (`x-auth: bundle_key`); no user credential is needed. An unknown key answers 404.
+         */
+        get: operations["getBundleProxyInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp/gateway": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open the server-to-client stream of a gateway session
+         * @description Opens a server-to-client SSE stream for a legacy session (`Mcp-Session-Id` required), carrying notifications such as `notifications/tools/list_changed`. `Last-Event-ID` resumes after a given event. Not offered in 2026-07-28 (405).
+         *
+         *     **Authorization:** a user API key in `Authorization: Bearer` with the `mcp` scope (any role). Cookies are not accepted on this endpoint.
+         */
+        get: operations["mcpGatewayGet"];
+        put?: never;
+        /**
+         * Send MCP messages to the gateway
+         * @description The unified gateway endpoint of the calling user. In `direct` mode it serves every enabled tool of the bundles selected in the user's gateway settings (names made unique across bundles); in `search_execute` mode it serves two tools, `search` (hybrid keyword/semantic search over the tools the user may call) and `execute` (call a tool found by search). Listing and calling share one policy: a tool that is not listed cannot be called.
+         *
+         *     With `Mcp-Session-Id` the existing session is used; `initialize` creates a session (bound to the credential) and returns its id in the `Mcp-Session-Id` response header. In 2026-07-28 requests are stateless and carry `_meta` instead. The response is one JSON-RPC message as `application/json`, or a `text/event-stream` of related notifications ending with the response (long calls, progress). A body of only notifications or responses answers 202. Tool failures are `tools/call` results with `isError: true`.
+         *
+         *     **Authorization:** a user API key in `Authorization: Bearer` with the `mcp` scope (any role). Cookies are not accepted on this endpoint.
+         */
+        post: operations["mcpGatewayPost"];
+        /**
+         * End a gateway session
+         * @description Ends the legacy session named by `Mcp-Session-Id` (required); in-flight requests of the session are cancelled. Later requests with that id answer 404. Not offered in 2026-07-28 (405).
+         *
+         *     **Authorization:** a user API key in `Authorization: Bearer` with the `mcp` scope (any role). Cookies are not accepted on this endpoint.
+         */
+        delete: operations["mcpGatewayDelete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description The body of every REST error except 422. */
+        ErrorResponse: {
+            /**
+             * @description Human-readable explanation. Safe to show; may change between releases.
+             * @example Bundle not found
+             */
+            detail: string;
+            /**
+             * @description Stable machine-readable error code (snake_case). See the table in the API description.
+             * @example not_found
+             * @example conflict
+             * @example rate_limited
+             */
+            code: string;
+            /** @description The request id (same as the `X-Request-Id` response header). */
+            request_id?: string;
+        };
+        /** @description The body of a 422 response. */
+        HTTPValidationError: {
+            /** @description One entry per problem found. */
+            detail: components["schemas"]["ValidationError"][];
+        };
+        /** @description One validation problem. */
+        ValidationError: {
+            /**
+             * @description Where the problem is: `loc[0]` is `body`, `query`, `path`, `header` or `cookie`, followed by property names and array indexes.
+             * @example [
+             *       "body",
+             *       "tools",
+             *       3,
+             *       "tool_id"
+             *     ]
+             */
+            loc: (string | number)[];
+            /** @description Human-readable message. */
+            msg: string;
+            /** @description Machine-readable problem type, e.g. `missing`, `string_too_long`, `enum`, `uuid_parsing`, `extra_forbidden`, `value_error`. */
+            type: string;
+            /** @description The offending input value (secret fields are redacted). */
+            input?: unknown;
+            /** @description Additional context, e.g. `{"max_length": 255}`. */
+            ctx?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description Liveness report for load balancers. All values are strings; more keys may be added. */
+        HealthResponse: {
+            /**
+             * @description `ok`, or `degraded` while the database is unreachable (the process itself is alive).
+             * @enum {string}
+             */
+            status: "ok" | "degraded";
+            /**
+             * @description Toolgate version.
+             * @example 0.1.0
+             */
+            version: string;
+            /**
+             * @description Seconds since the process started, as a decimal string.
+             * @example 86400
+             */
+            uptime_seconds: string;
+            /**
+             * @description `ok` or `unreachable`, from the last database check.
+             * @enum {string}
+             */
+            database: "ok" | "unreachable";
+        } & {
+            [key: string]: string;
+        };
+        /** @description The instance can serve traffic. */
+        ReadyResponse: {
+            /**
+             * @description Always `ready`.
+             * @constant
+             */
+            status: "ready";
+            /**
+             * @description Always `ok`.
+             * @constant
+             */
+            database: "ok";
+        };
+        /**
+         * @description Activity feed filter.
+         * @default all
+         * @enum {string}
+         */
+        ActivityFilter: "all" | "tools" | "errors" | "admin";
+        /** @description Headline numbers. */
+        DashboardStats: {
+            /** @description Registered MCP servers. */
+            servers_total: number;
+            /** @description Servers with status `connected`. */
+            servers_connected: number;
+            /** @description Servers with status `error`. */
+            servers_error: number;
+            /** @description Catalog tools. */
+            tools_total: number;
+            /** @description Catalog tools enabled in their server's tool selection. */
+            tools_enabled: number;
+            /** @description Bundles. */
+            bundles_total: number;
+            /** @description Active users. */
+            users_total: number;
+            /** @description Active API keys of all users. */
+            api_keys_active: number;
+            /** @description MCP tool calls in the last 24 hours. */
+            calls_24h: number;
+            /** @description Failed tool calls in the last 24 hours. */
+            errors_24h: number;
+            /** @description `errors_24h / calls_24h` (0 when there were no calls). */
+            error_rate_24h: number;
+            /** @description Median tool-call latency, last 24 hours; null without calls. */
+            p50_latency_ms_24h: number | null;
+            /** @description 95th percentile tool-call latency, last 24 hours; null without calls. */
+            p95_latency_ms_24h: number | null;
+        };
+        /** @description Health of one upstream MCP server. */
+        ServerHealthEntry: {
+            /** Format: uuid */
+            server_id: string;
+            /** @description Server name. */
+            name: string;
+            status: components["schemas"]["MCPServerStatus"];
+            /** @description Round-trip time of the last health probe. */
+            latency_ms: number | null;
+            /**
+             * Format: date-time
+             * @description When the server was last probed.
+             */
+            last_checked_at: string | null;
+            /** @description Last connection or probe error; null when healthy. */
+            last_error: string | null;
+        };
+        /** @description One activity feed entry. */
+        ActivityEntry: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description `tool_call`, `error` (a failed tool call or other error) or `admin` (an administrative action).
+             * @enum {string}
+             */
+            kind: "tool_call" | "error" | "admin";
+            /** Format: date-time */
+            timestamp: string;
+            /** @description Name or email of the user (or bundle name for anonymous bundle sessions); null when unknown. */
+            actor: string | null;
+            /**
+             * @description What happened, e.g. `tools/call`, `bundle.create`, `server.disable`.
+             * @example tools/call
+             */
+            action: string;
+            /** @description What it happened to, e.g. a tool name (`github.create_issue`) or a resource name. */
+            target: string | null;
+            /**
+             * @description Outcome.
+             * @enum {string}
+             */
+            status: "success" | "error";
+            /** @description Duration for tool calls; null for other entries. */
+            latency_ms: number | null;
+            /** @description Extra facts (bundle, server, key prefix, error message …). Never contains secrets or tool arguments. */
+            details: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description The activity feed. */
+        ActivityResponse: {
+            /** @description The latest 50 matching entries, newest first. */
+            items: components["schemas"]["ActivityEntry"][];
+            filter: components["schemas"]["ActivityFilter"];
+        };
+        /** @description A server ranked by calls. */
+        TopServer: {
+            /** Format: uuid */
+            server_id: string;
+            name: string;
+            /** @description Tool calls in the last 24 hours. */
+            calls: number;
+            /** @description Failed tool calls in the last 24 hours. */
+            errors: number;
+            /** @description Mean latency; null without calls. */
+            avg_latency_ms: number | null;
+        };
+        /** @description Dashboard overview. */
+        DashboardResponse: {
+            stats: components["schemas"]["DashboardStats"];
+            /** @description Every registered server, errors first, then by name. */
+            health: components["schemas"]["ServerHealthEntry"][];
+            activity: components["schemas"]["ActivityResponse"];
+            /** @description Up to 10 servers with the most calls in the last 24 hours, descending. */
+            top_servers: components["schemas"]["TopServer"][];
+            /**
+             * Format: date-time
+             * @description When these numbers were computed (they may be cached for a few seconds).
+             */
+            generated_at: string;
+        };
+        /** @description The time window of the series: the last 24 full and current hours, in UTC. */
+        ChartWindow: {
+            /**
+             * Format: date-time
+             * @description Start of the first bucket (inclusive).
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description End of the last bucket (exclusive).
+             */
+            to: string;
+            /**
+             * @description Bucket width; 3600 (hourly).
+             * @constant
+             */
+            bucket_seconds: 3600;
+        };
+        /** @description Tool calls in one hour. */
+        ToolCallBucket: {
+            /**
+             * Format: date-time
+             * @description Bucket start.
+             */
+            bucket: string;
+            calls: number;
+            errors: number;
+        };
+        /** @description Latency percentiles in one hour; null when the hour had no calls. */
+        LatencyBucket: {
+            /**
+             * Format: date-time
+             * @description Bucket start.
+             */
+            bucket: string;
+            p50_ms: number | null;
+            p95_ms: number | null;
+            p99_ms: number | null;
+        };
+        /** @description Calls of one server. */
+        ServerLoadEntry: {
+            /** Format: uuid */
+            server_id: string;
+            name: string;
+            /** @description Calls in the window. */
+            calls: number;
+        };
+        /** @description Chart series for the dashboard. */
+        DashboardCharts: {
+            window: components["schemas"]["ChartWindow"];
+            /** @description One bucket per hour of the window, oldest first; hours without calls have zeros. */
+            tool_calls: components["schemas"]["ToolCallBucket"][];
+            /** @description One bucket per hour of the window, oldest first. */
+            latency: components["schemas"]["LatencyBucket"][];
+            /** @description Calls per server over the window, descending; servers without calls are omitted. */
+            server_load: components["schemas"]["ServerLoadEntry"][];
+        };
+        /** @description Global authentication settings. */
+        AuthSettingsResponse: {
+            /**
+             * @description Email domains whose users may sign in through OAuth without an invitation. Empty: only existing users and invitees.
+             * @example [
+             *       "example.com"
+             *     ]
+             */
+            allowed_domains: string[];
+            /** @description Emails that receive the admin role when they first sign in. */
+            admin_emails: string[];
+            /**
+             * @description Lifetime of the `access_token` session cookie.
+             * @example 1440
+             */
+            access_token_expire_minutes: number;
+            /** @description Longest allowed API key lifetime; keys created or rotated get at most this `expires_at`. Null: keys may never expire. */
+            api_key_max_lifetime_days: number | null;
+            /**
+             * Format: date-time
+             * @description Last change; null while the defaults have never been changed.
+             */
+            updated_at: string | null;
+        };
+        /** @description Partial update: only supplied fields change. */
+        AuthSettingsUpdate: {
+            /** @description Replaces the list. Domains are stored lowercase. */
+            allowed_domains?: string[];
+            /** @description Replaces the list. Emails are matched case-insensitively. */
+            admin_emails?: string[];
+            /** @description Applies to sessions created after the change. */
+            access_token_expire_minutes?: number;
+            /** @description Null removes the cap. Existing keys are not changed. */
+            api_key_max_lifetime_days?: number | null;
+        };
+        /**
+         * @description Provider type, unique. Presets: `github` and `google` (endpoints built in) and `oidc` (needs `config.discovery_url` or `config.issuer`). Any other value is a custom type that needs `config.discovery_url`, or all of `authorization_url`, `token_url` and `userinfo_url`.
+         * @example github
+         */
+        OAuthProviderType: string;
+        /** @description Provider configuration. The named keys are understood by the login flow; other keys are stored as given (scalars only in requests). */
+        OAuthProviderConfig: {
+            /**
+             * Format: uri
+             * @description OIDC issuer URL.
+             */
+            issuer?: string;
+            /**
+             * Format: uri
+             * @description OIDC discovery document URL (`…/.well-known/openid-configuration`).
+             */
+            discovery_url?: string;
+            /**
+             * Format: uri
+             * @description Authorization endpoint (custom types without discovery).
+             */
+            authorization_url?: string;
+            /**
+             * Format: uri
+             * @description Token endpoint.
+             */
+            token_url?: string;
+            /**
+             * Format: uri
+             * @description Userinfo endpoint.
+             */
+            userinfo_url?: string;
+            /** @description Scopes to request; defaults per preset (e.g. `openid email profile`). */
+            scopes?: string[];
+            /** @description Claim holding the email (default `email`). */
+            email_claim?: string;
+            /** @description Claim holding the display name (default `name`). */
+            name_claim?: string;
+        } & {
+            [key: string]: string | number | boolean | null;
+        };
+        /** @description An OAuth login provider. */
+        OAuthProvider: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description Provider type; also the path key for update and delete.
+             * @example github
+             */
+            provider_type: string;
+            /**
+             * @description Label on the login button.
+             * @example GitHub
+             */
+            display_name: string;
+            /** @description OAuth client id. */
+            client_id: string;
+            /** @description Whether a client secret is stored. The secret itself is never returned. */
+            has_client_secret: boolean;
+            /** @description Disabled providers are listed to admins but not offered at login. */
+            is_enabled: boolean;
+            /** @description Ascending order on the login page. */
+            display_order: number;
+            /** @description Provider configuration (see `OAuthProviderConfig`). */
+            config: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description OAuth providers. */
+        OAuthProviderListResponse: {
+            /** @description All providers, enabled or not, by `display_order` then `provider_type`. */
+            items: components["schemas"]["OAuthProvider"][];
+            total: number;
+        };
+        /** @description A new OAuth provider. */
+        OAuthProviderCreate: {
+            provider_type: components["schemas"]["OAuthProviderType"];
+            /** @description Label on the login button. */
+            display_name: string;
+            /** @description OAuth client id. */
+            client_id: string;
+            /** @description OAuth client secret; stored encrypted, never returned. */
+            client_secret: string;
+            /** @default true */
+            is_enabled: boolean;
+            /** @default 0 */
+            display_order: number;
+            config?: components["schemas"]["OAuthProviderConfig"];
+        };
+        /** @description Partial update: only supplied fields change; `config` is replaced as a whole. `provider_type` cannot change. */
+        OAuthProviderUpdate: {
+            display_name?: string;
+            client_id?: string;
+            /** @description Replaces the stored secret (re-encrypted). */
+            client_secret?: string;
+            is_enabled?: boolean;
+            display_order?: number;
+            config?: components["schemas"]["OAuthProviderConfig"];
+        };
+        /** @description General settings. AI providers are managed under `/api/v1/settings/providers`. */
+        GeneralSettingsResponse: {
+            /**
+             * @description Days tool-call records are kept before the purge job deletes them.
+             * @example 30
+             */
+            log_retention_days: number;
+            /**
+             * @description Days admin activity entries are kept.
+             * @example 365
+             */
+            activity_log_retention_days: number;
+            /**
+             * @description Requests per minute for API keys whose `rate_limit_rpm` is null.
+             * @example 600
+             */
+            default_rate_limit_rpm: number;
+            /**
+             * @description Legacy MCP sessions idle this long are ended.
+             * @example 30
+             */
+            mcp_session_idle_timeout_minutes: number;
+            /**
+             * @description `call_timeout_ms` given to servers registered without one.
+             * @example 60000
+             */
+            upstream_call_timeout_ms: number;
+            /**
+             * @description `health_check_interval_seconds` given to servers registered without one.
+             * @example 60
+             */
+            health_check_interval_seconds: number;
+            /**
+             * @description Browser origins allowed to call the MCP endpoints (`Origin` header). Requests without `Origin` are not affected.
+             * @example [
+             *       "https://agents.example.com"
+             *     ]
+             */
+            allowed_origins: string[];
+            /**
+             * @description Hosts or CIDR ranges the server may reach even though they are private, loopback or link-local (upstream servers, catalogs, OAuth discovery, AI endpoints). Everything else private is refused.
+             * @example [
+             *       "10.0.0.0/8",
+             *       "mcp.internal.example.com"
+             *     ]
+             */
+            outbound_allowlist: string[];
+            /** @description Base URL of the skill/MCP registry used for catalog browsing; null for the built-in default. */
+            registry_url: string | null;
+            /** @description Whether a registry token is stored. The token is never returned. */
+            has_registry_token: boolean;
+            /**
+             * Format: date-time
+             * @description Last change; null while the defaults have never been changed.
+             */
+            updated_at: string | null;
+        };
+        /** @description Partial update: only supplied fields change. */
+        GeneralSettingsUpdate: {
+            log_retention_days?: number;
+            activity_log_retention_days?: number;
+            default_rate_limit_rpm?: number;
+            mcp_session_idle_timeout_minutes?: number;
+            /** @description Existing servers keep their own value. */
+            upstream_call_timeout_ms?: number;
+            /** @description Existing servers keep their own value. */
+            health_check_interval_seconds?: number;
+            /** @description Replaces the list. Origins are `scheme://host[:port]`. */
+            allowed_origins?: string[];
+            /** @description Replaces the list. */
+            outbound_allowlist?: string[];
+            /**
+             * Format: uri
+             * @description Null restores the built-in default.
+             */
+            registry_url?: string | null;
+            /** @description Stored encrypted, never returned. Null clears it. */
+            registry_token?: string | null;
+        };
+        /**
+         * @description What the provider is used for: `llm` (generation) or `embedding` (semantic tool search).
+         * @enum {string}
+         */
+        AIProviderType: "llm" | "embedding";
+        /**
+         * @description The provider adapter: `openai`, `anthropic` (llm only), `openai_compatible`, `ollama`, `vllm`, `lmstudio` (OpenAI-compatible APIs; `endpoint` required except for `openai`).
+         * @enum {string}
+         */
+        AIProviderName: "openai" | "anthropic" | "openai_compatible" | "ollama" | "vllm" | "lmstudio";
+        /** @description Adapter options. Named keys are understood by the adapters; other scalar keys are passed through. */
+        AIProviderConfig: {
+            temperature?: number;
+            max_tokens?: number;
+            /** @description Embedding dimensions (embedding providers). */
+            dimensions?: number;
+            /** @description Request timeout. */
+            timeout_ms?: number;
+            /** @description OpenAI organization id. */
+            organization?: string;
+        } & {
+            [key: string]: string | number | boolean | null;
+        };
+        /** @description An AI provider configuration. */
+        AIProvider: {
+            /** Format: uuid */
+            id: string;
+            provider_type: components["schemas"]["AIProviderType"];
+            provider: components["schemas"]["AIProviderName"];
+            /** @description Label; defaults to `<provider> <model>`. */
+            display_name: string;
+            /**
+             * @description Model name.
+             * @example gpt-4.1-mini
+             */
+            model: string;
+            /** @description Whether an API key is stored. The key itself is never returned. */
+            has_api_key: boolean;
+            /**
+             * @description Masked form of the key, e.g. `sk-…a1b2`; null without a key.
+             * @example sk-…a1b2
+             */
+            api_key_masked: string | null;
+            /** @description True when the stored key can no longer be decrypted (for example after a master-key loss); set a new `api_key`. */
+            needs_reconfiguration: boolean;
+            /** @description Base URL of the API; null for the provider default. */
+            endpoint: string | null;
+            /** @description Adapter options (see `AIProviderConfig`). */
+            config: {
+                [key: string]: unknown;
+            };
+            /** @description At most one provider per `provider_type` is active; the active one is used. */
+            is_active: boolean;
+            /** @description Whether the last connection test succeeded. */
+            connection_verified: boolean;
+            /**
+             * Format: date-time
+             * @description When the last successful connection test ran.
+             */
+            connection_verified_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description AI provider configurations. */
+        AIProviderListResponse: {
+            /** @description By `provider_type`, then active first, then `created_at`. */
+            items: components["schemas"]["AIProvider"][];
+            total: number;
+        };
+        /** @description A new AI provider configuration. */
+        AIProviderCreate: {
+            provider_type: components["schemas"]["AIProviderType"];
+            provider: components["schemas"]["AIProviderName"];
+            /** @description Model name. */
+            model: string;
+            display_name?: string;
+            /** @description Stored encrypted, never returned. */
+            api_key?: string;
+            /**
+             * Format: uri
+             * @description Base URL of the API, e.g. `http://localhost:11434/v1`.
+             */
+            endpoint?: string;
+            config?: components["schemas"]["AIProviderConfig"];
+            /**
+             * @description Make this the active provider of its type (deactivating the current one). The first provider of a type is always activated.
+             * @default false
+             */
+            is_active: boolean;
+        };
+        /** @description Partial update. `provider_type` and `provider` cannot change (create a new configuration); activation is `POST …/activate`. */
+        AIProviderUpdate: {
+            display_name?: string;
+            model?: string;
+            /** @description Replaces the stored key; null removes it. */
+            api_key?: string | null;
+            /**
+             * Format: uri
+             * @description Null restores the provider default.
+             */
+            endpoint?: string | null;
+            config?: components["schemas"]["AIProviderConfig"];
+        };
+        /** @description Result of a connection test. */
+        AIProviderTestResult: {
+            /** @description Whether the provider answered a minimal request with the configured model. */
+            ok: boolean;
+            /** @description Round-trip time; null when no answer came. */
+            latency_ms: number | null;
+            /** @description Why the test failed (never contains the key); null when ok. */
+            error: string | null;
+            /** Format: date-time */
+            tested_at: string;
+        };
+        /** @description MCP tool annotations (hints; MCP casing). */
+        ToolAnnotations: {
+            title?: string;
+            readOnlyHint?: boolean;
+            destructiveHint?: boolean;
+            idempotentHint?: boolean;
+            openWorldHint?: boolean;
+        };
+        /** @description How a tool is presented in a bundle. Every field is optional; absent or null means "use the upstream value". On `PUT …/override` the whole override is replaced. */
+        BundleToolOverride: {
+            /**
+             * @description Tool name shown to clients; unique within the bundle.
+             * @example create_issue
+             */
+            name?: string | null;
+            /** @description Human-readable title. */
+            title?: string | null;
+            /** @description Description shown to clients (and to models). */
+            description?: string | null;
+            /** @description Replaces the upstream annotations. */
+            annotations?: components["schemas"]["ToolAnnotations"] | null;
+            /** @description Argument default values, merged under the caller's arguments. */
+            defaults?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Argument values forced on every call; these arguments are removed from the published input schema. */
+            pinned?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Optional arguments removed from the published input schema (callers cannot set them). */
+            hidden_arguments?: string[] | null;
+            /**
+             * @description Whether the tool is offered by the bundle.
+             * @default true
+             */
+            enabled: boolean;
+        };
+        /** @description A tool to put in a bundle. */
+        BundleToolInput: {
+            /**
+             * Format: uuid
+             * @description A catalog tool id.
+             */
+            tool_id: string;
+            /** @description Position in `tools/list`, ascending; default: after the last tool. */
+            display_order?: number;
+            override?: components["schemas"]["BundleToolOverride"];
+        };
+        /** @description The tool as clients of the bundle see it (override applied). */
+        EffectiveTool: {
+            /** @description Name clients see. */
+            name: string;
+            title: string | null;
+            description: string | null;
+            /** @description Override annotations, else the upstream ones (MCP casing). */
+            annotations: {
+                [key: string]: unknown;
+            } | null;
+        };
+        /** @description A tool of a bundle. */
+        BundleTool: {
+            /** Format: uuid */
+            tool_id: string;
+            /** Format: uuid */
+            server_id: string;
+            server_name: string;
+            /** @description Upstream tool name. */
+            name: string;
+            display_order: number;
+            /** @description The upstream server is connected and still offers the tool. */
+            available: boolean;
+            /** @description The override is enabled and the tool is enabled in its server's tool selection. `tools/list` shows tools that are enabled and available. */
+            enabled: boolean;
+            override: components["schemas"]["BundleToolOverride"];
+            effective: components["schemas"]["EffectiveTool"];
+        };
+        /** @description A bundle without its tools. */
+        MCPBundleSummary: {
+            /** Format: uuid */
+            id: string;
+            /** @example Support agent tools */
+            name: string;
+            description: string | null;
+            /**
+             * Format: uuid
+             * @description External agent this bundle belongs to; unique.
+             */
+            agent_id: string | null;
+            tool_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /**
+             * Format: uuid
+             * @description User who created the bundle; null if that user no longer exists.
+             */
+            created_by: string | null;
+        };
+        /** @description A bundle with its tools, in display order. */
+        MCPBundleDetailResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @example Support agent tools */
+            name: string;
+            description: string | null;
+            /**
+             * Format: uuid
+             * @description External agent this bundle belongs to; unique.
+             */
+            agent_id: string | null;
+            tool_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /**
+             * Format: uuid
+             * @description User who created the bundle; null if that user no longer exists.
+             */
+            created_by: string | null;
+            /** @description Tools in display order. */
+            tools: components["schemas"]["BundleTool"][];
+        };
+        /** @description A bundle with its key. Returned only by create, update and regenerate-key. */
+        MCPBundleWithKeyResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @example Support agent tools */
+            name: string;
+            description: string | null;
+            /**
+             * Format: uuid
+             * @description External agent this bundle belongs to; unique.
+             */
+            agent_id: string | null;
+            tool_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /**
+             * Format: uuid
+             * @description User who created the bundle; null if that user no longer exists.
+             */
+            created_by: string | null;
+            /**
+             * @description The bundle key: the credential of the bundle's MCP endpoint. Treat it as a secret.
+             * @example tg_bdl_8Jq3xVb2Kd9mQ7pLw4Rz
+             */
+            bundle_key: string;
+            /**
+             * Format: uri
+             * @description Absolute URL of the bundle's MCP endpoint (contains the key).
+             * @example https://toolgate.example.com/mcp/bundle/tg_bdl_8Jq3xVb2Kd9mQ7pLw4Rz
+             */
+            mcp_endpoint: string;
+        };
+        /** @description A page of bundles, by name. */
+        MCPBundleListResponse: {
+            /** @description The items of this page, in the documented order. */
+            items: components["schemas"]["MCPBundleSummary"][];
+            /** @description Number of items matching the query across all pages. */
+            total: number;
+            /** @description The page returned (1-based). */
+            page: number;
+            /** @description The page size used. */
+            page_size: number;
+        };
+        /** @description A new bundle. */
+        MCPBundleCreate: {
+            /** @description Unique (case-insensitive). */
+            name: string;
+            description?: string | null;
+            /**
+             * Format: uuid
+             * @description External agent id; unique across bundles.
+             */
+            agent_id?: string | null;
+            /** @description Initial tools; each `tool_id` at most once. */
+            tools?: components["schemas"]["BundleToolInput"][];
+        };
+        /** @description New name, and optionally description and agent link. Tools are managed with the `…/tools` operations. */
+        MCPBundleUpdate: {
+            /** @description Unique (case-insensitive). */
+            name: string;
+            /** @description Absent: unchanged; null: cleared. */
+            description?: string | null;
+            /**
+             * Format: uuid
+             * @description Absent: unchanged; null: unlinked.
+             */
+            agent_id?: string | null;
+        };
+        /** @description Tools to add to a bundle. */
+        BundleToolsAdd: {
+            /** @description Tools to add; each `tool_id` at most once. */
+            tools: components["schemas"]["BundleToolInput"][];
+        };
+        /** @description New display orders. */
+        ReorderBundleTools: {
+            /**
+             * @description New display orders. Tools not listed keep theirs. Each tool at most once.
+             * @example [
+             *       [
+             *         "6b1f6e1e-8a43-4d3e-9a53-0b8f5e0f2c11",
+             *         0
+             *       ],
+             *       [
+             *         "0f9a2c4d-1b2e-4c3d-8e9f-a0b1c2d3e4f5",
+             *         1
+             *       ]
+             *     ]
+             */
+            tool_orders: [
+                string,
+                number
+            ][];
+        };
+        /**
+         * @description Role; owner > admin > member.
+         * @enum {string}
+         */
+        Role: "owner" | "admin" | "member";
+        /** @description A user. */
+        User: {
+            /** Format: uuid */
+            id: string;
+            /** Format: email */
+            email: string;
+            name: string;
+            role: components["schemas"]["Role"];
+            /** @description Inactive users cannot sign in and their API keys stop working. */
+            is_active: boolean;
+            /** @description OAuth provider type used to sign in; null for users created by bootstrap. */
+            auth_provider: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: date-time */
+            last_login_at: string | null;
+        };
+        /** @description A page of users, by email. */
+        UserListResponse: {
+            /** @description The items of this page, in the documented order. */
+            items: components["schemas"]["User"][];
+            /** @description Number of items matching the query across all pages. */
+            total: number;
+            /** @description The page returned (1-based). */
+            page: number;
+            /** @description The page size used. */
+            page_size: number;
+        };
+        /** @description Partial update. */
+        UserUpdate: {
+            role?: components["schemas"]["Role"];
+            /** @description False deactivates, true reactivates. */
+            is_active?: boolean;
+            name?: string;
+        };
+        /**
+         * @description `direct`: all tools of the selected bundles; `search_execute`: two tools, `search` and `execute`.
+         * @enum {string}
+         */
+        GatewayMode: "direct" | "search_execute";
+        /** @description How `/mcp/gateway` serves this user. */
+        GatewaySettings: {
+            mode: components["schemas"]["GatewayMode"];
+            /** @description Bundles the gateway endpoint serves; empty means every bundle. */
+            bundle_ids: string[];
+            /** @description Maximum tools a `search` returns (search_execute mode). */
+            search_result_limit: number;
+            /**
+             * Format: date-time
+             * @description Null while the defaults (`direct`, all bundles, 10) apply.
+             */
+            updated_at: string | null;
+        };
+        /** @description Partial update: only supplied fields change. */
+        GatewaySettingsUpdate: {
+            mode?: components["schemas"]["GatewayMode"];
+            /** @description Replaces the selection; empty means every bundle. */
+            bundle_ids?: string[];
+            search_result_limit?: number;
+        };
+        /**
+         * @description `api:read`: read operations under /api/v1; `api:write`: changes under /api/v1; `mcp`: the `/mcp/gateway` endpoint.
+         * @enum {string}
+         */
+        ApiKeyScope: "api:read" | "api:write" | "mcp";
+        /**
+         * @description `live` or `test`; part of the key (`tg_usr_live_…`, `tg_usr_test_…`).
+         * @enum {string}
+         */
+        ApiKeyEnvironment: "live" | "test";
+        /** @description An API key (without its secret). */
+        ApiKey: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description: string | null;
+            /**
+             * @description Visible leading part of the key, to recognise it.
+             * @example tg_usr_live_Ab3x
+             */
+            key_prefix: string;
+            environment: components["schemas"]["ApiKeyEnvironment"];
+            scopes: components["schemas"]["ApiKeyScope"][];
+            /** @description Requests per minute; null uses the general setting `default_rate_limit_rpm`. */
+            rate_limit_rpm: number | null;
+            /** @description False once revoked or expired. */
+            is_active: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description Null: never expires.
+             */
+            expires_at: string | null;
+            /** Format: date-time */
+            last_used_at: string | null;
+            last_used_ip: string | null;
+        };
+        /** @description An API key with its full value; returned only when the key is created (create, rotate). */
+        ApiKeyWithSecret: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description: string | null;
+            /**
+             * @description Visible leading part of the key, to recognise it.
+             * @example tg_usr_live_Ab3x
+             */
+            key_prefix: string;
+            environment: components["schemas"]["ApiKeyEnvironment"];
+            scopes: components["schemas"]["ApiKeyScope"][];
+            /** @description Requests per minute; null uses the general setting `default_rate_limit_rpm`. */
+            rate_limit_rpm: number | null;
+            /** @description False once revoked or expired. */
+            is_active: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description Null: never expires.
+             */
+            expires_at: string | null;
+            /** Format: date-time */
+            last_used_at: string | null;
+            last_used_ip: string | null;
+            /**
+             * @description The full key. Shown once; store it now.
+             * @example tg_usr_live_Ab3xQ9mZ2kLp7Rt5Vw8Yc1Nd4Fg6Hj0Ks
+             */
+            key: string;
+        };
+        /** @description A page of the caller's API keys, newest first, including revoked ones. */
+        ApiKeyListResponse: {
+            /** @description The items of this page, in the documented order. */
+            items: components["schemas"]["ApiKey"][];
+            /** @description Number of items matching the query across all pages. */
+            total: number;
+            /** @description The page returned (1-based). */
+            page: number;
+            /** @description The page size used. */
+            page_size: number;
+        };
+        /** @description A new API key for the caller. */
+        ApiKeyCreate: {
+            name: string;
+            description?: string | null;
+            /** @default live */
+            environment: components["schemas"]["ApiKeyEnvironment"];
+            /** @description Default: all scopes. */
+            scopes?: components["schemas"]["ApiKeyScope"][];
+            /** @description Default null (general setting). */
+            rate_limit_rpm?: number | null;
+            /**
+             * Format: date-time
+             * @description Must be in the future and within the auth setting `api_key_max_lifetime_days` (else 422). Default: that maximum, or never.
+             */
+            expires_at?: string | null;
+        };
+        /** @description Partial update. */
+        ApiKeyUpdate: {
+            name?: string;
+            description?: string | null;
+            scopes?: components["schemas"]["ApiKeyScope"][];
+            /** @description Null: general setting. */
+            rate_limit_rpm?: number | null;
+        };
+        /** @description Rotation options; `{}` rotates with the defaults. */
+        ApiKeyRotateRequest: {
+            /**
+             * @description How long the old key keeps working (at most 30 days). 0 or absent: the old key is revoked at once.
+             * @default 0
+             */
+            grace_period_seconds: number;
+            /** @description Name of the new key; default: the old key's name. */
+            name?: string;
+        };
+        /** @description The new key (the only time its value is returned) and the fate of the old one. */
+        ApiKeyRotationResult: {
+            new_key: components["schemas"]["ApiKeyWithSecret"];
+            /** @description True when the old key stopped working at once; false during a grace period. */
+            old_key_revoked: boolean;
+            /**
+             * Format: date-time
+             * @description When the old key stops working; null when it was revoked at once.
+             */
+            grace_period_ends_at: string | null;
+        };
+        /** @description A login option. */
+        LoginProvider: {
+            /** @example github */
+            provider_type: string;
+            /** @example GitHub */
+            display_name: string;
+        };
+        /** @description Login options. */
+        LoginProviderListResponse: {
+            /** @description Enabled providers by `display_order`. */
+            items: components["schemas"]["LoginProvider"][];
+        };
+        /**
+         * @description Invitation state.
+         * @enum {string}
+         */
+        InvitationStatus: "pending" | "accepted" | "revoked" | "expired";
+        /** @description An invitation. */
+        Invitation: {
+            /** Format: uuid */
+            id: string;
+            /** Format: email */
+            email: string;
+            role: components["schemas"]["Role"];
+            status: components["schemas"]["InvitationStatus"];
+            /**
+             * Format: uuid
+             * @description The inviting user.
+             */
+            invited_by: string;
+            invited_by_name: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            accepted_at: string | null;
+        };
+        /** @description A new invitation with its token; the token is returned only here. */
+        InvitationWithToken: {
+            /** Format: uuid */
+            id: string;
+            /** Format: email */
+            email: string;
+            role: components["schemas"]["Role"];
+            status: components["schemas"]["InvitationStatus"];
+            /**
+             * Format: uuid
+             * @description The inviting user.
+             */
+            invited_by: string;
+            invited_by_name: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            accepted_at: string | null;
+            /** @description The invitation token (secret). */
+            token: string;
+            /**
+             * Format: uri
+             * @description URL of the acceptance page to send to the invitee.
+             */
+            accept_url: string;
+        };
+        /** @description A page of invitations, newest first. */
+        InvitationListResponse: {
+            /** @description The items of this page, in the documented order. */
+            items: components["schemas"]["Invitation"][];
+            /** @description Number of items matching the query across all pages. */
+            total: number;
+            /** @description The page returned (1-based). */
+            page: number;
+            /** @description The page size used. */
+            page_size: number;
+        };
+        /** @description A new invitation. `role` defaults to `member`; only owners may invite owners. */
+        InvitationCreate: {
+            /**
+             * Format: email
+             * @description Who is invited; they must sign in with this email.
+             */
+            email: string;
+            /** @default member */
+            role: components["schemas"]["Role"];
+            /** @default 168 */
+            expires_in_hours: number;
+        };
+        /** @description What the accept page shows. */
+        InvitationAcceptInfo: {
+            /** Format: email */
+            email: string;
+            role: components["schemas"]["Role"];
+            invited_by_name: string;
+            /** Format: date-time */
+            expires_at: string;
+            /**
+             * @description Provider types of the enabled OAuth providers offered on the accept page.
+             * @example [
+             *       "github",
+             *       "google"
+             *     ]
+             */
+            available_providers: string[];
+        };
+        /**
+         * @description `stdio` (a local process), `streamable_http` or `sse` (legacy HTTP+SSE).
+         * @enum {string}
+         */
+        MCPTransport: "stdio" | "streamable_http" | "sse";
+        /**
+         * @description `connecting`, `connected`, `error` (see `last_error`; retried with backoff) or `disabled`.
+         * @enum {string}
+         */
+        MCPServerStatus: "connecting" | "connected" | "error" | "disabled";
+        /** @description The upstream's `serverInfo` from `initialize`. */
+        ServerInfo: {
+            name: string;
+            version: string;
+            title?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A registered upstream MCP server. Secrets (secret env values, header values) are never returned. */
+        MCPServer: {
+            /** Format: uuid */
+            id: string;
+            /** @example github */
+            name: string;
+            description: string | null;
+            transport: components["schemas"]["MCPTransport"];
+            /**
+             * @description Executable (stdio); null otherwise.
+             * @example npx
+             */
+            command: string | null;
+            /**
+             * @description Arguments (stdio); empty otherwise.
+             * @example [
+             *       "-y",
+             *       "@modelcontextprotocol/server-memory"
+             *     ]
+             */
+            args: string[];
+            /** @description Non-secret environment variables (stdio). */
+            env: {
+                [key: string]: string;
+            };
+            /** @description Names of the secret environment variables; values are never returned. */
+            secret_env_keys: string[];
+            /** @description Working directory (stdio). */
+            cwd: string | null;
+            /** @description Endpoint URL (streamable_http, sse); null for stdio. */
+            url: string | null;
+            /** @description Names of the configured request headers; values are never returned. */
+            header_names: string[];
+            enabled: boolean;
+            status: components["schemas"]["MCPServerStatus"];
+            /** @description Last connection error; null when healthy. */
+            last_error: string | null;
+            /** Format: date-time */
+            last_connected_at: string | null;
+            /** @description Negotiated MCP protocol version. */
+            protocol_version: string | null;
+            server_info: components["schemas"]["ServerInfo"] | null;
+            /** @description Catalog tools of this server. */
+            tool_count: number;
+            resource_count: number;
+            prompt_count: number;
+            /** @description Last health probe round trip. */
+            latency_ms: number | null;
+            call_timeout_ms: number;
+            health_check_interval_seconds: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description A page of servers, by name. */
+        MCPServerListResponse: {
+            /** @description The items of this page, in the documented order. */
+            items: components["schemas"]["MCPServer"][];
+            /** @description Number of items matching the query across all pages. */
+            total: number;
+            /** @description The page returned (1-based). */
+            page: number;
+            /** @description The page size used. */
+            page_size: number;
+        };
+        /** @description A new upstream server. `stdio` needs `command` and takes no `url`/`headers`; `streamable_http` and `sse` need `url` and take no `command`/`args`/`env`/`secret_env`/`cwd`. Violations answer 422 with `loc` at the offending field. */
+        MCPServerCreate: {
+            /** @description Unique (case-insensitive); used as the tool-name prefix in the gateway. */
+            name: string;
+            description?: string | null;
+            transport: components["schemas"]["MCPTransport"];
+            /** @description stdio: executable to run (required). */
+            command?: string;
+            /** @description stdio: arguments. */
+            args?: string[];
+            /** @description stdio: environment variables (not secret; returned). */
+            env?: {
+                [key: string]: string;
+            };
+            /** @description stdio: secret environment variables; stored encrypted, only names returned. */
+            secret_env?: {
+                [key: string]: string;
+            };
+            /** @description stdio: working directory. */
+            cwd?: string;
+            /**
+             * Format: uri
+             * @description streamable_http / sse: endpoint URL (required).
+             */
+            url?: string;
+            /** @description streamable_http / sse: request headers (e.g. `Authorization`); stored encrypted, only names returned. */
+            headers?: {
+                [key: string]: string;
+            };
+            /**
+             * @description Connect right away.
+             * @default true
+             */
+            enabled: boolean;
+            /** @description Per tool-call timeout; default: general setting `upstream_call_timeout_ms` (60000). */
+            call_timeout_ms?: number;
+            /** @description Default: general setting `health_check_interval_seconds` (60). */
+            health_check_interval_seconds?: number;
+        };
+        /** @description Partial update. The merged result must satisfy the transport rules of `MCPServerCreate` (else 422). Connection-relevant changes reconnect the server. Use enable/disable to change `enabled`. */
+        MCPServerUpdate: {
+            name?: string;
+            description?: string | null;
+            transport?: components["schemas"]["MCPTransport"];
+            command?: string | null;
+            /** @description Replaces the list. */
+            args?: string[];
+            /** @description Merge patch: a string sets a variable, null removes it, absent names are unchanged. */
+            env?: {
+                [key: string]: string | null;
+            };
+            /** @description Merge patch of the secret variables: a string sets (re-encrypted), null removes. */
+            secret_env?: {
+                [key: string]: string | null;
+            };
+            cwd?: string | null;
+            /** Format: uri */
+            url?: string | null;
+            /** @description Merge patch of the headers: a string sets (re-encrypted), null removes. */
+            headers?: {
+                [key: string]: string | null;
+            };
+            call_timeout_ms?: number;
+            health_check_interval_seconds?: number;
+        };
+        /** @description A tool in the catalog. */
+        CatalogTool: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            server_id: string;
+            server_name: string;
+            /** @description Upstream tool name. */
+            name: string;
+            title: string | null;
+            description: string | null;
+            /** @description The tool's `inputSchema` as the upstream published it (JSON Schema, MCP casing inside). */
+            input_schema: {
+                [key: string]: unknown;
+            };
+            /** @description The tool's `outputSchema`, if any. */
+            output_schema: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The tool's `annotations` (MCP casing), if any. */
+            annotations: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Enabled in the server's tool selection; disabled tools are offered nowhere. */
+            enabled: boolean;
+            /** @description The upstream offered the tool at the last sync and the server is connected. */
+            available: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description A page of catalog tools, by server name then tool name. */
+        CatalogToolListResponse: {
+            /** @description The items of this page, in the documented order. */
+            items: components["schemas"]["CatalogTool"][];
+            /** @description Number of items matching the query across all pages. */
+            total: number;
+            /** @description The page returned (1-based). */
+            page: number;
+            /** @description The page size used. */
+            page_size: number;
+        };
+        /** @description A resource (or resource template) of an upstream server. */
+        CatalogResource: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            server_id: string;
+            /** @description Resource URI, or URI template when `is_template`. */
+            uri: string;
+            name: string;
+            title: string | null;
+            description: string | null;
+            mime_type: string | null;
+            size: number | null;
+            is_template: boolean;
+            annotations: {
+                [key: string]: unknown;
+            } | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description A page of resources, by URI. */
+        CatalogResourceListResponse: {
+            /** @description The items of this page, in the documented order. */
+            items: components["schemas"]["CatalogResource"][];
+            /** @description Number of items matching the query across all pages. */
+            total: number;
+            /** @description The page returned (1-based). */
+            page: number;
+            /** @description The page size used. */
+            page_size: number;
+        };
+        /** @description A prompt argument. */
+        PromptArgument: {
+            name: string;
+            description: string | null;
+            required: boolean;
+        };
+        /** @description A prompt of an upstream server. */
+        CatalogPrompt: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            server_id: string;
+            name: string;
+            title: string | null;
+            description: string | null;
+            arguments: components["schemas"]["PromptArgument"][];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description A page of prompts, by name. */
+        CatalogPromptListResponse: {
+            /** @description The items of this page, in the documented order. */
+            items: components["schemas"]["CatalogPrompt"][];
+            /** @description Number of items matching the query across all pages. */
+            total: number;
+            /** @description The page returned (1-based). */
+            page: number;
+            /** @description The page size used. */
+            page_size: number;
+        };
+        /** @description Enable or disable tools of one server. */
+        ToolSelectionUpdate: {
+            /** @description Tools of this server. */
+            tool_ids: string[];
+            /** @description New state of the listed tools. */
+            enabled: boolean;
+        };
+        /** @description Tool selection result. */
+        ToolSelectionResult: {
+            /** @description Number of tools whose state changed. */
+            updated: number;
+        };
+        /** @description Skill attachment result. */
+        SkillAttachmentResult: {
+            /** @description Id of the server–skill link. */
+            attachment_id: string;
+            /** @description Names of the script tools registered from the skill's workflow definition. */
+            tools_registered: string[];
+            /** Format: uuid */
+            server_id: string;
+            /** Format: uuid */
+            skill_id: string;
+        };
+        /**
+         * @description `pending` → `running` → `completed` | `failed`; `cancelled` from pending or running.
+         * @enum {string}
+         */
+        GenerationJobStatus: "pending" | "running" | "completed" | "failed" | "cancelled";
+        /**
+         * @description Phases run in this order.
+         * @enum {string}
+         */
+        GenerationPhase: "analysis" | "design" | "implementation" | "validation" | "deployment";
+        /** @description One step of the generation reasoning log. */
+        ReasoningEntry: {
+            /** Format: date-time */
+            timestamp: string;
+            /** @description The generation agent, e.g. `architect`. */
+            agent: string;
+            phase: string;
+            message: string;
+            /** @description Structured facts. */
+            details: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description The registered server a completed job produced. */
+        DeployedServer: {
+            /** Format: uuid */
+            server_id: string;
+            server_name: string;
+            /** @description Where the generated server is reachable. */
+            mcp_endpoint: string;
+            tool_count: number;
+        };
+        /** @description An MCP server generation job. */
+        GenerationJob: {
+            /** Format: uuid */
+            job_id: string;
+            status: components["schemas"]["GenerationJobStatus"];
+            current_phase: components["schemas"]["GenerationPhase"];
+            progress_percent: number;
+            progress_message: string | null;
+            tools_completed: number;
+            /** @description 0 until the design phase has planned the tools. */
+            tools_total: number;
+            /** @description Name of the server to generate (given or chosen during design). */
+            server_name: string | null;
+            /** @description Why the job failed. */
+            error_message: string | null;
+            /** @description Oldest first. */
+            reasoning_log: components["schemas"]["ReasoningEntry"][];
+            /**
+             * Format: uuid
+             * @description The registered server, once deployed.
+             */
+            mcp_server_id: string | null;
+            deployed_server: components["schemas"]["DeployedServer"] | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description When the job reached completed, failed or cancelled.
+             */
+            completed_at: string | null;
+        };
+        /** @description A page of generation jobs, newest first. */
+        GenerationJobListResponse: {
+            /** @description The items of this page, in the documented order. */
+            items: components["schemas"]["GenerationJob"][];
+            /** @description Number of items matching the query across all pages. */
+            total: number;
+            /** @description The page returned (1-based). */
+            page: number;
+            /** @description The page size used. */
+            page_size: number;
+        };
+        /** @description A new generation job. */
+        GenerationJobCreate: {
+            /** @description What the server should do (the intent). */
+            description: string;
+            server_name?: string;
+            /**
+             * Format: uuid
+             * @description LLM provider to use; default: the active `llm` provider.
+             */
+            provider_id?: string;
+            /**
+             * @description Register and connect the server when generation succeeds.
+             * @default true
+             */
+            auto_deploy: boolean;
+        };
+        /** @description A file bundled with a skill. */
+        SkillFile: {
+            /** @description Relative path inside the skill. */
+            path: string;
+            /** @description UTF-8 text. */
+            content: string;
+        };
+        /** @description A file bundled with a skill. */
+        SkillFileInput: {
+            /** @description Relative POSIX path (no `..`). */
+            path: string;
+            /** @description UTF-8 text. */
+            content: string;
+        };
+        /** @description An Agent Skill. */
+        Skill: {
+            /** Format: uuid */
+            id: string;
+            /** @example pdf-report */
+            name: string;
+            description: string;
+            /** @description The SKILL.md body (Markdown, without frontmatter). */
+            content: string;
+            /** @description Further SKILL.md frontmatter keys (besides `name` and `description`), e.g. `license`, `allowed-tools`, `metadata`. */
+            frontmatter: {
+                [key: string]: unknown;
+            };
+            files: components["schemas"]["SkillFile"][];
+            /** @description Catalog the skill was imported from; null for skills created here. */
+            source: string | null;
+            source_url: string | null;
+            version: string | null;
+            tags: string[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description A page of skills, by name. */
+        SkillListResponse: {
+            /** @description The items of this page, in the documented order. */
+            items: components["schemas"]["Skill"][];
+            /** @description Number of items matching the query across all pages. */
+            total: number;
+            /** @description The page returned (1-based). */
+            page: number;
+            /** @description The page size used. */
+            page_size: number;
+        };
+        /** @description A new skill. */
+        SkillCreate: {
+            /** @description Unique. */
+            name: string;
+            description: string;
+            content: string;
+            frontmatter?: {
+                [key: string]: unknown;
+            };
+            files?: components["schemas"]["SkillFileInput"][];
+            version?: string | null;
+            tags?: string[];
+        };
+        /** @description Partial update. */
+        SkillUpdate: {
+            name?: string;
+            description?: string;
+            content?: string;
+            /** @description Replaced as a whole. */
+            frontmatter?: {
+                [key: string]: unknown;
+            };
+            /** @description Replaces all files. */
+            files?: components["schemas"]["SkillFileInput"][];
+            version?: string | null;
+            tags?: string[];
+        };
+        /** @description Import a catalog skill. */
+        SkillImport: {
+            /** @description Catalog source, as for `GET /api/v1/skills/catalog/{source}`. */
+            source: string;
+            /** @description Name of the skill in that catalog. */
+            name: string;
+        };
+        /** @description A skill in an external catalog. */
+        CatalogSkill: {
+            name: string;
+            description: string;
+            source: string;
+            source_url: string | null;
+            author: string | null;
+            version: string | null;
+            tags: string[];
+            license: string | null;
+            /** @description Paths of the files the skill contains. */
+            files: string[];
+            /** @description Further catalog metadata. */
+            metadata: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description Skills of an external catalog. */
+        CatalogListing: {
+            /** @description Matching skills, by name. */
+            items: components["schemas"]["CatalogSkill"][];
+            /** @description The catalog source, normalised. */
+            source: string;
+            total: number;
+        };
+        /** @description Skill generation request. */
+        SkillGenerateRequest: {
+            /** @description What the skill should do. */
+            intent: string;
+            /** @description Skill name; default: chosen by the model. */
+            name?: string;
+            /**
+             * Format: uuid
+             * @description LLM provider to use; default: the active `llm` provider.
+             */
+            provider_id?: string;
+            /**
+             * @description Save the generated skill (the completion event then carries its `skill_id`).
+             * @default true
+             */
+            save: boolean;
+        };
+        /** @description Event `progress`. */
+        SkillGenerationProgressEvent: {
+            /** @example drafting */
+            phase: string;
+            message: string;
+            percent: number;
+        };
+        /** @description Event `thinking`. */
+        SkillGenerationThinkingEvent: {
+            /** @description A chunk of the model's reasoning summary. */
+            text: string;
+        };
+        /** @description Event `token`. */
+        SkillGenerationTokenEvent: {
+            /** @description A chunk of generated SKILL.md text. */
+            text: string;
+        };
+        /** @description Event `completion`; the last event of a successful stream. */
+        SkillGenerationCompletionEvent: {
+            /**
+             * Format: uuid
+             * @description Id of the saved skill; null when `save` was false.
+             */
+            skill_id: string | null;
+            name: string;
+            /** @description The complete SKILL.md (frontmatter and body). */
+            skill_md: string;
+            files: components["schemas"]["SkillFile"][];
+        };
+        /** @description Event `error`; the last event of a failed stream. */
+        SkillGenerationErrorEvent: {
+            /** @description Error code, as in ErrorResponse. */
+            code: string;
+            detail: string;
+        };
+        /** @description One decoded event of the skill generation stream: the SSE `event` name and its JSON `data`. */
+        SkillGenerationEvent: {
+            /** @constant */
+            event: "progress";
+            data: components["schemas"]["SkillGenerationProgressEvent"];
+        } | {
+            /** @constant */
+            event: "thinking";
+            data: components["schemas"]["SkillGenerationThinkingEvent"];
+        } | {
+            /** @constant */
+            event: "token";
+            data: components["schemas"]["SkillGenerationTokenEvent"];
+        } | {
+            /** @constant */
+            event: "completion";
+            data: components["schemas"]["SkillGenerationCompletionEvent"];
+        } | {
+            /** @constant */
+            event: "error";
+            data: components["schemas"]["SkillGenerationErrorEvent"];
+        };
+        /** @description Description of a bundle MCP endpoint. */
+        BundleProxyInfo: {
+            /** @description Bundle name. */
+            name: string;
+            description: string | null;
+            /** @description Tools `tools/list` currently shows. */
+            tool_count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the MCP endpoint.
+             */
+            endpoint: string;
+            /**
+             * @description Supported MCP protocol versions, oldest first.
+             * @example [
+             *       "2025-03-26",
+             *       "2025-06-18",
+             *       "2025-11-25",
+             *       "2026-07-28"
+             *     ]
+             */
+            protocol_versions: string[];
+            /** @description Toolgate version (the `serverInfo.version`). */
+            server_version: string;
+        };
+        /** @description JSON-RPC request id (string or number, never null). */
+        JSONRPCRequestId: string | number;
+        /** @description A JSON-RPC request (expects a response). */
+        JSONRPCRequest: {
+            /** @constant */
+            jsonrpc: "2.0";
+            id: components["schemas"]["JSONRPCRequestId"];
+            /** @example tools/call */
+            method: string;
+            /** @description Method parameters; may carry `_meta` (progress token, 2026-07-28 per-request metadata). */
+            params?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A JSON-RPC notification (no `id`, no response). */
+        JSONRPCNotification: {
+            /** @constant */
+            jsonrpc: "2.0";
+            /** @example notifications/initialized */
+            method: string;
+            params?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A successful JSON-RPC response. */
+        JSONRPCResponse: {
+            /** @constant */
+            jsonrpc: "2.0";
+            id: components["schemas"]["JSONRPCRequestId"];
+            result: {
+                [key: string]: unknown;
+            };
+        };
+        JSONRPCErrorObject: {
+            /**
+             * @description See the error code table of the `mcp` tag.
+             * @example -32602
+             */
+            code: number;
+            message: string;
+            /** @description Additional information, e.g. `{"supported": [...]}` for -32022. */
+            data?: unknown;
+        };
+        /** @description A JSON-RPC error response. Transport-level errors have `id: null`. */
+        JSONRPCError: {
+            /** @constant */
+            jsonrpc: "2.0";
+            id: string | number | null;
+            error: components["schemas"]["JSONRPCErrorObject"];
+        };
+        /** @description Any single JSON-RPC message. */
+        JSONRPCMessage: components["schemas"]["JSONRPCRequest"] | components["schemas"]["JSONRPCNotification"] | components["schemas"]["JSONRPCResponse"] | components["schemas"]["JSONRPCError"];
+        /** @description A JSON-RPC batch (protocol version 2025-03-26 only). */
+        JSONRPCBatch: components["schemas"]["JSONRPCMessage"][];
+    };
+    responses: {
+        /** @description The request is well-formed but cannot be applied (for example it references an id that does not exist). */
+        BadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "Tool 6b1f6e1e-8a43-4d3e-9a53-0b8f5e0f2c11 does not exist",
+                 *       "code": "bad_request",
+                 *       "request_id": "01JD3Q8W5T9YB2Z6K4M7N0P1RS"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description No valid credential: missing, malformed, unknown, expired or revoked. */
+        Unauthorized: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "Authentication required",
+                 *       "code": "unauthorized",
+                 *       "request_id": "01JD3Q8W5T9YB2Z6K4M7N0P1RS"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The credential is valid but its role or API key scope does not allow this operation. */
+        Forbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "This operation requires the admin role",
+                 *       "code": "forbidden",
+                 *       "request_id": "01JD3Q8W5T9YB2Z6K4M7N0P1RS"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The resource does not exist or is not visible to the caller. */
+        NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "Bundle not found",
+                 *       "code": "not_found",
+                 *       "request_id": "01JD3Q8W5T9YB2Z6K4M7N0P1RS"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The path does not support this method. */
+        MethodNotAllowed: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                Allow: components["headers"]["Allow"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "Method POST is not allowed on /health",
+                 *       "code": "method_not_allowed",
+                 *       "request_id": "01JD3Q8W5T9YB2Z6K4M7N0P1RS"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description A uniqueness rule or the current state of the resource forbids the change. */
+        Conflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "A bundle with this agent_id already exists",
+                 *       "code": "conflict",
+                 *       "request_id": "01JD3Q8W5T9YB2Z6K4M7N0P1RS"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The resource existed but is no longer usable (expired). */
+        Gone: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "This invitation has expired",
+                 *       "code": "gone",
+                 *       "request_id": "01JD3Q8W5T9YB2Z6K4M7N0P1RS"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The request body is larger than 1 MiB. */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "Request body too large (limit 1 MiB)",
+                 *       "code": "payload_too_large",
+                 *       "request_id": "01JD3Q8W5T9YB2Z6K4M7N0P1RS"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The request body is not `application/json`. */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "Content-Type must be application/json",
+                 *       "code": "unsupported_media_type",
+                 *       "request_id": "01JD3Q8W5T9YB2Z6K4M7N0P1RS"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The request failed validation (parameters or body). */
+        ValidationError: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": [
+                 *         {
+                 *           "loc": [
+                 *             "body",
+                 *             "name"
+                 *           ],
+                 *           "msg": "must NOT have more than 255 characters",
+                 *           "type": "string_too_long",
+                 *           "input": "…",
+                 *           "ctx": {
+                 *             "max_length": 255
+                 *           }
+                 *         },
+                 *         {
+                 *           "loc": [
+                 *             "query",
+                 *             "page_size"
+                 *           ],
+                 *           "msg": "must be <= 100",
+                 *           "type": "less_than_equal",
+                 *           "input": 500,
+                 *           "ctx": {
+                 *             "le": 100
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["HTTPValidationError"];
+            };
+        };
+        /** @description Rate limit exceeded for this credential (or client address on public operations). */
+        TooManyRequests: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "Rate limit exceeded: 600 requests per minute",
+                 *       "code": "rate_limited",
+                 *       "request_id": "01JD3Q8W5T9YB2Z6K4M7N0P1RS"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The feature is switched off in this deployment. */
+        NotImplemented: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "AI generation is disabled in this deployment",
+                 *       "code": "not_implemented",
+                 *       "request_id": "01JD3Q8W5T9YB2Z6K4M7N0P1RS"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description An external system the operation depends on failed or answered garbage. */
+        BadGateway: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "The skill catalog could not be fetched",
+                 *       "code": "bad_gateway",
+                 *       "request_id": "01JD3Q8W5T9YB2Z6K4M7N0P1RS"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description Temporarily unavailable; retry after `Retry-After` seconds. */
+        ServiceUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "Database unreachable",
+                 *       "code": "service_unavailable",
+                 *       "request_id": "01JD3Q8W5T9YB2Z6K4M7N0P1RS"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description Done; no body. */
+        NoContent: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Unexpected error (for example 500 `internal_error`, or 503 during an outage). */
+        Error: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "Internal server error",
+                 *       "code": "internal_error",
+                 *       "request_id": "01JD3Q8W5T9YB2Z6K4M7N0P1RS"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+    };
+    parameters: {
+        /** @description Page number, 1-based. */
+        Page: number;
+        /** @description Items per page. */
+        PageSize: number;
+        /** @description Case-insensitive substring filter on the name (and, where stated, the description). */
+        Search: string;
+        /** @description Which activity to include: `all`, `tools` (tool calls), `errors` (failed tool calls and other errors) or `admin` (administrative actions). */
+        ActivityFilter: components["schemas"]["ActivityFilter"];
+        /** @description The session cookie set by OAuth login; an alternative to `Authorization: Bearer` (see `CookieAuth`). */
+        AccessTokenCookie: string;
+        /** @description The bundle id. */
+        BundleId: string;
+        /** @description The external agent id the bundle is linked to. */
+        AgentId: string;
+        /** @description The catalog tool id. */
+        ToolId: string;
+        /** @description The MCP server id. */
+        ServerId: string;
+        /** @description The skill id. */
+        SkillId: string;
+        /** @description The API key id. */
+        KeyId: string;
+        /** @description The user id. */
+        UserId: string;
+        /** @description The generation job id. */
+        JobId: string;
+        /** @description The AI provider configuration id. */
+        AIProviderId: string;
+        /** @description The invitation id. */
+        InvitationId: string;
+        /** @description The OAuth provider type, e.g. `github`, `google`, `oidc` or a custom type. */
+        OAuthProviderType: components["schemas"]["OAuthProviderType"];
+        /** @description The bundle key; it is the credential of this endpoint. Treat it as a secret. */
+        BundleKey: string;
+        /** @description The session id returned by `initialize` (legacy protocol versions). Required on every request after `initialize`; absent on `initialize` itself and in 2026-07-28. */
+        McpSessionId: string;
+        /** @description The negotiated protocol version. Required after `initialize` from 2025-06-18 on, and on every request in 2026-07-28 (where it must equal the `_meta` version). An unsupported value answers 400 (-32022). */
+        McpProtocolVersion: string;
+        /** @description The JSON-RPC `method` of the body (2026-07-28, required there). A mismatch answers 400 (-32020). */
+        McpMethod: string;
+        /** @description The tool, resource or prompt name of `tools/call`, `resources/read` or `prompts/get` (2026-07-28, required there). A mismatch answers 400 (-32020). */
+        McpName: string;
+        /** @description Sent by browsers. When present it must be listed in the general setting `allowed_origins` (or be the gateway's own origin); otherwise 403 (DNS-rebinding protection). */
+        Origin: string;
+        /** @description Resume a server-to-client SSE stream after this event id (legacy sessions). */
+        LastEventId: string;
+    };
+    requestBodies: never;
+    headers: {
+        /** @description Identifier of this request: the caller's own `X-Request-Id` when it sent a valid one, otherwise generated. Quote it when reporting a problem. */
+        RequestId: string;
+        /** @description Seconds to wait before retrying. */
+        RetryAfter: number;
+        /** @description Requests allowed per window (one minute) for this credential. */
+        RateLimitLimit: number;
+        /** @description Requests left in the current window. */
+        RateLimitRemaining: number;
+        /** @description Seconds until the current window resets. */
+        RateLimitReset: number;
+        /** @description The authentication challenge, e.g. `Bearer realm="toolgate"`. */
+        WWWAuthenticate: string;
+        /** @description The URL to go to. */
+        Location: string;
+        /** @description The methods the path supports. */
+        Allow: string;
+        /** @description Sets or clears a cookie. */
+        SetCookie: string;
+        /** @description The session id created by `initialize` (legacy protocol versions). Send it back on every later request of the session. */
+        McpSessionId: string;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process is alive. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "version": "0.1.0",
+                     *       "uptime_seconds": "86400",
+                     *       "database": "ok"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HealthResponse"];
+                };
+            };
+            /** @description Only GET is supported. */
+            405: components["responses"]["MethodNotAllowed"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getReady: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ready",
+                     *       "database": "ok"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReadyResponse"];
+                };
+            };
+            /** @description Only GET is supported. */
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description Not ready: the database is unreachable (`code: service_unavailable`). */
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getDashboard: {
+        parameters: {
+            query?: {
+                /** @description Which activity to include: `all`, `tools` (tool calls), `errors` (failed tool calls and other errors) or `admin` (administrative actions). */
+                activity_filter?: components["parameters"]["ActivityFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: {
+                /** @description The session cookie set by OAuth login; an alternative to `Authorization: Bearer` (see `CookieAuth`). */
+                access_token?: components["parameters"]["AccessTokenCookie"];
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dashboard. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getDashboardCharts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: {
+                /** @description The session cookie set by OAuth login; an alternative to `Authorization: Bearer` (see `CookieAuth`). */
+                access_token?: components["parameters"]["AccessTokenCookie"];
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The chart series. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardCharts"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getDashboardActivity: {
+        parameters: {
+            query?: {
+                /** @description Which activity to include: `all`, `tools` (tool calls), `errors` (failed tool calls and other errors) or `admin` (administrative actions). */
+                activity_filter?: components["parameters"]["ActivityFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: {
+                /** @description The session cookie set by OAuth login; an alternative to `Authorization: Bearer` (see `CookieAuth`). */
+                access_token?: components["parameters"]["AccessTokenCookie"];
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The activity feed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getAuthSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The authentication settings. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthSettingsResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    updateAuthSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuthSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated settings. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthSettingsResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listOAuthProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The providers. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthProviderListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    createOAuthProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OAuthProviderCreate"];
+            };
+        };
+        responses: {
+            /** @description The provider was created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthProvider"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description A provider with this `provider_type` already exists. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteOAuthProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The OAuth provider type, e.g. `github`, `google`, `oidc` or a custom type. */
+                provider_type: components["parameters"]["OAuthProviderType"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The provider was deleted. */
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No provider of this type. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    updateOAuthProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The OAuth provider type, e.g. `github`, `google`, `oidc` or a custom type. */
+                provider_type: components["parameters"]["OAuthProviderType"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OAuthProviderUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated provider. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthProvider"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No provider of this type. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getGeneralSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The general settings. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeneralSettingsResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    updateGeneralSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GeneralSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated settings. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeneralSettingsResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    resetGeneralSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: {
+                /** @description The session cookie set by OAuth login; an alternative to `Authorization: Bearer` (see `CookieAuth`). */
+                access_token?: components["parameters"]["AccessTokenCookie"];
+            };
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings after the reset. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeneralSettingsResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listAIProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The providers. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AIProviderListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    createAIProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AIProviderCreate"];
+            };
+        };
+        responses: {
+            /** @description The provider was created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AIProvider"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description A configuration with the same provider_type, provider, model and endpoint exists. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteAIProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The AI provider configuration id. */
+                provider_id: components["parameters"]["AIProviderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The provider was deleted. */
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such provider configuration. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    updateAIProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The AI provider configuration id. */
+                provider_id: components["parameters"]["AIProviderId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AIProviderUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated provider. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AIProvider"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such provider configuration. */
+            404: components["responses"]["NotFound"];
+            /** @description The change would duplicate another configuration. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    testAIProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The AI provider configuration id. */
+                provider_id: components["parameters"]["AIProviderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test result. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AIProviderTestResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such provider configuration. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    activateAIProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The AI provider configuration id. */
+                provider_id: components["parameters"]["AIProviderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The activated provider. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AIProvider"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such provider configuration. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listBundles: {
+        parameters: {
+            query?: {
+                /** @description Page number, 1-based. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. */
+                page_size?: components["parameters"]["PageSize"];
+                /** @description Case-insensitive substring filter on the name (and, where stated, the description). */
+                search?: components["parameters"]["Search"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of bundles. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MCPBundleListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    createBundle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MCPBundleCreate"];
+            };
+        };
+        responses: {
+            /** @description The bundle was created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MCPBundleWithKeyResponse"];
+                };
+            };
+            /** @description A tool id does not exist or is listed twice. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Duplicate name, agent_id or tool name in the bundle. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getBundleByAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The external agent id the bundle is linked to. */
+                agent_id: components["parameters"]["AgentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bundle. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MCPBundleDetailResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
+            403: components["responses"]["Forbidden"];
+            /** @description No bundle is linked to this agent. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getBundle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bundle id. */
+                bundle_id: components["parameters"]["BundleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bundle. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MCPBundleDetailResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
+            403: components["responses"]["Forbidden"];
+            /** @description No such bundle. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    updateBundle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bundle id. */
+                bundle_id: components["parameters"]["BundleId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MCPBundleUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated bundle. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MCPBundleWithKeyResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such bundle. */
+            404: components["responses"]["NotFound"];
+            /** @description The name or agent_id is taken. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteBundle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bundle id. */
+                bundle_id: components["parameters"]["BundleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bundle was deleted. */
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such bundle. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    reorderBundleTools: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bundle id. */
+                bundle_id: components["parameters"]["BundleId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReorderBundleTools"];
+            };
+        };
+        responses: {
+            /** @description The order was saved. */
+            204: components["responses"]["NoContent"];
+            /** @description A tool id is not in the bundle, or is listed twice. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such bundle. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    addBundleTools: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bundle id. */
+                bundle_id: components["parameters"]["BundleId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BundleToolsAdd"];
+            };
+        };
+        responses: {
+            /** @description The bundle with its tools. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MCPBundleDetailResponse"];
+                };
+            };
+            /** @description A tool id does not exist or is listed twice. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such bundle. */
+            404: components["responses"]["NotFound"];
+            /** @description A tool is already in the bundle, or an override name collides. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    removeBundleTool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bundle id. */
+                bundle_id: components["parameters"]["BundleId"];
+                /** @description The catalog tool id. */
+                tool_id: components["parameters"]["ToolId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tool was removed. */
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such bundle, or the tool is not in it. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    updateBundleToolOverride: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bundle id. */
+                bundle_id: components["parameters"]["BundleId"];
+                /** @description The catalog tool id. */
+                tool_id: components["parameters"]["ToolId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BundleToolOverride"];
+            };
+        };
+        responses: {
+            /** @description The bundle tool. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BundleTool"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such bundle, or the tool is not in it. */
+            404: components["responses"]["NotFound"];
+            /** @description The override name is used by another tool of the bundle. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    regenerateBundleKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bundle id. */
+                bundle_id: components["parameters"]["BundleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bundle with its new key. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MCPBundleWithKeyResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such bundle. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getCurrentUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The current user. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listUsers: {
+        parameters: {
+            query?: {
+                /** @description Page number, 1-based. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. */
+                page_size?: components["parameters"]["PageSize"];
+                /** @description Case-insensitive substring filter on the name (and, where stated, the description). */
+                search?: components["parameters"]["Search"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of users. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deactivateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user id. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user is inactive. */
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller's role does not allow this change. */
+            403: components["responses"]["Forbidden"];
+            /** @description No such user. */
+            404: components["responses"]["NotFound"];
+            /** @description The user is the last active owner. */
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    updateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user id. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated user. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller's role does not allow this change (see above). */
+            403: components["responses"]["Forbidden"];
+            /** @description No such user. */
+            404: components["responses"]["NotFound"];
+            /** @description The change would leave no active owner. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getGatewaySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The gateway settings. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewaySettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    updateGatewaySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GatewaySettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated settings. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewaySettings"];
+                };
+            };
+            /** @description A bundle id does not exist. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                /** @description Page number, 1-based. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. */
+                page_size?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of API keys. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyCreate"];
+            };
+        };
+        responses: {
+            /** @description The key was created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyWithSecret"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The API key id. */
+                key_id: components["parameters"]["KeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The API key. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
+            403: components["responses"]["Forbidden"];
+            /** @description No such key among the caller's keys. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The API key id. */
+                key_id: components["parameters"]["KeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key is revoked. */
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
+            403: components["responses"]["Forbidden"];
+            /** @description No such key among the caller's keys. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    updateApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The API key id. */
+                key_id: components["parameters"]["KeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated key. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
+            403: components["responses"]["Forbidden"];
+            /** @description No such key among the caller's keys. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    rotateApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The API key id. */
+                key_id: components["parameters"]["KeyId"];
+            };
+            cookie?: never;
+        };
+        /** @description Rotation options; send `{}` for the defaults. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyRotateRequest"];
+            };
+        };
+        responses: {
+            /** @description The new key and the fate of the old one. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyRotationResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
+            403: components["responses"]["Forbidden"];
+            /** @description No such key among the caller's keys. */
+            404: components["responses"]["NotFound"];
+            /** @description The key is revoked, expired or already rotated. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listLoginProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Login options. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginProviderListResponse"];
+                };
+            };
+            /** @description Too many requests from this client address. */
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    startOAuthLogin: {
+        parameters: {
+            query?: {
+                /** @description Invitation token to accept when the login succeeds. */
+                invitation?: string;
+                /** @description Relative path to return to after login (default `/`). Absolute and protocol-relative URLs are rejected (422). */
+                redirect_to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The OAuth provider type, e.g. `github`, `google`, `oidc` or a custom type. */
+                provider_type: components["parameters"]["OAuthProviderType"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Redirect to the provider. */
+            302: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
+                    "Set-Cookie": components["headers"]["SetCookie"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No enabled provider of this type. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            /** @description Too many requests from this client address. */
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    oauthCallback: {
+        parameters: {
+            query?: {
+                /** @description Authorization code. */
+                code?: string;
+                /** @description State echoed by the provider. */
+                state?: string;
+                /** @description Error reported by the provider (e.g. `access_denied`). */
+                error?: string;
+                /** @description Provider's error text. */
+                error_description?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The OAuth provider type, e.g. `github`, `google`, `oidc` or a custom type. */
+                provider_type: components["parameters"]["OAuthProviderType"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in; redirect into the application. */
+            302: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
+                    "Set-Cookie": components["headers"]["SetCookie"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid state or code, or the provider reported an error. */
+            400: components["responses"]["BadRequest"];
+            /** @description This email may not sign in, or the user is deactivated. */
+            403: components["responses"]["Forbidden"];
+            /** @description No enabled provider of this type. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            /** @description Too many requests from this client address. */
+            429: components["responses"]["TooManyRequests"];
+            /** @description The provider failed. */
+            502: components["responses"]["BadGateway"];
+            default: components["responses"]["Error"];
+        };
+    };
+    logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Logged out. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Set-Cookie": components["headers"]["SetCookie"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: {
+                /** @description Page number, 1-based. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. */
+                page_size?: components["parameters"]["PageSize"];
+                /** @description Only invitations in this state. */
+                status?: components["schemas"]["InvitationStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of invitations. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    createInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationCreate"];
+            };
+        };
+        responses: {
+            /** @description The invitation was created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationWithToken"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Only owners may invite owners. */
+            403: components["responses"]["Forbidden"];
+            /** @description A user with this email exists, or a pending invitation for it exists. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invitation id. */
+                invitation_id: components["parameters"]["InvitationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation is revoked. */
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such invitation. */
+            404: components["responses"]["NotFound"];
+            /** @description The invitation is not pending (accepted, revoked or expired). */
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getInvitationAcceptInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invitation token. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation details. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationAcceptInfo"];
+                };
+            };
+            /** @description Unknown token, or the invitation was accepted or revoked. */
+            404: components["responses"]["NotFound"];
+            /** @description The invitation has expired. */
+            410: components["responses"]["Gone"];
+            422: components["responses"]["ValidationError"];
+            /** @description Too many requests from this client address. */
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listServers: {
+        parameters: {
+            query?: {
+                /** @description Page number, 1-based. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. */
+                page_size?: components["parameters"]["PageSize"];
+                /** @description Case-insensitive substring filter on the name (and, where stated, the description). */
+                search?: components["parameters"]["Search"];
+                /** @description Only servers in this state. */
+                status?: components["schemas"]["MCPServerStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of servers. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MCPServerListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    createServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MCPServerCreate"];
+            };
+        };
+        responses: {
+            /** @description The server was registered. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MCPServer"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description A server with this name exists. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The MCP server id. */
+                server_id: components["parameters"]["ServerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MCPServer"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
+            403: components["responses"]["Forbidden"];
+            /** @description No such server. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The MCP server id. */
+                server_id: components["parameters"]["ServerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server was deleted. */
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such server. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    updateServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The MCP server id. */
+                server_id: components["parameters"]["ServerId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MCPServerUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated server. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MCPServer"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such server. */
+            404: components["responses"]["NotFound"];
+            /** @description The name is taken. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    enableServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The MCP server id. */
+                server_id: components["parameters"]["ServerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MCPServer"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such server. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    disableServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The MCP server id. */
+                server_id: components["parameters"]["ServerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MCPServer"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such server. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    refreshServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The MCP server id. */
+                server_id: components["parameters"]["ServerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MCPServer"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such server. */
+            404: components["responses"]["NotFound"];
+            /** @description The server is disabled. */
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listServerTools: {
+        parameters: {
+            query?: {
+                /** @description Page number, 1-based. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. */
+                page_size?: components["parameters"]["PageSize"];
+                /** @description Case-insensitive substring filter on the name (and, where stated, the description). */
+                search?: components["parameters"]["Search"];
+            };
+            header?: never;
+            path: {
+                /** @description The MCP server id. */
+                server_id: components["parameters"]["ServerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tools. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogToolListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such server. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listServerResources: {
+        parameters: {
+            query?: {
+                /** @description Page number, 1-based. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. */
+                page_size?: components["parameters"]["PageSize"];
+                /** @description Case-insensitive substring filter on the name (and, where stated, the description). */
+                search?: components["parameters"]["Search"];
+            };
+            header?: never;
+            path: {
+                /** @description The MCP server id. */
+                server_id: components["parameters"]["ServerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of resources. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogResourceListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such server. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listServerPrompts: {
+        parameters: {
+            query?: {
+                /** @description Page number, 1-based. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. */
+                page_size?: components["parameters"]["PageSize"];
+                /** @description Case-insensitive substring filter on the name (and, where stated, the description). */
+                search?: components["parameters"]["Search"];
+            };
+            header?: never;
+            path: {
+                /** @description The MCP server id. */
+                server_id: components["parameters"]["ServerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of prompts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogPromptListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such server. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    updateToolSelection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The MCP server id. */
+                server_id: components["parameters"]["ServerId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ToolSelectionUpdate"];
+            };
+        };
+        responses: {
+            /** @description The number of tools changed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolSelectionResult"];
+                };
+            };
+            /** @description A tool id is unknown or belongs to another server. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such server. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    attachSkillToServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The MCP server id. */
+                server_id: components["parameters"]["ServerId"];
+                /** @description The skill id. */
+                skill_id: components["parameters"]["SkillId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The skill is attached. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SkillAttachmentResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such server or skill. */
+            404: components["responses"]["NotFound"];
+            /** @description The skill is already attached to this server, or a script tool name collides with an existing tool. */
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    detachSkillFromServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The MCP server id. */
+                server_id: components["parameters"]["ServerId"];
+                /** @description The skill id. */
+                skill_id: components["parameters"]["SkillId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The skill is detached. */
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such server or skill, or the skill is not attached. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listGenerationJobs: {
+        parameters: {
+            query?: {
+                /** @description Page number, 1-based. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. */
+                page_size?: components["parameters"]["PageSize"];
+                /** @description Only jobs with this status. */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of jobs. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GenerationJobListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    createGenerationJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GenerationJobCreate"];
+            };
+        };
+        responses: {
+            /** @description The job was queued. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GenerationJob"];
+                };
+            };
+            /** @description The `provider_id` does not exist or is not an `llm` provider. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No active `llm` provider is configured, or `server_name` is taken. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description AI generation is switched off in this deployment. */
+            501: components["responses"]["NotImplemented"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getGenerationJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The generation job id. */
+                job_id: components["parameters"]["JobId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GenerationJob"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such job. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    cancelGenerationJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The generation job id. */
+                job_id: components["parameters"]["JobId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled job. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GenerationJob"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such job. */
+            404: components["responses"]["NotFound"];
+            /** @description The job has already finished (completed, failed or cancelled). */
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listSkills: {
+        parameters: {
+            query?: {
+                /** @description Page number, 1-based. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. */
+                page_size?: components["parameters"]["PageSize"];
+                /** @description Case-insensitive substring filter on the name (and, where stated, the description). */
+                search?: components["parameters"]["Search"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of skills. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SkillListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    createSkill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SkillCreate"];
+            };
+        };
+        responses: {
+            /** @description The skill was created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Skill"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description A skill with this name exists. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getSkill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The skill id. */
+                skill_id: components["parameters"]["SkillId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The skill. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Skill"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
+            403: components["responses"]["Forbidden"];
+            /** @description No such skill. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteSkill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The skill id. */
+                skill_id: components["parameters"]["SkillId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The skill was deleted. */
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such skill. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    updateSkill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The skill id. */
+                skill_id: components["parameters"]["SkillId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SkillUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated skill. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Skill"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such skill. */
+            404: components["responses"]["NotFound"];
+            /** @description The name is taken. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    importCatalogSkill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SkillImport"];
+            };
+        };
+        responses: {
+            /** @description The skill was imported. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Skill"];
+                };
+            };
+            /** @description The source is not a recognised catalog or is refused by the outbound-address policy. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The catalog has no skill of this name. */
+            404: components["responses"]["NotFound"];
+            /** @description A skill with this name exists. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description The catalog could not be fetched. */
+            502: components["responses"]["BadGateway"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listCatalogSkills: {
+        parameters: {
+            query?: {
+                /** @description Case-insensitive substring of name or description. */
+                search?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The catalog, percent-encoded. */
+                source: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalog listing. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogListing"];
+                };
+            };
+            /** @description The source is not a recognised catalog or is refused by the outbound-address policy. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
+            403: components["responses"]["Forbidden"];
+            /** @description The catalog does not exist. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description The catalog could not be fetched. */
+            502: components["responses"]["BadGateway"];
+            default: components["responses"]["Error"];
+        };
+    };
+    generateSkill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SkillGenerateRequest"];
+            };
+        };
+        responses: {
+            /** @description The event stream. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example event: progress
+                     *     data: {"phase":"drafting","message":"Writing SKILL.md","percent":40}
+                     *
+                     *     event: token
+                     *     data: {"text":"---\nname: pdf-report\n"}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The `provider_id` does not exist or is not an `llm` provider. */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No active `llm` provider is configured, or a skill with the requested name exists (when saving). */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description AI generation is switched off in this deployment. */
+            501: components["responses"]["NotImplemented"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listTools: {
+        parameters: {
+            query?: {
+                /** @description Page number, 1-based. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. */
+                page_size?: components["parameters"]["PageSize"];
+                /** @description Case-insensitive substring filter on the name (and, where stated, the description). */
+                search?: components["parameters"]["Search"];
+                /** @description Only tools of this server. */
+                server_id?: string;
+                /** @description Only enabled (true) or disabled (false) tools. */
+                enabled?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tools. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogToolListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    mcpBundleGet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The session id returned by `initialize` (legacy protocol versions). Required on every request after `initialize`; absent on `initialize` itself and in 2026-07-28. */
+                "Mcp-Session-Id"?: components["parameters"]["McpSessionId"];
+                /** @description The negotiated protocol version. Required after `initialize` from 2025-06-18 on, and on every request in 2026-07-28 (where it must equal the `_meta` version). An unsupported value answers 400 (-32022). */
+                "MCP-Protocol-Version"?: components["parameters"]["McpProtocolVersion"];
+                /** @description Resume a server-to-client SSE stream after this event id (legacy sessions). */
+                "Last-Event-ID"?: components["parameters"]["LastEventId"];
+                /** @description Sent by browsers. When present it must be listed in the general setting `allowed_origins` (or be the gateway's own origin); otherwise 403 (DNS-rebinding protection). */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path: {
+                /** @description The bundle key; it is the credential of this endpoint. Treat it as a secret. */
+                bundle_key: components["parameters"]["BundleKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream (`event: message`, `data: <JSON-RPC notification>`), kept open with periodic comments. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Missing `Mcp-Session-Id` (-32600) or unsupported protocol version (-32022). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32600,
+                     *         "message": "Bad Request: Mcp-Session-Id header is required"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description The `Origin` header is present and not allowed (-32004). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32004,
+                     *         "message": "Forbidden origin"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Unknown bundle key, unknown or ended session (-32005; the client re-initializes), or, in 2026-07-28, unknown method (-32601). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32005,
+                     *         "message": "Session not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description No GET stream is offered (protocol 2026-07-28). */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32600,
+                     *         "message": "Method not allowed"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description `Accept` does not list `text/event-stream`. */
+            406: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32600,
+                     *         "message": "Not Acceptable"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Rate limit exceeded (-32003). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32003,
+                     *         "message": "Rate limit exceeded"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Unexpected failure (-32603). */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32603,
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+        };
+    };
+    mcpBundlePost: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The session id returned by `initialize` (legacy protocol versions). Required on every request after `initialize`; absent on `initialize` itself and in 2026-07-28. */
+                "Mcp-Session-Id"?: components["parameters"]["McpSessionId"];
+                /** @description The negotiated protocol version. Required after `initialize` from 2025-06-18 on, and on every request in 2026-07-28 (where it must equal the `_meta` version). An unsupported value answers 400 (-32022). */
+                "MCP-Protocol-Version"?: components["parameters"]["McpProtocolVersion"];
+                /** @description The JSON-RPC `method` of the body (2026-07-28, required there). A mismatch answers 400 (-32020). */
+                "Mcp-Method"?: components["parameters"]["McpMethod"];
+                /** @description The tool, resource or prompt name of `tools/call`, `resources/read` or `prompts/get` (2026-07-28, required there). A mismatch answers 400 (-32020). */
+                "Mcp-Name"?: components["parameters"]["McpName"];
+                /** @description Sent by browsers. When present it must be listed in the general setting `allowed_origins` (or be the gateway's own origin); otherwise 403 (DNS-rebinding protection). */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path: {
+                /** @description The bundle key; it is the credential of this endpoint. Treat it as a secret. */
+                bundle_key: components["parameters"]["BundleKey"];
+            };
+            cookie?: never;
+        };
+        /** @description One JSON-RPC message, or (2025-03-26 only) a batch. `Accept` must list `application/json` and `text/event-stream`. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "jsonrpc": "2.0",
+                 *       "id": 1,
+                 *       "method": "tools/call",
+                 *       "params": {
+                 *         "name": "create_issue",
+                 *         "arguments": {
+                 *           "title": "Bug"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["JSONRPCMessage"] | components["schemas"]["JSONRPCBatch"];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC response (or batch of responses), or an SSE stream ending with it. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Mcp-Session-Id": components["headers"]["McpSessionId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": 1,
+                     *       "result": {
+                     *         "content": [
+                     *           {
+                     *             "type": "text",
+                     *             "text": "Created issue #42"
+                     *           }
+                     *         ],
+                     *         "isError": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCResponse"] | components["schemas"]["JSONRPCError"] | (components["schemas"]["JSONRPCResponse"] | components["schemas"]["JSONRPCError"])[];
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The body held only notifications or responses; no body. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Transport error with `id: null`: unparsable JSON (-32700), invalid message or batch outside 2025-03-26 (-32600), missing `Mcp-Session-Id` after initialize (-32600), header mismatch (-32020) or unsupported protocol version (-32022, `data.supported`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32700,
+                     *         "message": "Parse error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description The `Origin` header is present and not allowed (-32004). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32004,
+                     *         "message": "Forbidden origin"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Unknown bundle key, unknown or ended session (-32005; the client re-initializes), or, in 2026-07-28, unknown method (-32601). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32005,
+                     *         "message": "Session not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description `Accept` does not list both `application/json` and `text/event-stream` (-32600). */
+            406: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32600,
+                     *         "message": "Not Acceptable"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description The body is larger than 1 MiB (-32600). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32600,
+                     *         "message": "Request body too large"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description `Content-Type` is not `application/json` (-32600). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32600,
+                     *         "message": "Unsupported Media Type"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Rate limit exceeded (-32003). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32003,
+                     *         "message": "Rate limit exceeded"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Processing failed (-32603). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32603,
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Unexpected failure (-32603). */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32603,
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+        };
+    };
+    mcpBundleDelete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The session id returned by `initialize` (legacy protocol versions). Required on every request after `initialize`; absent on `initialize` itself and in 2026-07-28. */
+                "Mcp-Session-Id"?: components["parameters"]["McpSessionId"];
+                /** @description The negotiated protocol version. Required after `initialize` from 2025-06-18 on, and on every request in 2026-07-28 (where it must equal the `_meta` version). An unsupported value answers 400 (-32022). */
+                "MCP-Protocol-Version"?: components["parameters"]["McpProtocolVersion"];
+                /** @description Sent by browsers. When present it must be listed in the general setting `allowed_origins` (or be the gateway's own origin); otherwise 403 (DNS-rebinding protection). */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path: {
+                /** @description The bundle key; it is the credential of this endpoint. Treat it as a secret. */
+                bundle_key: components["parameters"]["BundleKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session has ended. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing `Mcp-Session-Id` (-32600). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32600,
+                     *         "message": "Bad Request: Mcp-Session-Id header is required"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description The `Origin` header is present and not allowed (-32004). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32004,
+                     *         "message": "Forbidden origin"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Unknown bundle key, unknown or ended session (-32005; the client re-initializes), or, in 2026-07-28, unknown method (-32601). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32005,
+                     *         "message": "Session not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Sessions do not exist in protocol 2026-07-28. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32600,
+                     *         "message": "Method not allowed"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Rate limit exceeded (-32003). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32003,
+                     *         "message": "Rate limit exceeded"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Unexpected failure (-32603). */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32603,
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+        };
+    };
+    getBundleProxyInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bundle key; it is the credential of this endpoint. Treat it as a secret. */
+                bundle_key: components["parameters"]["BundleKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bundle endpoint. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BundleProxyInfo"];
+                };
+            };
+            /** @description Unknown bundle key. */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    mcpGatewayGet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The session id returned by `initialize` (legacy protocol versions). Required on every request after `initialize`; absent on `initialize` itself and in 2026-07-28. */
+                "Mcp-Session-Id"?: components["parameters"]["McpSessionId"];
+                /** @description The negotiated protocol version. Required after `initialize` from 2025-06-18 on, and on every request in 2026-07-28 (where it must equal the `_meta` version). An unsupported value answers 400 (-32022). */
+                "MCP-Protocol-Version"?: components["parameters"]["McpProtocolVersion"];
+                /** @description Resume a server-to-client SSE stream after this event id (legacy sessions). */
+                "Last-Event-ID"?: components["parameters"]["LastEventId"];
+                /** @description Sent by browsers. When present it must be listed in the general setting `allowed_origins` (or be the gateway's own origin); otherwise 403 (DNS-rebinding protection). */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream (`event: message`, `data: <JSON-RPC notification>`), kept open with periodic comments. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Missing `Mcp-Session-Id` (-32600) or unsupported protocol version (-32022). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32600,
+                     *         "message": "Bad Request: Mcp-Session-Id header is required"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key (-32004). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32004,
+                     *         "message": "Unauthorized"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description The `Origin` header is not allowed, or the key lacks the `mcp` scope (-32004). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32004,
+                     *         "message": "Forbidden"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Unknown or ended session (-32005; the client re-initializes), or, in 2026-07-28, unknown method (-32601). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32005,
+                     *         "message": "Session not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description No GET stream is offered (protocol 2026-07-28). */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32600,
+                     *         "message": "Method not allowed"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description `Accept` does not list `text/event-stream`. */
+            406: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32600,
+                     *         "message": "Not Acceptable"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Rate limit exceeded (-32003). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32003,
+                     *         "message": "Rate limit exceeded"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Unexpected failure (-32603). */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32603,
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+        };
+    };
+    mcpGatewayPost: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The session id returned by `initialize` (legacy protocol versions). Required on every request after `initialize`; absent on `initialize` itself and in 2026-07-28. */
+                "Mcp-Session-Id"?: components["parameters"]["McpSessionId"];
+                /** @description The negotiated protocol version. Required after `initialize` from 2025-06-18 on, and on every request in 2026-07-28 (where it must equal the `_meta` version). An unsupported value answers 400 (-32022). */
+                "MCP-Protocol-Version"?: components["parameters"]["McpProtocolVersion"];
+                /** @description The JSON-RPC `method` of the body (2026-07-28, required there). A mismatch answers 400 (-32020). */
+                "Mcp-Method"?: components["parameters"]["McpMethod"];
+                /** @description The tool, resource or prompt name of `tools/call`, `resources/read` or `prompts/get` (2026-07-28, required there). A mismatch answers 400 (-32020). */
+                "Mcp-Name"?: components["parameters"]["McpName"];
+                /** @description Sent by browsers. When present it must be listed in the general setting `allowed_origins` (or be the gateway's own origin); otherwise 403 (DNS-rebinding protection). */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One JSON-RPC message, or (2025-03-26 only) a batch. `Accept` must list `application/json` and `text/event-stream`. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "jsonrpc": "2.0",
+                 *       "id": 1,
+                 *       "method": "tools/call",
+                 *       "params": {
+                 *         "name": "create_issue",
+                 *         "arguments": {
+                 *           "title": "Bug"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["JSONRPCMessage"] | components["schemas"]["JSONRPCBatch"];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC response (or batch of responses), or an SSE stream ending with it. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Mcp-Session-Id": components["headers"]["McpSessionId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": 1,
+                     *       "result": {
+                     *         "content": [
+                     *           {
+                     *             "type": "text",
+                     *             "text": "Created issue #42"
+                     *           }
+                     *         ],
+                     *         "isError": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCResponse"] | components["schemas"]["JSONRPCError"] | (components["schemas"]["JSONRPCResponse"] | components["schemas"]["JSONRPCError"])[];
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The body held only notifications or responses; no body. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Transport error with `id: null`: unparsable JSON (-32700), invalid message or batch outside 2025-03-26 (-32600), missing `Mcp-Session-Id` after initialize (-32600), header mismatch (-32020) or unsupported protocol version (-32022, `data.supported`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32700,
+                     *         "message": "Parse error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key (-32004). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32004,
+                     *         "message": "Unauthorized"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description The `Origin` header is not allowed, or the key lacks the `mcp` scope (-32004). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32004,
+                     *         "message": "Forbidden"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Unknown or ended session (-32005; the client re-initializes), or, in 2026-07-28, unknown method (-32601). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32005,
+                     *         "message": "Session not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description `Accept` does not list both `application/json` and `text/event-stream` (-32600). */
+            406: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32600,
+                     *         "message": "Not Acceptable"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description The body is larger than 1 MiB (-32600). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32600,
+                     *         "message": "Request body too large"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description `Content-Type` is not `application/json` (-32600). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32600,
+                     *         "message": "Unsupported Media Type"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Rate limit exceeded (-32003). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32003,
+                     *         "message": "Rate limit exceeded"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Processing failed (-32603). */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32603,
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Unexpected failure (-32603). */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32603,
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+        };
+    };
+    mcpGatewayDelete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The session id returned by `initialize` (legacy protocol versions). Required on every request after `initialize`; absent on `initialize` itself and in 2026-07-28. */
+                "Mcp-Session-Id"?: components["parameters"]["McpSessionId"];
+                /** @description The negotiated protocol version. Required after `initialize` from 2025-06-18 on, and on every request in 2026-07-28 (where it must equal the `_meta` version). An unsupported value answers 400 (-32022). */
+                "MCP-Protocol-Version"?: components["parameters"]["McpProtocolVersion"];
+                /** @description Sent by browsers. When present it must be listed in the general setting `allowed_origins` (or be the gateway's own origin); otherwise 403 (DNS-rebinding protection). */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session has ended. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing `Mcp-Session-Id` (-32600). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32600,
+                     *         "message": "Bad Request: Mcp-Session-Id header is required"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Missing, invalid, expired or revoked API key (-32004). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32004,
+                     *         "message": "Unauthorized"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description The `Origin` header is not allowed, or the key lacks the `mcp` scope (-32004). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32004,
+                     *         "message": "Forbidden"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Unknown or ended session (-32005; the client re-initializes), or, in 2026-07-28, unknown method (-32601). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32005,
+                     *         "message": "Session not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Sessions do not exist in protocol 2026-07-28. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32600,
+                     *         "message": "Method not allowed"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Rate limit exceeded (-32003). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32003,
+                     *         "message": "Rate limit exceeded"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Unexpected failure (-32603). */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32603,
+                     *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+        };
+    };
+}

@@ -1,0 +1,16 @@
+import type { Config } from '../config.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../logger.js';
+import type { ApiKeysService } from '../services/api-keys-service.js';
+import type { Database } from '../stores/database.js';
+
+/** What handlers may use: services and read-only facts about the process. */
+export interface HandlerDeps {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly db: Database;
+  readonly clock: Clock;
+  readonly apiKeys: ApiKeysService;
+  readonly version: string;
+  readonly startedAt: Date;
+}

@@ -1,0 +1,40 @@
+import { ServiceUnavailableError } from '../errors.js';
+import type { PartialHandlerMap } from '../http/handler-types.js';
+import { isConnectionError } from '../stores/database.js';
+import type { HandlerDeps } from './deps.js';
+
+/** Why the database check failed, in words safe to show anyone (no addresses, no credentials). */
+function readinessReason(err: unknown): string {
+  const message = err instanceof Error ? err.message : '';
+  if (/no answer within/.test(message) || (err as { name?: string }).name === 'KnexTimeoutError') return 'database did not answer in time';
+  if (isConnectionError(err)) return 'database unreachable';
+  return 'database check failed';
+}
+
+/**
+ * Liveness and readiness probes for load balancers and orchestrators. /health never touches the
+ * database (it reports the last check); /ready checks it.
+ */
+export function createHealthHandlers(deps: HandlerDeps): PartialHandlerMap<'getHealth' | 'getReady'> {
+  return {
+    getHealth: async () => ({
+      status: 200,
+      body: {
+        status: deps.db.lastPingOk ? 'ok' : 'degraded',
+        version: deps.version,
+        uptime_seconds: String(Math.floor((Date.now() - deps.startedAt.getTime()) / 1000)),
+        database: deps.db.lastPingOk ? 'ok' : 'unreachable',
+        database_engine: deps.db.kind,
+      },
+    }),
+    getReady: async () => {
+      try {
+        await deps.db.ping(2000);
+      } catch (err) {
+        deps.logger.warn({ reason: readinessReason(err) }, 'readiness check failed');
+        throw new ServiceUnavailableError(`Not ready: ${readinessReason(err)}`, 5, 'not_ready');
+      }
+      return { status: 200, body: { status: 'ready', database: 'ok' } };
+    },
+  };
+}

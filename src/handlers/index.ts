@@ -1,0 +1,36 @@
+import type { HandlerMap } from '../http/handler-types.js';
+import type { HandlerDeps } from './deps.js';
+import { createHealthHandlers } from './health.js';
+import { createDashboardHandlers } from './dashboard.js';
+import { createAuthSettingsHandlers } from './auth-settings.js';
+import { createGeneralSettingsHandlers } from './general-settings.js';
+import { createAiProvidersHandlers } from './ai-providers.js';
+import { createBundlesHandlers } from './bundles.js';
+import { createUsersHandlers } from './users.js';
+import { createApiKeysHandlers } from './api-keys.js';
+import { createAuthHandlers } from './auth.js';
+import { createInvitationsHandlers } from './invitations.js';
+import { createServersHandlers } from './servers.js';
+import { createGenerationHandlers } from './generation.js';
+import { createSkillsHandlers } from './skills.js';
+import { createToolsHandlers } from './tools.js';
+
+/** Every REST operation of the contract mapped to its handler; `tsc` fails on a gap or an extra. */
+export function createHandlers(deps: HandlerDeps): HandlerMap {
+  return {
+    ...createHealthHandlers(deps),
+    ...createDashboardHandlers(deps),
+    ...createAuthSettingsHandlers(deps),
+    ...createGeneralSettingsHandlers(deps),
+    ...createAiProvidersHandlers(deps),
+    ...createBundlesHandlers(deps),
+    ...createUsersHandlers(deps),
+    ...createApiKeysHandlers(deps),
+    ...createAuthHandlers(deps),
+    ...createInvitationsHandlers(deps),
+    ...createServersHandlers(deps),
+    ...createGenerationHandlers(deps),
+    ...createSkillsHandlers(deps),
+    ...createToolsHandlers(deps),
+  };
+}

@@ -1,0 +1,143 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createApp } from './app.js';
+import type { Config } from './config.js';
+import { createHandlers } from './handlers/index.js';
+import { createRestApi } from './http/rest-api.js';
+import { systemClock, type Clock } from './lib/clock.js';
+import { createLogger, type Logger } from './logger.js';
+import { ApiKeysService } from './services/api-keys-service.js';
+import { UnauthorizedError } from './errors.js';
+import { ApiKeysStore } from './stores/api-keys-store.js';
+import { migrateToLatest, openDatabase, type Database } from './stores/database.js';
+import { UsersStore } from './stores/users-store.js';
+import { loadMasterKey, SecretBox } from './lib/secret-box.js';
+
+export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const OPENAPI_PATH = path.join(ROOT_DIR, 'openapi.yaml');
+export const VERSION = '0.1.0';
+
+/** The stores and services of one process, built on one database. */
+export interface Services {
+  readonly db: Database;
+  readonly users: UsersStore;
+  readonly apiKeysStore: ApiKeysStore;
+  readonly apiKeys: ApiKeysService;
+  /** Seals and opens every secret stored at rest. */
+  readonly secrets: SecretBox;
+}
+
+/** Opens the database, migrates it and builds the services on it (no HTTP). */
+export async function openServices(config: Config, logger: Logger, clock: Clock = systemClock): Promise<Services> {
+  const secrets = new SecretBox(loadMasterKey(config.secretKey, config.dataDir));
+  const db = openDatabase(config);
+  try {
+    await migrateToLatest(db, logger, { schema: config.databaseSchema, connectTimeoutMs: config.dbConnectTimeoutMs });
+  } catch (err) {
+    await db.close().catch(() => undefined);
+    throw err;
+  }
+  const users = new UsersStore(db.knex);
+  const apiKeysStore = new ApiKeysStore(db.knex);
+  return { db, users, apiKeysStore, apiKeys: new ApiKeysService(apiKeysStore, config, clock), secrets };
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly port: number;
+  readonly services: Services;
+  readonly logger: Logger;
+  /** Stops accepting, lets in-flight requests finish (up to the configured grace), closes the database. */
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  logger?: Logger;
+  clock?: Clock;
+}
+
+/** Builds everything from the configuration and listens. The composition root of the process. */
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger(config);
+  const clock = options.clock ?? systemClock;
+  const startedAt = new Date();
+  const services = await openServices(config, logger, clock);
+  let stopping = false;
+
+  const handlers = createHandlers({
+    config,
+    logger,
+    db: services.db,
+    clock,
+    apiKeys: services.apiKeys,
+    version: VERSION,
+    startedAt,
+  });
+  const rest = await createRestApi({
+    definition: OPENAPI_PATH,
+    handlers,
+    authenticator: {
+      fromBearer: (token) => services.apiKeys.authenticate(token),
+      // Session cookies are issued by OAuth login; until a login exists no cookie is valid.
+      fromCookie: async () => {
+        throw new UnauthorizedError('Invalid or expired session', 'invalid_session');
+      },
+    },
+  });
+  const app = createApp({ logger, bodyLimitBytes: config.bodyLimitBytes, rest, isStopping: () => stopping });
+
+  const server = http.createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 300_000;
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+  server.on('request', (_req, res) => {
+    inFlight += 1;
+    res.once('close', () => {
+      inFlight -= 1;
+      if (inFlight === 0) drained?.();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+  logger.info({ url, database: services.db.kind, version: VERSION }, 'toolgate listening');
+
+  // Keeps /health's database field current even when nothing calls /ready.
+  const dbWatch = setInterval(() => services.db.ping().catch(() => undefined), 10_000);
+  dbWatch.unref();
+
+  let stopPromise: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopPromise ??= (async () => {
+      stopping = true;
+      clearInterval(dbWatch);
+      logger.info({ inFlight }, 'stopping: draining in-flight requests');
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const idle = inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (drained = resolve));
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, config.shutdownTimeoutMs)));
+      await Promise.race([idle, timeout]);
+      clearTimeout(timer);
+      server.closeAllConnections();
+      await closed;
+      await services.db.close();
+      logger.info('stopped');
+    })();
+    return stopPromise;
+  };
+
+  return { url, port, services, logger, stop };
+}

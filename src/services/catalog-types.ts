@@ -1,0 +1,133 @@
+/**
+ * The seam between the upstream side (server registry, pool, catalog sync: src/services/servers*,
+ * src/mcp/upstream*) and the downstream side (bundles, the MCP endpoints). The upstream side
+ * implements these interfaces; bundles and the MCP endpoints only consume them, from memory,
+ * so the hot path never waits on the database.
+ */
+
+/** JSON Schema object as MCP carries it (`inputSchema`, `outputSchema`). */
+export type JsonSchemaObject = { type: 'object'; [key: string]: unknown };
+
+/** MCP tool annotations (hints; untrusted unless the server is trusted). */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+  [key: string]: unknown;
+}
+
+/** One tool of one upstream server, as the catalog holds it. */
+export interface CatalogTool {
+  /** Stable id of server + tool name (uuid), used by bundles and tool selection. */
+  readonly id: string;
+  readonly serverId: string;
+  readonly serverName: string;
+  /** The tool's real name upstream. */
+  readonly name: string;
+  readonly title: string | null;
+  readonly description: string | null;
+  readonly inputSchema: JsonSchemaObject;
+  readonly outputSchema: JsonSchemaObject | null;
+  readonly annotations: ToolAnnotations | null;
+  /** `_meta` of the upstream tool definition, passed through. */
+  readonly meta: Record<string, unknown> | null;
+  /** Admin's tool selection: disabled tools are served nowhere. */
+  readonly enabled: boolean;
+  /** False once the tool disappeared upstream (kept so bundles can show it). */
+  readonly available: boolean;
+}
+
+export interface CatalogResource {
+  readonly serverId: string;
+  readonly uri: string;
+  readonly name: string;
+  readonly title: string | null;
+  readonly description: string | null;
+  readonly mimeType: string | null;
+  readonly size: number | null;
+  readonly annotations: Record<string, unknown> | null;
+}
+
+export interface CatalogResourceTemplate {
+  readonly serverId: string;
+  readonly uriTemplate: string;
+  readonly name: string;
+  readonly title: string | null;
+  readonly description: string | null;
+  readonly mimeType: string | null;
+}
+
+export interface CatalogPrompt {
+  readonly serverId: string;
+  readonly name: string;
+  readonly title: string | null;
+  readonly description: string | null;
+  readonly arguments: readonly { name: string; description?: string; required?: boolean }[];
+}
+
+/** Read access to the in-memory catalog. Lookups are synchronous: no I/O on the hot path. */
+export interface CatalogView {
+  /** Increments on every change; lets consumers cache derived answers (pre-serialised lists). */
+  readonly version: number;
+  tool(id: string): CatalogTool | undefined;
+  toolsOfServer(serverId: string): readonly CatalogTool[];
+  resourcesOfServer(serverId: string): readonly CatalogResource[];
+  resourceTemplatesOfServer(serverId: string): readonly CatalogResourceTemplate[];
+  promptsOfServer(serverId: string): readonly CatalogPrompt[];
+  /** Whether the server is registered, enabled and currently connected. */
+  serverState(serverId: string): { name: string; enabled: boolean; connected: boolean } | undefined;
+  /** Called after any change, with the ids of the servers whose catalog changed. */
+  onChange(listener: (serverIds: readonly string[]) => void): () => void;
+}
+
+/** Progress reported by an upstream during a call. */
+export interface UpstreamProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export interface UpstreamCallOptions {
+  /** Aborting cancels the upstream request (`notifications/cancelled` is sent upstream). */
+  signal?: AbortSignal;
+  /** Overrides the server's configured per-call timeout. */
+  timeoutMs?: number;
+  /** Receives upstream progress notifications for this call. */
+  onProgress?: (progress: UpstreamProgress) => void;
+}
+
+/** Result of `tools/call` (MCP CallToolResult): content blocks, structured content, isError. */
+export interface ToolCallResult {
+  content: unknown[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** Raised by the pool when an upstream cannot serve a call (down, timeout, protocol error). */
+export class UpstreamError extends Error {
+  constructor(
+    readonly kind: 'unavailable' | 'timeout' | 'protocol' | 'cancelled' | 'rejected',
+    message: string,
+    /** JSON-RPC error the upstream answered with, when it did. */
+    readonly rpcError?: { code: number; message: string; data?: unknown },
+  ) {
+    super(message);
+    this.name = 'UpstreamError';
+  }
+}
+
+/** Calls into upstream servers through the shared pool (one client per server). */
+export interface UpstreamCaller {
+  callTool(serverId: string, toolName: string, args: Record<string, unknown>, options?: UpstreamCallOptions): Promise<ToolCallResult>;
+  readResource(serverId: string, uri: string, options?: UpstreamCallOptions): Promise<{ contents: unknown[]; [key: string]: unknown }>;
+  getPrompt(
+    serverId: string,
+    name: string,
+    args: Record<string, string>,
+    options?: UpstreamCallOptions,
+  ): Promise<{ messages: unknown[]; description?: string; [key: string]: unknown }>;
+}

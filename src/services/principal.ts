@@ -1,0 +1,25 @@
+/** Roles, strongest first: owner > admin > member. */
+export const ROLES = ['owner', 'admin', 'member'] as const;
+export type Role = (typeof ROLES)[number];
+
+const RANK: Record<Role, number> = { owner: 3, admin: 2, member: 1 };
+
+/** The authenticated caller of a request. Built fresh from the credential on every request. */
+export interface Principal {
+  readonly userId: string;
+  readonly email: string;
+  readonly name: string;
+  readonly role: Role;
+  /** Which credential authenticated this request. */
+  readonly via: 'api_key' | 'cookie';
+  /** The API key used, when `via` is `api_key`. */
+  readonly apiKeyId: string | null;
+  readonly scopes: readonly string[];
+  /** Requests per minute this credential may make. */
+  readonly rateLimitRpm: number;
+}
+
+/** True when `role` is at least `required` in the owner > admin > member order. */
+export function roleAtLeast(role: Role, required: Role): boolean {
+  return RANK[role] >= RANK[required];
+}

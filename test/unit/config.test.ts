@@ -1,0 +1,48 @@
+import { expect } from 'chai';
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+describe('config', () => {
+  it('applies the documented defaults to an empty environment', () => {
+    const config = loadConfig({});
+    expect(config.port).to.equal(8080);
+    expect(config.host).to.equal('127.0.0.1');
+    expect(config.databaseUrl).to.equal(undefined);
+    expect(config.dataDir).to.equal(path.resolve('./data'));
+    expect(config.keyPrefix).to.equal('tg');
+    expect(config.bodyLimitBytes).to.equal(1048576);
+    expect(config.allowedOrigins).to.deep.equal([]);
+    expect(Object.isFrozen(config)).to.equal(true);
+  });
+
+  it('reads and coerces every variable', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgres://u@db:5432/toolgate',
+      TOOLGATE_DATA_DIR: '/var/lib/toolgate',
+      TOOLGATE_ALLOWED_ORIGINS: 'https://a.example, https://b.example',
+      TOOLGATE_KEY_PREFIX: 'acme',
+    });
+    expect(config.port).to.equal(9000);
+    expect(config.host).to.equal('0.0.0.0');
+    expect(config.databaseUrl).to.equal('postgres://u@db:5432/toolgate');
+    expect(config.dataDir).to.equal('/var/lib/toolgate');
+    expect(config.allowedOrigins).to.deep.equal(['https://a.example', 'https://b.example']);
+    expect(config.keyPrefix).to.equal('acme');
+  });
+
+  it('lists every problem at once and never echoes a value', () => {
+    const secret = 'not-a-valid-key-but-still-secret';
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', TOOLGATE_SECRET_KEY: secret, TOOLGATE_LOG_LEVEL: 'loud' });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).to.be.instanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems.map((p) => p.split(':')[0])).to.have.members(['PORT', 'DATABASE_URL', 'TOOLGATE_SECRET_KEY', 'TOOLGATE_LOG_LEVEL']);
+    expect((error as Error).message).not.to.include(secret);
+  });
+});
