@@ -14,6 +14,7 @@ import { ApiKeysStore } from './stores/api-keys-store.js';
 import { migrateToLatest, openDatabase, type Database } from './stores/database.js';
 import { UsersStore } from './stores/users-store.js';
 import { loadMasterKey, SecretBox } from './lib/secret-box.js';
+import { InMemoryCatalog } from './services/in-memory-catalog.js';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OPENAPI_PATH = path.join(ROOT_DIR, 'openapi.yaml');
@@ -27,6 +28,8 @@ export interface Services {
   readonly apiKeys: ApiKeysService;
   /** Seals and opens every secret stored at rest. */
   readonly secrets: SecretBox;
+  /** The tool catalog the hot path reads; filled by the server registry. */
+  readonly catalog: InMemoryCatalog;
 }
 
 /** Opens the database, migrates it and builds the services on it (no HTTP). */
@@ -41,7 +44,7 @@ export async function openServices(config: Config, logger: Logger, clock: Clock 
   }
   const users = new UsersStore(db.knex);
   const apiKeysStore = new ApiKeysStore(db.knex);
-  return { db, users, apiKeysStore, apiKeys: new ApiKeysService(apiKeysStore, config, clock), secrets };
+  return { db, users, apiKeysStore, apiKeys: new ApiKeysService(apiKeysStore, config, clock), secrets, catalog: new InMemoryCatalog() };
 }
 
 export interface RunningServer {
