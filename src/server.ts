@@ -35,7 +35,7 @@ export interface Services {
 /** Opens the database, migrates it and builds the services on it (no HTTP). */
 export async function openServices(config: Config, logger: Logger, clock: Clock = systemClock): Promise<Services> {
   const secrets = new SecretBox(loadMasterKey(config.secretKey, config.dataDir));
-  const db = openDatabase(config);
+  const db = openDatabase(config, logger);
   try {
     await migrateToLatest(db, logger, { schema: config.databaseSchema, connectTimeoutMs: config.dbConnectTimeoutMs });
   } catch (err) {

@@ -22,7 +22,14 @@ export interface Database {
 const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../db/migrations');
 
 /** Opens the database the configuration names, without touching its schema. */
-export function openDatabase(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>): Database {
+export function openDatabase(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>, logger?: Logger): Database {
+  // Knex and pg report connection trouble through this; without it they write to the console.
+  const log: Knex.Logger = {
+    warn: (message: unknown) => logger?.warn({ source: 'knex', detail: String(message) }, 'database warning'),
+    error: (message: unknown) => logger?.error({ source: 'knex', detail: String(message) }, 'database error'),
+    deprecate: (method: string, alternative: string) => logger?.debug({ source: 'knex', method, alternative }, 'knex deprecation'),
+    debug: () => undefined,
+  };
   const migrations: Knex.MigratorConfig = {
     directory: MIGRATIONS_DIR,
     loadExtensions: ['.ts'],
@@ -44,6 +51,7 @@ export function openDatabase(config: Pick<Config, 'databaseUrl' | 'databaseSchem
       pool: { min: 0, max: 10, idleTimeoutMillis: 30000 },
       acquireConnectionTimeout: 5000,
       migrations,
+      log,
     });
   } else {
     kind = 'pglite';
@@ -55,6 +63,7 @@ export function openDatabase(config: Pick<Config, 'databaseUrl' | 'databaseSchem
       connection: { filename: dir } as Knex.StaticConnectionConfig,
       acquireConnectionTimeout: 10000,
       migrations,
+      log,
     });
   }
   let lastPingOk = true;
