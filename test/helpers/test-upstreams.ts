@@ -25,7 +25,8 @@ function abortable<T>(signal: AbortSignal | undefined, run: (settle: (v: T) => v
 
 /**
  * A hand-written fake of the upstream seam (UpstreamCaller) that behaves like upstream MCP
- * servers do, by tool name: `echo` answers its arguments, `progress` reports progress first,
+ * servers do, by tool name: `echo` (and any other name) answers its arguments, `vanished` is
+ * unknown upstream, `progress` reports progress first,
  * `slow` waits `ms`, `hang` never answers, `fail` reports a tool error, `die` loses its
  * connection mid-call, `garbage` answers a malformed result, `bug` breaks the caller contract.
  * It records what reached it, and whether the gateway aborted it.
@@ -38,8 +39,8 @@ export class TestUpstreams implements UpstreamCaller {
     this.calls.push(seen);
     options.signal?.addEventListener('abort', () => (seen.aborted = true), { once: true });
     switch (toolName) {
-      case 'echo':
-        return { content: [{ type: 'text', text: JSON.stringify(args) }], structuredContent: { args } };
+      case 'vanished':
+        throw new UpstreamError('rejected', 'unknown tool', { code: -32602, message: `Unknown tool: ${toolName}` });
       case 'progress':
         return abortable<ToolCallResult>(options.signal, (settle) => {
           let step = 0;
@@ -66,7 +67,8 @@ export class TestUpstreams implements UpstreamCaller {
       case 'bug':
         throw new TypeError("Cannot read properties of undefined (reading 'x')");
       default:
-        throw new UpstreamError('rejected', 'unknown tool', { code: -32602, message: `Unknown tool: ${toolName}` });
+        // `echo` and every other tool answer their arguments.
+        return { content: [{ type: 'text', text: JSON.stringify(args) }], structuredContent: { args } };
     }
   }
 
