@@ -154,7 +154,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     version: VERSION,
     options: options.mcp,
   });
-  const app = createApp({ logger, bodyLimitBytes: config.bodyLimitBytes, rest, mcp: bundleEndpoint.middleware(), isStopping: () => stopping });
+  const app = createApp({
+    logger,
+    bodyLimitBytes: config.bodyLimitBytes,
+    rest,
+    mcp: bundleEndpoint.middleware(),
+    isStopping: () => stopping,
+  });
 
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;

@@ -51,6 +51,9 @@ export function createBundlesHandlers(deps: HandlerDeps): PartialHandlerMap<Ops>
       status: 200,
       body: await bundles.setOverride(req.params.bundle_id, req.params.tool_id, req.body),
     }),
-    regenerateBundleKey: async (req) => ({ status: 200, body: await bundles.regenerateKey(req.params.bundle_id, baseUrl(deps, req.headers)) }),
+    regenerateBundleKey: async (req) => ({
+      status: 200,
+      body: await bundles.regenerateKey(req.params.bundle_id, baseUrl(deps, req.headers)),
+    }),
   };
 }

@@ -263,7 +263,12 @@ export class BundleEndpoint {
     const session = this.legacySession(req, res, bundle);
     if (!session) return;
     if (isBatch && (session.protocolVersion !== '2025-03-26' || messages.some((m) => m.method === 'initialize'))) {
-      sendRpcError(res, 400, RpcCode.InvalidRequest, 'Invalid Request: batches are accepted in protocol version 2025-03-26 only, without initialize');
+      sendRpcError(
+        res,
+        400,
+        RpcCode.InvalidRequest,
+        'Invalid Request: batches are accepted in protocol version 2025-03-26 only, without initialize',
+      );
       return;
     }
     const requests: RpcMessage[] = [];

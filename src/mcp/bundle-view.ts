@@ -125,7 +125,17 @@ export class BundleView {
       for (const r of this.catalog.resourcesOfServer(id)) {
         if (seen.has(r.uri)) continue;
         seen.add(r.uri);
-        out.push(compact({ uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType, size: r.size, annotations: r.annotations }));
+        out.push(
+          compact({
+            uri: r.uri,
+            name: r.name,
+            title: r.title,
+            description: r.description,
+            mimeType: r.mimeType,
+            size: r.size,
+            annotations: r.annotations,
+          }),
+        );
       }
     }
     return out;
@@ -135,7 +145,9 @@ export class BundleView {
     return this.serverIds.flatMap((id) =>
       this.catalog
         .resourceTemplatesOfServer(id)
-        .map((t) => compact({ uriTemplate: t.uriTemplate, name: t.name, title: t.title, description: t.description, mimeType: t.mimeType })),
+        .map((t) =>
+          compact({ uriTemplate: t.uriTemplate, name: t.name, title: t.title, description: t.description, mimeType: t.mimeType }),
+        ),
     );
   }
 

@@ -67,7 +67,7 @@ export function messageKind(m: unknown): MessageKind {
     if (!('id' in msg)) return 'notification';
     return validId ? 'request' : 'invalid';
   }
-  if (('result' in msg) !== ('error' in msg) && (validId || msg.id === null)) return 'response';
+  if ('result' in msg !== 'error' in msg && (validId || msg.id === null)) return 'response';
   return 'invalid';
 }
 

@@ -32,7 +32,14 @@ export class SessionStore {
 
   /** Opens a session: 192 random bits, base64url (visible ASCII, unguessable). */
   create(bundleId: string, keyHash: string, protocolVersion: string): Session {
-    const session: Session = { id: randomBytes(24).toString('base64url'), bundleId, keyHash, protocolVersion, lastSeen: this.now(), stream: null };
+    const session: Session = {
+      id: randomBytes(24).toString('base64url'),
+      bundleId,
+      keyHash,
+      protocolVersion,
+      lastSeen: this.now(),
+      stream: null,
+    };
     this.sessions.set(session.id, session);
     return session;
   }

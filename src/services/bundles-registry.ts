@@ -35,7 +35,9 @@ let versionSeq = 0;
 
 /** Builds the live form of a bundle from its rows. */
 export function toLiveBundle(row: DbBundleRow, tools: readonly DbBundleToolRow[]): LiveBundle {
-  const sorted = [...tools].sort((a, b) => a.display_order - b.display_order || (a.tool_name < b.tool_name ? -1 : a.tool_name > b.tool_name ? 1 : 0));
+  const sorted = [...tools].sort(
+    (a, b) => a.display_order - b.display_order || (a.tool_name < b.tool_name ? -1 : a.tool_name > b.tool_name ? 1 : 0),
+  );
   versionSeq += 1;
   return {
     id: row.id,

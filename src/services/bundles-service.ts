@@ -35,7 +35,8 @@ function conflictFrom(err: unknown): never {
   const e = err as { code?: string; constraint?: string; message?: string };
   if (e.code === '23505') {
     const which = `${e.constraint ?? ''} ${e.message ?? ''}`;
-    if (which.includes('bundles_agent_id_key')) throw new ConflictError('Another bundle is already linked to this agent_id', 'agent_id_taken');
+    if (which.includes('bundles_agent_id_key'))
+      throw new ConflictError('Another bundle is already linked to this agent_id', 'agent_id_taken');
     if (which.includes('bundles_name_lower_key')) throw new ConflictError('A bundle with this name already exists', 'name_taken');
     if (which.includes('bundle_tools_pkey')) throw new ConflictError('A tool is already in this bundle', 'tool_in_bundle');
     throw new ConflictError('A uniqueness rule forbids this change');
@@ -85,21 +86,25 @@ export class BundlesService {
     const key = mintBundleKey(this.keyPrefix);
     const id = randomUUID();
     const rows = this.newToolRows(id, input.tools ?? [], [], ['body', 'tools']);
-    const { row, tools } = await this.write(id, async (store) => {
-      const created = await store
-        .insert({
-          id,
-          name: input.name,
-          description: input.description ?? null,
-          agent_id: input.agent_id ?? null,
-          key_hash: hashBundleKey(key),
-          key_sealed: this.secrets.seal(key),
-          created_by: principal.userId,
-        })
-        .catch(conflictFrom);
-      await store.insertTools(rows);
-      return created;
-    }, { creating: true });
+    const { row, tools } = await this.write(
+      id,
+      async (store) => {
+        const created = await store
+          .insert({
+            id,
+            name: input.name,
+            description: input.description ?? null,
+            agent_id: input.agent_id ?? null,
+            key_hash: hashBundleKey(key),
+            key_sealed: this.secrets.seal(key),
+            created_by: principal.userId,
+          })
+          .catch(conflictFrom);
+        await store.insertTools(rows);
+        return created;
+      },
+      { creating: true },
+    );
     return this.withKey(row, tools.length, key, baseUrl);
   }
 
@@ -213,7 +218,8 @@ export class BundlesService {
       const tool = this.catalog.tool(input.tool_id);
       if (!tool) throw new BadRequestError(`Tool ${input.tool_id} does not exist in the catalog`, 'unknown_tool');
       if (seen.has(input.tool_id)) throw new BadRequestError(`Tool ${input.tool_id} is listed twice`, 'duplicate_tool');
-      if (current.some((t) => t.tool_id === input.tool_id)) throw new ConflictError(`Tool ${input.tool_id} is already in the bundle`, 'tool_in_bundle');
+      if (current.some((t) => t.tool_id === input.tool_id))
+        throw new ConflictError(`Tool ${input.tool_id} is already in the bundle`, 'tool_in_bundle');
       seen.add(input.tool_id);
       const override = normaliseOverride(input.override as ToolOverride | undefined);
       issues.push(...overrideSchemaIssues(tool, override, [...loc, i, 'override']));
@@ -272,7 +278,12 @@ export class BundlesService {
     const override = t.override ?? {};
     const effective = tool
       ? effectiveTool(tool, override)
-      : { name: effectiveName(t.tool_name, override), title: override.title ?? null, description: override.description ?? null, annotations: override.annotations ?? null };
+      : {
+          name: effectiveName(t.tool_name, override),
+          title: override.title ?? null,
+          description: override.description ?? null,
+          annotations: override.annotations ?? null,
+        };
     return {
       tool_id: t.tool_id,
       server_id: tool?.serverId ?? t.server_id,
@@ -282,7 +293,12 @@ export class BundlesService {
       available: !!tool && tool.available && !!server?.connected && server.enabled,
       enabled: override.enabled !== false && (tool?.enabled ?? true),
       override: overrideView(override),
-      effective: { name: effective.name, title: effective.title, description: effective.description, annotations: effective.annotations as Record<string, unknown> | null },
+      effective: {
+        name: effective.name,
+        title: effective.title,
+        description: effective.description,
+        annotations: effective.annotations as Record<string, unknown> | null,
+      },
     };
   }
 }

@@ -108,7 +108,13 @@ export function overrideSchemaIssues(tool: CatalogTool, override: ToolOverride, 
   }
   (override.hidden_arguments ?? []).forEach((name, i) => {
     if (!(name in properties)) {
-      issues.push({ loc: [...locPrefix, 'hidden_arguments', i], msg: `"${name}" is not an argument of tool ${tool.name}`, type: 'value_error', input: name, ctx: {} });
+      issues.push({
+        loc: [...locPrefix, 'hidden_arguments', i],
+        msg: `"${name}" is not an argument of tool ${tool.name}`,
+        type: 'value_error',
+        input: name,
+        ctx: {},
+      });
     } else if (required.has(name) && !(name in (override.pinned ?? {})) && !(name in (override.defaults ?? {}))) {
       issues.push({
         loc: [...locPrefix, 'hidden_arguments', i],

@@ -36,7 +36,17 @@ export interface DbBundleToolRow {
   updated_at: Date;
 }
 
-const BUNDLE_COLUMNS = ['id', 'name', 'description', 'agent_id', 'key_hash', 'key_sealed', 'created_by', 'created_at', 'updated_at'] as const;
+const BUNDLE_COLUMNS = [
+  'id',
+  'name',
+  'description',
+  'agent_id',
+  'key_hash',
+  'key_sealed',
+  'created_by',
+  'created_at',
+  'updated_at',
+] as const;
 const TOOL_COLUMNS = [
   'bundle_id',
   'tool_id',
@@ -61,14 +71,15 @@ export class BundlesStore {
   }
 
   /** A page of bundles ordered by name (then id), optionally filtered by a name substring. */
-  async list(input: { page: number; pageSize: number; search?: string | undefined }): Promise<{ rows: DbBundleSummaryRow[]; total: number }> {
+  async list(input: {
+    page: number;
+    pageSize: number;
+    search?: string | undefined;
+  }): Promise<{ rows: DbBundleSummaryRow[]; total: number }> {
     const filter = (q: Knex.QueryBuilder) => {
       if (input.search) q.whereRaw("b.name ilike ? escape '\\'", [`%${input.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`]);
     };
-    const countRow = await this.db('bundles as b')
-      .modify(filter)
-      .count<{ count: string | number }[]>({ count: '*' })
-      .first();
+    const countRow = await this.db('bundles as b').modify(filter).count<{ count: string | number }[]>({ count: '*' }).first();
     const rows = await this.db('bundles as b')
       .modify(filter)
       .select(BUNDLE_COLUMNS.map((c) => `b.${c}`))
@@ -124,7 +135,10 @@ export class BundlesStore {
 
   /** The tools of one bundle in display order (ties by upstream name). */
   async tools(bundleId: string): Promise<DbBundleToolRow[]> {
-    return this.db('bundle_tools').select(TOOL_COLUMNS).where({ bundle_id: bundleId }).orderBy([{ column: 'display_order' }, { column: 'tool_name' }]);
+    return this.db('bundle_tools')
+      .select(TOOL_COLUMNS)
+      .where({ bundle_id: bundleId })
+      .orderBy([{ column: 'display_order' }, { column: 'tool_name' }]);
   }
 
   /** The tools of every bundle (start-up load). */

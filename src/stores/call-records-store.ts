@@ -48,10 +48,12 @@ export class CallRecordsStore {
 
   /** The most recent records first (optionally of one bundle). */
   async recent(input: { limit: number; bundleId?: string }): Promise<DbCallRecordRow[]> {
-    const q = this.db('call_records').select(COLUMNS).orderBy([
-      { column: 'occurred_at', order: 'desc' },
-      { column: 'id', order: 'desc' },
-    ]);
+    const q = this.db('call_records')
+      .select(COLUMNS)
+      .orderBy([
+        { column: 'occurred_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ]);
     if (input.bundleId) q.where({ bundle_id: input.bundleId });
     const rows = (await q.limit(input.limit)) as (DbCallRecordRow & { id: string | number })[];
     return rows.map((r) => ({ ...r, id: String(r.id), latency_ms: Number(r.latency_ms) }));

@@ -34,13 +34,21 @@ export function parseSse(text: string): any[] {
  */
 export async function mcpFetch(
   url: string,
-  options: { method?: string; body?: unknown; rawBody?: string; headers?: Record<string, string>; unchecked?: boolean; signal?: AbortSignal } = {},
+  options: {
+    method?: string;
+    body?: unknown;
+    rawBody?: string;
+    headers?: Record<string, string>;
+    unchecked?: boolean;
+    signal?: AbortSignal;
+  } = {},
 ): Promise<McpReply> {
   const method = options.method ?? 'POST';
   const headers: Record<string, string> = { accept: ACCEPT_BOTH, ...options.headers };
   let body: string | undefined = options.rawBody;
   if (body === undefined && options.body !== undefined) body = JSON.stringify(options.body);
-  if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+  if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+    headers['content-type'] = 'application/json';
   const res = await fetch(url, { method, headers, body, signal: options.signal });
   const text = await res.text();
   const contentType = res.headers.get('content-type') ?? '';
@@ -68,7 +76,12 @@ export class RawSession {
 
   async initialize(): Promise<McpReply> {
     const reply = await mcpFetch(this.url, {
-      body: { jsonrpc: '2.0', id: nextId++, method: 'initialize', params: { protocolVersion: this.version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+      body: {
+        jsonrpc: '2.0',
+        id: nextId++,
+        method: 'initialize',
+        params: { protocolVersion: this.version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      },
     });
     this.sessionId = reply.headers.get('mcp-session-id') ?? '';
     await this.notify('notifications/initialized');
@@ -79,7 +92,11 @@ export class RawSession {
     return { 'mcp-session-id': this.sessionId, 'mcp-protocol-version': this.version, ...extra };
   }
 
-  request(method: string, params: Record<string, unknown> = {}, extra: { headers?: Record<string, string>; id?: number } = {}): Promise<McpReply> {
+  request(
+    method: string,
+    params: Record<string, unknown> = {},
+    extra: { headers?: Record<string, string>; id?: number } = {},
+  ): Promise<McpReply> {
     return mcpFetch(this.url, { body: { jsonrpc: '2.0', id: extra.id ?? nextId++, method, params }, headers: this.headers(extra.headers) });
   }
 

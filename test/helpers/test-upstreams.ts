@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { CatalogTool, JsonSchemaObject, ToolCallResult, UpstreamCallOptions, UpstreamCaller } from '../../src/services/catalog-types.js';
+import type {
+  CatalogTool,
+  JsonSchemaObject,
+  ToolCallResult,
+  UpstreamCallOptions,
+  UpstreamCaller,
+} from '../../src/services/catalog-types.js';
 import { UpstreamError } from '../../src/services/catalog-types.js';
 import type { InMemoryCatalog } from '../../src/services/in-memory-catalog.js';
 
@@ -34,7 +40,12 @@ function abortable<T>(signal: AbortSignal | undefined, run: (settle: (v: T) => v
 export class TestUpstreams implements UpstreamCaller {
   readonly calls: SeenCall[] = [];
 
-  async callTool(serverId: string, toolName: string, args: Record<string, unknown>, options: UpstreamCallOptions = {}): Promise<ToolCallResult> {
+  async callTool(
+    serverId: string,
+    toolName: string,
+    args: Record<string, unknown>,
+    options: UpstreamCallOptions = {},
+  ): Promise<ToolCallResult> {
     const seen: SeenCall = { serverId, tool: toolName, args, aborted: false };
     this.calls.push(seen);
     options.signal?.addEventListener('abort', () => (seen.aborted = true), { once: true });
@@ -54,14 +65,18 @@ export class TestUpstreams implements UpstreamCaller {
           setTimeout(tick, 10);
         });
       case 'slow':
-        return abortable<ToolCallResult>(options.signal, (settle) => setTimeout(() => settle({ content: [{ type: 'text', text: 'slow done' }] }), Number(args.ms ?? 50)));
+        return abortable<ToolCallResult>(options.signal, (settle) =>
+          setTimeout(() => settle({ content: [{ type: 'text', text: 'slow done' }] }), Number(args.ms ?? 50)),
+        );
       case 'hang':
         return abortable<never>(options.signal, () => undefined);
       case 'fail':
         return { content: [{ type: 'text', text: 'the tool failed' }], isError: true };
       case 'die':
         // The connection drops after the request went out: the pool reports it unavailable.
-        return new Promise<never>((_, reject) => setTimeout(() => reject(new UpstreamError('unavailable', 'connection reset by peer')), 20));
+        return new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new UpstreamError('unavailable', 'connection reset by peer')), 20),
+        );
       case 'garbage':
         return { content: 'not an array', junk: true } as never;
       case 'bug':
@@ -78,7 +93,10 @@ export class TestUpstreams implements UpstreamCaller {
   }
 
   async getPrompt(_serverId: string, name: string, args: Record<string, string>) {
-    return { description: `prompt ${name}`, messages: [{ role: 'user', content: { type: 'text', text: `${name}: ${JSON.stringify(args)}` } }] };
+    return {
+      description: `prompt ${name}`,
+      messages: [{ role: 'user', content: { type: 'text', text: `${name}: ${JSON.stringify(args)}` } }],
+    };
   }
 }
 
@@ -114,8 +132,21 @@ export function putFixtureServer(
     enabled: true,
     connected: true,
     tools: catalogTools,
-    resources: [{ serverId, uri: `test://${name}/static`, name: `${name}-static`, title: null, description: null, mimeType: 'text/plain', size: null, annotations: null }],
-    resourceTemplates: [{ serverId, uriTemplate: `test://${name}/items/{id}`, name: `${name}-item`, title: null, description: null, mimeType: 'text/plain' }],
+    resources: [
+      {
+        serverId,
+        uri: `test://${name}/static`,
+        name: `${name}-static`,
+        title: null,
+        description: null,
+        mimeType: 'text/plain',
+        size: null,
+        annotations: null,
+      },
+    ],
+    resourceTemplates: [
+      { serverId, uriTemplate: `test://${name}/items/{id}`, name: `${name}-item`, title: null, description: null, mimeType: 'text/plain' },
+    ],
     prompts: [{ serverId, name: `${name}_prompt`, title: null, description: 'a prompt', arguments: [{ name: 'topic', required: true }] }],
   });
   return { serverId, tools: Object.fromEntries(catalogTools.map((t) => [t.name, t])) };

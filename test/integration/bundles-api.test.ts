@@ -14,7 +14,10 @@ describe('Bundles REST API', () => {
   before(async () => {
     t = await startTestServer({ start: { upstreams: new TestUpstreams() } });
     ({ tools } = putFixtureServer(t.server.services.catalog, 'github', [
-      { name: 'create_issue', inputSchema: schema({ title: { type: 'string' }, repo: { type: 'string' }, label: { type: 'string' } }, ['title', 'repo']) },
+      {
+        name: 'create_issue',
+        inputSchema: schema({ title: { type: 'string' }, repo: { type: 'string' }, label: { type: 'string' } }, ['title', 'repo']),
+      },
       { name: 'list_issues', inputSchema: schema({ repo: { type: 'string' } }) },
       { name: 'echo' },
     ]));
@@ -31,7 +34,10 @@ describe('Bundles REST API', () => {
         name: uniqueName('Support'),
         description: 'Tools for support',
         agent_id: agentId,
-        tools: [{ tool_id: tools.create_issue!.id, override: { name: 'file_bug', pinned: { repo: 'acme/app' } } }, { tool_id: tools.list_issues!.id }],
+        tools: [
+          { tool_id: tools.create_issue!.id, override: { name: 'file_bug', pinned: { repo: 'acme/app' } } },
+          { tool_id: tools.list_issues!.id },
+        ],
       });
       expect(res.status).to.equal(201);
       expect(res.body.bundle_key).to.match(/^tg_bdl_[A-Za-z0-9_-]{43}$/);
@@ -133,7 +139,11 @@ describe('Bundles REST API', () => {
         agent_id: agentId,
         tools: [
           { tool_id: tools.list_issues!.id, display_order: 5 },
-          { tool_id: tools.create_issue!.id, display_order: 1, override: { name: 'file_bug', title: 'File a bug', hidden_arguments: ['label'] } },
+          {
+            tool_id: tools.create_issue!.id,
+            display_order: 1,
+            override: { name: 'file_bug', title: 'File a bug', hidden_arguments: ['label'] },
+          },
         ],
       });
       const res = await t.owner.get(`/api/v1/bundles/${created.body.id}`);
@@ -268,7 +278,12 @@ describe('Bundles REST API', () => {
     it('replaces an override (200) and checks it: 409 on a name clash, 422 on hiding a required argument', async () => {
       const created = await create({ name: uniqueName(), tools: [{ tool_id: tools.echo!.id }, { tool_id: tools.create_issue!.id }] });
       const path = `/api/v1/bundles/${created.body.id}/tools/${tools.create_issue!.id}/override`;
-      const ok = await t.owner.put(path, { name: 'new_issue', defaults: { label: 'bug' }, hidden_arguments: ['repo'], pinned: { repo: 'acme/app' } });
+      const ok = await t.owner.put(path, {
+        name: 'new_issue',
+        defaults: { label: 'bug' },
+        hidden_arguments: ['repo'],
+        pinned: { repo: 'acme/app' },
+      });
       expect(ok.status).to.equal(200);
       expect(ok.body.effective.name).to.equal('new_issue');
       expect(ok.body.override).to.include({ name: 'new_issue', enabled: true });

@@ -23,7 +23,10 @@ describe('/mcp/bundle/{bundle_key} over raw HTTP', () => {
     ({ tools, serverId } = putFixtureServer(t.server.services.catalog, 'github', [
       {
         name: 'create_issue',
-        inputSchema: schema({ title: { type: 'string' }, repo: { type: 'string' }, label: { type: 'string' }, internal: { type: 'boolean' } }, ['title', 'repo']),
+        inputSchema: schema(
+          { title: { type: 'string' }, repo: { type: 'string' }, label: { type: 'string' }, internal: { type: 'boolean' } },
+          ['title', 'repo'],
+        ),
       },
       { name: 'list_issues' },
       ...FIXTURE_TOOLS.map((name) => ({ name })),
@@ -137,13 +140,20 @@ describe('/mcp/bundle/{bundle_key} over raw HTTP', () => {
 
   describe('transport errors', () => {
     it('answers 404 (-32005) for an unknown bundle key', async () => {
-      const reply = await mcpFetch(`${t.url}/mcp/bundle/tg_bdl_unknown`, { body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: {} } });
+      const reply = await mcpFetch(`${t.url}/mcp/bundle/tg_bdl_unknown`, {
+        body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: {} },
+      });
       expect(reply.status).to.equal(404);
       expect(reply.json.error.code).to.equal(-32005);
     });
 
     it('answers 403 (-32004) to a foreign Origin, and serves the same host and allowed origins', async () => {
-      const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+      const init = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      };
       const evil = await mcpFetch(url, { body: init, headers: { origin: 'https://evil.example' } });
       expect(evil.status).to.equal(403);
       expect(evil.json.error.code).to.equal(-32004);
@@ -164,7 +174,9 @@ describe('/mcp/bundle/{bundle_key} over raw HTTP', () => {
     });
 
     it('answers 413 for a body over the limit', async () => {
-      const reply = await mcpFetch(url, { rawBody: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { x: 'y'.repeat(1_100_000) } }) });
+      const reply = await mcpFetch(url, {
+        rawBody: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { x: 'y'.repeat(1_100_000) } }),
+      });
       expect(reply.status).to.equal(413);
       expect(reply.json.error.code).to.equal(-32600);
     });
@@ -260,7 +272,10 @@ describe('/mcp/bundle/{bundle_key} over raw HTTP', () => {
 
     it('refuses a pinned or hidden argument from the caller with an isError result; the upstream is not called', async () => {
       const before = upstreams.calls.length;
-      for (const args of [{ title: 'x', repo: 'evil/fork' }, { title: 'x', internal: true }]) {
+      for (const args of [
+        { title: 'x', repo: 'evil/fork' },
+        { title: 'x', internal: true },
+      ]) {
         const reply = await s.call('file_bug', args);
         expect(reply.result.isError).to.equal(true);
         expect(reply.result.content[0].text).to.match(/cannot be set by the caller/);
@@ -311,7 +326,14 @@ describe('/mcp/bundle/{bundle_key} over raw HTTP', () => {
       await t.server.services.callRecorder.flush();
       const rows = await t.server.services.callRecords.recent({ limit: 50, bundleId: bundle.id });
       const echo = rows.find((r) => r.tool_name === 'echo');
-      expect(echo).to.include({ endpoint: 'bundle', server_id: serverId, tool_id: tools.echo!.id, status: 'ok', user_id: null, error: null });
+      expect(echo).to.include({
+        endpoint: 'bundle',
+        server_id: serverId,
+        tool_id: tools.echo!.id,
+        status: 'ok',
+        user_id: null,
+        error: null,
+      });
       expect(echo!.latency_ms).to.be.a('number').and.at.least(0);
       expect(rows.find((r) => r.tool_name === 'fail')).to.include({ status: 'tool_error' });
       // The renamed tool is recorded under its real name; refused calls (pinned argument) as tool errors.
@@ -329,7 +351,10 @@ describe('/mcp/bundle/{bundle_key} over raw HTTP', () => {
           'many',
           Array.from({ length: 7 }, (_, i) => ({ name: `tool_${i}` })),
         );
-        const created = await paged.owner.post('/api/v1/bundles', { name: 'Many', tools: Object.values(many).map((x) => ({ tool_id: x.id })) });
+        const created = await paged.owner.post('/api/v1/bundles', {
+          name: 'Many',
+          tools: Object.values(many).map((x) => ({ tool_id: x.id })),
+        });
         const ps = new RawSession(`${paged.url}/mcp/bundle/${created.body.bundle_key}`, '2025-11-25');
         await ps.initialize();
         const names: string[] = [];
@@ -479,7 +504,10 @@ describe('/mcp/bundle/{bundle_key} over raw HTTP', () => {
       });
       expect(reply.status).to.equal(400);
       expect(reply.json.error.code).to.equal(-32022);
-      expect(reply.json.error.data).to.deep.equal({ supported: ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'], requested: '2027-01-01' });
+      expect(reply.json.error.data).to.deep.equal({
+        supported: ['2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'],
+        requested: '2027-01-01',
+      });
     });
 
     it('answers 404 (-32601) for an unknown method', async () => {
@@ -506,9 +534,12 @@ describe('/mcp/bundle/{bundle_key} over raw HTTP', () => {
       const before = upstreams.calls.length;
       const controller = new AbortController();
       const { headers, body } = modernRequest('tools/call', { name: 'slow', arguments: { ms: 5000 } });
-      const pending = fetch(url, { method: 'POST', headers: { ...headers, accept: ACCEPT_BOTH, 'content-type': 'application/json' }, body: JSON.stringify(body), signal: controller.signal }).catch(
-        () => undefined,
-      );
+      const pending = fetch(url, {
+        method: 'POST',
+        headers: { ...headers, accept: ACCEPT_BOTH, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: controller.signal,
+      }).catch(() => undefined);
       while (upstreams.calls.length === before) await new Promise((r) => setTimeout(r, 5));
       controller.abort();
       await pending;

@@ -19,7 +19,11 @@ export function resourceTemplatesList(_params: Record<string, unknown>, ctx: Mcp
 }
 
 /** `resources/read`, routed to the server that offers the URI (static or by template). */
-export async function resourcesRead(params: Record<string, unknown>, ctx: McpContext, deps: McpMethodDeps): Promise<Record<string, unknown>> {
+export async function resourcesRead(
+  params: Record<string, unknown>,
+  ctx: McpContext,
+  deps: McpMethodDeps,
+): Promise<Record<string, unknown>> {
   const { uri } = params;
   if (typeof uri !== 'string') throw rpcError(RpcCode.InvalidParams, 'params.uri must be a string');
   const serverId = ctx.view.serverOfResource(uri);

@@ -2,7 +2,8 @@ import { ConcealedArgumentError, upstreamArguments } from '../../services/bundle
 import { UpstreamError, type ToolCallResult } from '../../services/catalog-types.js';
 import type { CallStatus } from '../../stores/call-records-store.js';
 import type { McpContext, McpMethodDeps } from '../context.js';
-import { RawResult, RpcCode, rpcError } from '../protocol.js';
+import type { RawResult } from '../protocol.js';
+import { RpcCode, rpcError } from '../protocol.js';
 import { callUpstream, failureStatus, progressForwarder, upstreamRpcError } from './upstream-call.js';
 
 /** `tools/list`: the bundle's offered tools, pre-serialised page by page. */

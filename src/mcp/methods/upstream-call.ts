@@ -83,7 +83,8 @@ export function upstreamRpcError(err: UpstreamError, serverName: string): JSONRP
     case 'protocol':
       return rpcError(RpcCode.UpstreamUnavailable, `Upstream server ${serverName} sent an invalid response`);
     case 'rejected':
-      if (err.rpcError && Number.isInteger(err.rpcError.code)) return rpcError(err.rpcError.code, String(err.rpcError.message), err.rpcError.data);
+      if (err.rpcError && Number.isInteger(err.rpcError.code))
+        return rpcError(err.rpcError.code, String(err.rpcError.message), err.rpcError.data);
       return rpcError(RpcCode.UpstreamUnavailable, `Upstream server ${serverName} refused the request`);
     default:
       return rpcError(RpcCode.UpstreamUnavailable, `Upstream server ${serverName} is unavailable`);
