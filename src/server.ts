@@ -15,6 +15,14 @@ import { migrateToLatest, openDatabase, type Database } from './stores/database.
 import { UsersStore } from './stores/users-store.js';
 import { loadMasterKey, SecretBox } from './lib/secret-box.js';
 import { InMemoryCatalog } from './services/in-memory-catalog.js';
+import type { UpstreamCaller } from './services/catalog-types.js';
+import { BundlesRegistry } from './services/bundles-registry.js';
+import { BundlesService } from './services/bundles-service.js';
+import { BundlesStore } from './stores/bundles-store.js';
+import { CallRecordsStore } from './stores/call-records-store.js';
+import { BundleEndpoint, type McpOptions } from './mcp/bundle-endpoint.js';
+import { CallRecorder, type CallRecorderOptions } from './mcp/call-recorder.js';
+import { unavailableUpstreams } from './mcp/unavailable-upstreams.js';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OPENAPI_PATH = path.join(ROOT_DIR, 'openapi.yaml');
@@ -30,10 +38,29 @@ export interface Services {
   readonly secrets: SecretBox;
   /** The tool catalog the hot path reads; filled by the server registry. */
   readonly catalog: InMemoryCatalog;
+  /** Calls into upstream servers; until the upstream pool lands, every call fails "unavailable". */
+  readonly upstreams: UpstreamCaller;
+  /** Every bundle in memory (by id and key hash), for the MCP hot path. */
+  readonly bundleRegistry: BundlesRegistry;
+  readonly bundles: BundlesService;
+  readonly callRecords: CallRecordsStore;
+  /** Writes call records in batches, off the request path. */
+  readonly callRecorder: CallRecorder;
+}
+
+/** Optional parts of the services a caller may supply (tests, benchmarks). */
+export interface ServiceOptions {
+  upstreams?: UpstreamCaller;
+  callRecorder?: CallRecorderOptions;
 }
 
 /** Opens the database, migrates it and builds the services on it (no HTTP). */
-export async function openServices(config: Config, logger: Logger, clock: Clock = systemClock): Promise<Services> {
+export async function openServices(
+  config: Config,
+  logger: Logger,
+  clock: Clock = systemClock,
+  options: ServiceOptions = {},
+): Promise<Services> {
   const secrets = new SecretBox(loadMasterKey(config.secretKey, config.dataDir));
   const db = openDatabase(config, logger);
   try {
@@ -44,7 +71,29 @@ export async function openServices(config: Config, logger: Logger, clock: Clock 
   }
   const users = new UsersStore(db.knex);
   const apiKeysStore = new ApiKeysStore(db.knex);
-  return { db, users, apiKeysStore, apiKeys: new ApiKeysService(apiKeysStore, config, clock), secrets, catalog: new InMemoryCatalog() };
+  const catalog = new InMemoryCatalog();
+  const bundleRegistry = new BundlesRegistry();
+  const bundles = new BundlesService(db.knex, new BundlesStore(db.knex), bundleRegistry, catalog, secrets, clock, config.keyPrefix);
+  const callRecords = new CallRecordsStore(db.knex);
+  try {
+    await bundles.loadRegistry();
+  } catch (err) {
+    await db.close().catch(() => undefined);
+    throw err;
+  }
+  return {
+    db,
+    users,
+    apiKeysStore,
+    apiKeys: new ApiKeysService(apiKeysStore, config, clock),
+    secrets,
+    catalog,
+    upstreams: options.upstreams ?? unavailableUpstreams,
+    bundleRegistry,
+    bundles,
+    callRecords,
+    callRecorder: new CallRecorder(callRecords, logger, options.callRecorder),
+  };
 }
 
 export interface RunningServer {
@@ -59,6 +108,11 @@ export interface RunningServer {
 export interface StartOptions {
   logger?: Logger;
   clock?: Clock;
+  /** Upstream caller to use instead of the built-in one (tests, benchmarks; later the pool). */
+  upstreams?: UpstreamCaller;
+  /** Tunables of the MCP endpoints. */
+  mcp?: McpOptions;
+  callRecorder?: CallRecorderOptions;
 }
 
 /** Builds everything from the configuration and listens. The composition root of the process. */
@@ -66,7 +120,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const logger = options.logger ?? createLogger(config);
   const clock = options.clock ?? systemClock;
   const startedAt = new Date();
-  const services = await openServices(config, logger, clock);
+  const services = await openServices(config, logger, clock, { upstreams: options.upstreams, callRecorder: options.callRecorder });
   let stopping = false;
 
   const handlers = createHandlers({
@@ -77,6 +131,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     apiKeys: services.apiKeys,
     version: VERSION,
     startedAt,
+    bundles: services.bundles,
   });
   const rest = await createRestApi({
     definition: OPENAPI_PATH,
@@ -89,7 +144,23 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       },
     },
   });
-  const app = createApp({ logger, bodyLimitBytes: config.bodyLimitBytes, rest, isStopping: () => stopping });
+  const bundleEndpoint = new BundleEndpoint({
+    registry: services.bundleRegistry,
+    catalog: services.catalog,
+    upstreams: services.upstreams,
+    recorder: services.callRecorder,
+    logger,
+    config,
+    version: VERSION,
+    options: options.mcp,
+  });
+  const app = createApp({
+    logger,
+    bodyLimitBytes: config.bodyLimitBytes,
+    rest,
+    mcp: bundleEndpoint.middleware(),
+    isStopping: () => stopping,
+  });
 
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
@@ -132,10 +203,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       const idle = inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (drained = resolve));
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, config.shutdownTimeoutMs)));
+      // Open MCP streams never finish on their own: end them so the drain can.
+      bundleEndpoint.close();
       await Promise.race([idle, timeout]);
       clearTimeout(timer);
       server.closeAllConnections();
       await closed;
+      await services.callRecorder.stop();
       await services.db.close();
       logger.info('stopped');
     })();

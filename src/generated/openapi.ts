@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 2961fc2f0defd5aa49a71cd341b544baf6d6a580b053928b2b62622dff9e4c5d
+// openapi.yaml sha256: 47821c49716da217530f0538594603251865afcd78d87008bbfcc54229e8143e
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -2118,7 +2118,7 @@ export interface components {
             defaults?: {
                 [key: string]: unknown;
             } | null;
-            /** @description Argument values forced on every call; these arguments are removed from the published input schema. */
+            /** @description Argument values forced on every call; these arguments are removed from the published input schema. A `tools/call` that supplies a pinned (or hidden) argument is refused with an `isError: true` result naming the argument; the upstream is not called. */
             pinned?: {
                 [key: string]: unknown;
             } | null;

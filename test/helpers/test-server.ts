@@ -6,7 +6,7 @@ import knexFactory from 'knex';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { createLogger } from '../../src/logger.js';
-import { startServer, type RunningServer } from '../../src/server.js';
+import { startServer, type RunningServer, type StartOptions } from '../../src/server.js';
 import { bootstrapOwner } from '../../src/services/bootstrap-service.js';
 import { ApiClient } from './api-client.js';
 
@@ -39,6 +39,8 @@ export interface TestServerOptions {
   reuse?: { dataDir: string; schema?: string | undefined };
   /** Skip creating the first owner. */
   noBootstrap?: boolean;
+  /** Extra start options (injected upstream caller, MCP tunables). */
+  start?: Omit<StartOptions, 'logger' | 'clock'>;
 }
 
 /**
@@ -67,7 +69,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
   });
   const logger = createLogger(config, sink);
-  const server = await startServer(config, { logger, ...(options.clock ? { clock: options.clock } : {}) });
+  const server = await startServer(config, { ...options.start, logger, ...(options.clock ? { clock: options.clock } : {}) });
   let ownerKey = '';
   if (!options.noBootstrap && !options.reuse) {
     const s = server.services;

@@ -1,0 +1,214 @@
+import type { LiveBundle } from '../services/bundles-registry.js';
+import { effectiveTool } from '../services/bundles-tools.js';
+import type { CatalogView } from '../services/catalog-types.js';
+import type { ToolOverride } from '../stores/bundles-store.js';
+import { META_SERVER_INFO, RawResult, RpcCode, rpcError, type Era } from './protocol.js';
+
+/** A tool the bundle offers: the name clients call it by, and where it really lives. */
+export interface OfferedTool {
+  readonly name: string;
+  readonly toolId: string;
+  readonly serverId: string;
+  readonly upstreamName: string;
+  readonly override: ToolOverride;
+  /** The MCP Tool object as `tools/list` shows it. */
+  readonly wire: Record<string, unknown>;
+}
+
+/** How long a 2026-07-28 client may reuse a list (ms); changes are announced on legacy streams only. */
+const LIST_TTL_MS = 10_000;
+
+/** Drops null members (MCP objects omit absent optional fields). */
+function compact(o: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) if (v !== null && v !== undefined) out[k] = v;
+  return out;
+}
+
+/**
+ * A bundle compiled against one catalog version: the offered tools in display order, a name
+ * index for `tools/call`, and the `tools/list` pages serialised once per era and reused until the
+ * bundle or the catalog changes.
+ */
+export class BundleView {
+  readonly tools: OfferedTool[] = [];
+  readonly byName = new Map<string, OfferedTool>();
+  /** The bundle's servers, in the order of their first tool. */
+  readonly serverIds: string[] = [];
+  private pages = new Map<string, RawResult>();
+
+  constructor(
+    readonly bundle: LiveBundle,
+    readonly catalogVersion: number,
+    private readonly catalog: CatalogView,
+    private readonly pageSize: number,
+    private readonly serverInfo: { name: string; version: string },
+  ) {
+    const servers = new Set<string>();
+    for (const t of bundle.tools) {
+      const tool = catalog.tool(t.toolId);
+      if (!tool || t.override.enabled === false || !tool.enabled || !tool.available) continue;
+      const state = catalog.serverState(tool.serverId);
+      if (!state?.enabled || !state.connected) continue;
+      const eff = effectiveTool(tool, t.override);
+      if (this.byName.has(eff.name)) continue;
+      const offered: OfferedTool = {
+        name: eff.name,
+        toolId: tool.id,
+        serverId: tool.serverId,
+        upstreamName: tool.name,
+        override: t.override,
+        wire: compact({
+          name: eff.name,
+          title: eff.title,
+          description: eff.description,
+          inputSchema: eff.inputSchema,
+          outputSchema: eff.outputSchema,
+          annotations: eff.annotations,
+          _meta: eff.meta,
+        }),
+      };
+      this.tools.push(offered);
+      this.byName.set(eff.name, offered);
+      if (!servers.has(tool.serverId)) {
+        servers.add(tool.serverId);
+        this.serverIds.push(tool.serverId);
+      }
+    }
+  }
+
+  /** One `tools/list` page, pre-serialised; an unknown cursor is -32602. */
+  toolsListPage(cursor: unknown, era: Era): RawResult {
+    const offset = decodeCursor(cursor, this.tools.length);
+    const cacheKey = `${era}:${offset}`;
+    let page = this.pages.get(cacheKey);
+    if (!page) {
+      const end = offset + this.pageSize;
+      const result: Record<string, unknown> = { tools: this.tools.slice(offset, end).map((t) => t.wire) };
+      if (end < this.tools.length) result.nextCursor = encodeCursor(end);
+      if (era === 'modern') Object.assign(result, this.modernListFields());
+      page = new RawResult(JSON.stringify(result));
+      this.pages.set(cacheKey, page);
+    }
+    return page;
+  }
+
+  /** `resultType`, cache hints and server info of a 2026-07-28 list result. */
+  modernListFields(): Record<string, unknown> {
+    return { resultType: 'complete', ttlMs: LIST_TTL_MS, cacheScope: 'private', _meta: { [META_SERVER_INFO]: this.serverInfo } };
+  }
+
+  /** Display name of one of the bundle's servers. */
+  serverName(serverId: string): string {
+    return this.catalog.serverState(serverId)?.name ?? serverId;
+  }
+
+  /** The server whose resource (or resource template) matches `uri`. */
+  serverOfResource(uri: string): string | undefined {
+    for (const id of this.serverIds) if (this.catalog.resourcesOfServer(id).some((r) => r.uri === uri)) return id;
+    for (const id of this.serverIds) {
+      if (this.catalog.resourceTemplatesOfServer(id).some((t) => templateMatches(t.uriTemplate, uri))) return id;
+    }
+    return undefined;
+  }
+
+  /** The server offering the prompt `name`. */
+  serverOfPrompt(name: string): string | undefined {
+    return this.serverIds.find((id) => this.catalog.promptsOfServer(id).some((p) => p.name === name));
+  }
+
+  /** Every resource of the bundle's servers (the first server wins a URI). */
+  resources(): Record<string, unknown>[] {
+    const seen = new Set<string>();
+    const out: Record<string, unknown>[] = [];
+    for (const id of this.serverIds) {
+      for (const r of this.catalog.resourcesOfServer(id)) {
+        if (seen.has(r.uri)) continue;
+        seen.add(r.uri);
+        out.push(
+          compact({
+            uri: r.uri,
+            name: r.name,
+            title: r.title,
+            description: r.description,
+            mimeType: r.mimeType,
+            size: r.size,
+            annotations: r.annotations,
+          }),
+        );
+      }
+    }
+    return out;
+  }
+
+  resourceTemplates(): Record<string, unknown>[] {
+    return this.serverIds.flatMap((id) =>
+      this.catalog
+        .resourceTemplatesOfServer(id)
+        .map((t) =>
+          compact({ uriTemplate: t.uriTemplate, name: t.name, title: t.title, description: t.description, mimeType: t.mimeType }),
+        ),
+    );
+  }
+
+  prompts(): Record<string, unknown>[] {
+    const seen = new Set<string>();
+    const out: Record<string, unknown>[] = [];
+    for (const id of this.serverIds) {
+      for (const p of this.catalog.promptsOfServer(id)) {
+        if (seen.has(p.name)) continue;
+        seen.add(p.name);
+        out.push(compact({ name: p.name, title: p.title, description: p.description, arguments: p.arguments }));
+      }
+    }
+    return out;
+  }
+}
+
+/** Opaque cursor: base64url of the offset. */
+function encodeCursor(offset: number): string {
+  return Buffer.from(`o:${offset}`).toString('base64url');
+}
+
+function decodeCursor(cursor: unknown, length: number): number {
+  if (cursor === undefined || cursor === null) return 0;
+  if (typeof cursor === 'string') {
+    const m = /^o:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+    const offset = m ? Number(m[1]) : NaN;
+    if (offset >= 0 && offset <= length) return offset;
+  }
+  throw rpcError(RpcCode.InvalidParams, 'Invalid cursor');
+}
+
+/** RFC 6570 level-1 match: each `{var}` stands for one path segment or more text without `/`. */
+function templateMatches(template: string, uri: string): boolean {
+  const pattern = template
+    .split(/(\{[^}]+\})/)
+    .map((part) => (part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${pattern}$`).test(uri);
+}
+
+/** Compiled views by bundle, rebuilt when the bundle or the catalog version changes. */
+export class BundleViews {
+  private views = new Map<string, BundleView>();
+
+  constructor(
+    private readonly catalog: CatalogView,
+    private readonly pageSize: number,
+    private readonly serverInfo: { name: string; version: string },
+  ) {}
+
+  /** The current view of a bundle: an identity and version check on the hot path. */
+  of(bundle: LiveBundle): BundleView {
+    const v = this.views.get(bundle.id);
+    if (v && v.bundle === bundle && v.catalogVersion === this.catalog.version) return v;
+    const view = new BundleView(bundle, this.catalog.version, this.catalog, this.pageSize, this.serverInfo);
+    this.views.set(bundle.id, view);
+    return view;
+  }
+
+  forget(bundleId: string): void {
+    this.views.delete(bundleId);
+  }
+}

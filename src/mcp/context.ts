@@ -1,0 +1,37 @@
+import type { Logger } from '../logger.js';
+import type { UpstreamCaller } from '../services/catalog-types.js';
+import type { BundleView } from './bundle-view.js';
+import type { CallRecorder } from './call-recorder.js';
+import type { Era } from './protocol.js';
+import type { Session } from './sessions.js';
+
+/** What a method knows of the request it serves (json-rpc-2.0 "server params"). */
+export interface McpContext {
+  readonly view: BundleView;
+  readonly era: Era;
+  readonly protocolVersion: string;
+  readonly session: Session | null;
+  readonly requestId: string | number;
+  /** The caller's `_meta.progressToken`, when it asked for progress. */
+  readonly progressToken: string | number | undefined;
+  /** Aborted when the caller cancels the request (or, in 2026-07-28, closes the stream). */
+  readonly signal: AbortSignal;
+  /** Sends a notification related to this request (switches the response to SSE). */
+  notify(message: Record<string, unknown>): void;
+  /** Answers with an SSE stream from now on. */
+  openStream(): void;
+  /** Switches to SSE if the answer takes longer than the slow threshold. */
+  streamIfSlow(): void;
+  /** Set when processing failed unexpectedly (HTTP 500). */
+  internalError: boolean;
+}
+
+/** What methods use besides the request. */
+export interface McpMethodDeps {
+  readonly upstreams: UpstreamCaller;
+  readonly recorder: CallRecorder;
+  readonly logger: Logger;
+  /** Longest an upstream call may take before the caller gets -32001 (the gateway's backstop). */
+  readonly callTimeoutMs: number;
+  readonly serverInfo: { name: string; version: string };
+}

@@ -1,0 +1,41 @@
+import { UpstreamError } from '../../services/catalog-types.js';
+import type { McpContext, McpMethodDeps } from '../context.js';
+import { RpcCode, rpcError } from '../protocol.js';
+import { callUpstream, upstreamRpcError } from './upstream-call.js';
+
+/** List results carry the 2026-07-28 cache fields in that era. */
+function listResult(ctx: McpContext, body: Record<string, unknown>): Record<string, unknown> {
+  return ctx.era === 'modern' ? { ...body, ...ctx.view.modernListFields() } : body;
+}
+
+/** `resources/list`: the resources of the bundle's servers. */
+export function resourcesList(_params: Record<string, unknown>, ctx: McpContext): Record<string, unknown> {
+  return listResult(ctx, { resources: ctx.view.resources() });
+}
+
+/** `resources/templates/list`: the resource templates of the bundle's servers. */
+export function resourceTemplatesList(_params: Record<string, unknown>, ctx: McpContext): Record<string, unknown> {
+  return listResult(ctx, { resourceTemplates: ctx.view.resourceTemplates() });
+}
+
+/** `resources/read`, routed to the server that offers the URI (static or by template). */
+export async function resourcesRead(
+  params: Record<string, unknown>,
+  ctx: McpContext,
+  deps: McpMethodDeps,
+): Promise<Record<string, unknown>> {
+  const { uri } = params;
+  if (typeof uri !== 'string') throw rpcError(RpcCode.InvalidParams, 'params.uri must be a string');
+  const serverId = ctx.view.serverOfResource(uri);
+  // 2026-07-28 reports an unknown resource as invalid params; earlier versions as -32002.
+  if (!serverId) throw rpcError(ctx.era === 'modern' ? RpcCode.InvalidParams : RpcCode.ResourceNotFound, 'Resource not found', { uri });
+  ctx.streamIfSlow();
+  try {
+    const result = await callUpstream(ctx, deps, (options) => deps.upstreams.readResource(serverId, uri, options));
+    if (!result || !Array.isArray(result.contents)) throw new UpstreamError('protocol', 'malformed resources/read result');
+    return ctx.era === 'modern' ? { ...result, ...ctx.view.modernListFields() } : result;
+  } catch (err) {
+    if (err instanceof UpstreamError) throw upstreamRpcError(err, ctx.view.serverName(serverId));
+    throw err;
+  }
+}

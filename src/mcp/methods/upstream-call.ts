@@ -1,0 +1,97 @@
+import type { JSONRPCErrorException } from 'json-rpc-2.0';
+import { UpstreamError, type UpstreamCallOptions, type UpstreamProgress } from '../../services/catalog-types.js';
+import type { McpContext, McpMethodDeps } from '../context.js';
+import { RpcCode, rpcError } from '../protocol.js';
+
+/**
+ * Runs one upstream call under the request's cancellation and the gateway's backstop timeout:
+ * whatever the upstream does (hang, die, stall), the promise settles within `callTimeoutMs`.
+ * Cancellation and timeout abort the signal the upstream call holds.
+ */
+export function callUpstream<T>(
+  ctx: McpContext,
+  deps: McpMethodDeps,
+  call: (options: UpstreamCallOptions) => Promise<T>,
+  onProgress?: (p: UpstreamProgress) => void,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const controller = new AbortController();
+    if (ctx.signal.aborted) {
+      reject(new UpstreamError('cancelled', 'the caller cancelled the request'));
+      return;
+    }
+    const done = () => {
+      clearTimeout(timer);
+      ctx.signal.removeEventListener('abort', onCancel);
+    };
+    const timer = setTimeout(() => {
+      done();
+      controller.abort();
+      reject(new UpstreamError('timeout', `no answer within ${deps.callTimeoutMs} ms`));
+    }, deps.callTimeoutMs);
+    const onCancel = () => {
+      done();
+      controller.abort();
+      reject(new UpstreamError('cancelled', 'the caller cancelled the request'));
+    };
+    ctx.signal.addEventListener('abort', onCancel);
+    const options: UpstreamCallOptions = { signal: controller.signal };
+    if (onProgress) options.onProgress = onProgress;
+    let pending: Promise<T>;
+    try {
+      pending = call(options);
+    } catch (err) {
+      done();
+      reject(err);
+      return;
+    }
+    pending.then(
+      (value) => {
+        done();
+        resolve(value);
+      },
+      (err: unknown) => {
+        done();
+        reject(err);
+      },
+    );
+  });
+}
+
+/** Forwards upstream progress to the caller as `notifications/progress`, only ever increasing. */
+export function progressForwarder(ctx: McpContext): ((p: UpstreamProgress) => void) | undefined {
+  const token = ctx.progressToken;
+  if (token === undefined) return undefined;
+  let last = -Infinity;
+  return (p) => {
+    if (typeof p?.progress !== 'number' || !(p.progress > last)) return;
+    last = p.progress;
+    const params: Record<string, unknown> = { progressToken: token, progress: p.progress };
+    if (typeof p.total === 'number') params.total = p.total;
+    if (typeof p.message === 'string') params.message = p.message;
+    ctx.notify({ jsonrpc: '2.0', method: 'notifications/progress', params });
+  };
+}
+
+/** The JSON-RPC error an upstream failure gives the caller (openapi.yaml, tag `mcp`). */
+export function upstreamRpcError(err: UpstreamError, serverName: string): JSONRPCErrorException {
+  switch (err.kind) {
+    case 'timeout':
+      return rpcError(RpcCode.UpstreamTimeout, `Upstream server ${serverName} did not answer in time`);
+    case 'cancelled':
+      return rpcError(RpcCode.RequestCancelled, 'Request cancelled');
+    case 'protocol':
+      return rpcError(RpcCode.UpstreamUnavailable, `Upstream server ${serverName} sent an invalid response`);
+    case 'rejected':
+      if (err.rpcError && Number.isInteger(err.rpcError.code))
+        return rpcError(err.rpcError.code, String(err.rpcError.message), err.rpcError.data);
+      return rpcError(RpcCode.UpstreamUnavailable, `Upstream server ${serverName} refused the request`);
+    default:
+      return rpcError(RpcCode.UpstreamUnavailable, `Upstream server ${serverName} is unavailable`);
+  }
+}
+
+/** Status of a call record for an upstream failure. */
+export function failureStatus(err: UpstreamError): 'timeout' | 'cancelled' | 'error' {
+  return err.kind === 'timeout' ? 'timeout' : err.kind === 'cancelled' ? 'cancelled' : 'error';
+}

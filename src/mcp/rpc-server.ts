@@ -1,0 +1,53 @@
+import { JSONRPCErrorException, JSONRPCServer } from 'json-rpc-2.0';
+import type { McpContext, McpMethodDeps } from './context.js';
+import { discover, initialize, ping } from './methods/lifecycle.js';
+import { promptsGet, promptsList } from './methods/prompts.js';
+import { resourcesList, resourcesRead, resourceTemplatesList } from './methods/resources.js';
+import { toolsCall, toolsList } from './methods/tools.js';
+import { RawResult, RpcCode, rpcError } from './protocol.js';
+
+type Method = (params: Record<string, unknown>, ctx: McpContext, deps: McpMethodDeps) => unknown;
+
+const METHODS: Record<string, Method> = {
+  initialize,
+  ping,
+  'server/discover': discover,
+  'tools/list': toolsList,
+  'tools/call': toolsCall,
+  'resources/list': resourcesList,
+  'resources/templates/list': resourceTemplatesList,
+  'resources/read': resourcesRead,
+  'prompts/list': promptsList,
+  'prompts/get': promptsGet,
+};
+
+/** Names of the methods the bundle endpoint serves. */
+export const METHOD_NAMES: ReadonlySet<string> = new Set(Object.keys(METHODS));
+
+/**
+ * The JSON-RPC dispatcher of the bundle endpoint (json-rpc-2.0). Methods throw JSON-RPC errors
+ * for the caller's mistakes and upstream failures; anything else is an internal error: logged,
+ * answered -32603 "Internal error" (no detail), and flagged so the transport answers HTTP 500.
+ * In 2026-07-28 every result carries `resultType`.
+ */
+export function createRpcServer(deps: McpMethodDeps): JSONRPCServer<McpContext> {
+  const rpc = new JSONRPCServer<McpContext>({ errorListener: () => undefined });
+  for (const [name, method] of Object.entries(METHODS)) {
+    rpc.addMethod(name, async (params, ctx) => {
+      try {
+        const p = params && typeof params === 'object' && !Array.isArray(params) ? (params as Record<string, unknown>) : {};
+        const result = await method(p, ctx, deps);
+        if (ctx.era === 'modern' && !(result instanceof RawResult) && result && typeof result === 'object' && !('resultType' in result)) {
+          return { ...result, resultType: 'complete' };
+        }
+        return result;
+      } catch (err) {
+        if (err instanceof JSONRPCErrorException) throw err;
+        ctx.internalError = true;
+        deps.logger.error({ err, method: name }, 'MCP request failed');
+        throw rpcError(RpcCode.InternalError, 'Internal error');
+      }
+    });
+  }
+  return rpc;
+}

@@ -1,0 +1,130 @@
+import { createHash } from 'node:crypto';
+import type { DbBundleRow, DbBundleToolRow, ToolOverride } from '../stores/bundles-store.js';
+
+/** One tool of a live bundle: the catalog tool id, a snapshot of where it lives, order, override. */
+export interface LiveBundleTool {
+  readonly toolId: string;
+  readonly serverId: string;
+  readonly serverName: string;
+  /** Upstream name when the tool was added (the catalog's current one wins when present). */
+  readonly toolName: string;
+  readonly displayOrder: number;
+  readonly override: ToolOverride;
+}
+
+/** A bundle as the MCP hot path reads it. Replaced (never mutated) on every change. */
+export interface LiveBundle {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string | null;
+  readonly keyHash: string;
+  /** Changes on every replacement; caches of derived answers key on it. */
+  readonly version: number;
+  /** In display order, ties broken by upstream name. */
+  readonly tools: readonly LiveBundleTool[];
+}
+
+export type BundleChange = { bundleId: string; kind: 'updated' | 'deleted'; keyChanged: boolean };
+
+/** SHA-256 (hex) of a bundle key: the only form a key is looked up in. */
+export function hashBundleKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+let versionSeq = 0;
+
+/** Builds the live form of a bundle from its rows. */
+export function toLiveBundle(row: DbBundleRow, tools: readonly DbBundleToolRow[]): LiveBundle {
+  const sorted = [...tools].sort(
+    (a, b) => a.display_order - b.display_order || (a.tool_name < b.tool_name ? -1 : a.tool_name > b.tool_name ? 1 : 0),
+  );
+  versionSeq += 1;
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    keyHash: row.key_hash,
+    version: versionSeq,
+    tools: sorted.map((t) => ({
+      toolId: t.tool_id,
+      serverId: t.server_id,
+      serverName: t.server_name,
+      toolName: t.tool_name,
+      displayOrder: t.display_order,
+      override: t.override ?? {},
+    })),
+  };
+}
+
+/**
+ * Every bundle in memory, by id and by key hash: loaded at start, replaced after each committed
+ * write, so an MCP request never waits on the database. Listeners hear of every change (to end
+ * sessions of a replaced key and to tell open streams that the tool list changed).
+ */
+export class BundlesRegistry {
+  private byId = new Map<string, LiveBundle>();
+  private byHash = new Map<string, LiveBundle>();
+  private listeners = new Set<(change: BundleChange) => void>();
+
+  /** Replaces the whole registry (start-up). */
+  load(rows: readonly DbBundleRow[], tools: readonly DbBundleToolRow[]): void {
+    const byBundle = new Map<string, DbBundleToolRow[]>();
+    for (const t of tools) {
+      const list = byBundle.get(t.bundle_id) ?? [];
+      list.push(t);
+      byBundle.set(t.bundle_id, list);
+    }
+    this.byId.clear();
+    this.byHash.clear();
+    for (const row of rows) this.index(toLiveBundle(row, byBundle.get(row.id) ?? []));
+  }
+
+  /** The bundle a key opens, or undefined: hash lookup, no database. */
+  byKey(key: string): LiveBundle | undefined {
+    return this.byHash.get(hashBundleKey(key));
+  }
+
+  get(id: string): LiveBundle | undefined {
+    return this.byId.get(id);
+  }
+
+  /** Every bundle holding a tool of one of these servers. */
+  bundlesOfServers(serverIds: ReadonlySet<string>): LiveBundle[] {
+    return [...this.byId.values()].filter((b) => b.tools.some((t) => serverIds.has(t.serverId)));
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  /** Puts (or replaces) a bundle after a committed write. */
+  put(bundle: LiveBundle): void {
+    const previous = this.byId.get(bundle.id);
+    if (previous) this.byHash.delete(previous.keyHash);
+    this.index(bundle);
+    this.emit({ bundleId: bundle.id, kind: 'updated', keyChanged: !!previous && previous.keyHash !== bundle.keyHash });
+  }
+
+  /** Forgets a deleted bundle; its key stops working at once. */
+  remove(id: string): void {
+    const previous = this.byId.get(id);
+    if (!previous) return;
+    this.byId.delete(id);
+    this.byHash.delete(previous.keyHash);
+    this.emit({ bundleId: id, kind: 'deleted', keyChanged: true });
+  }
+
+  onChange(listener: (change: BundleChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private index(bundle: LiveBundle): void {
+    this.byId.set(bundle.id, bundle);
+    this.byHash.set(bundle.keyHash, bundle);
+  }
+
+  private emit(change: BundleChange): void {
+    for (const l of this.listeners) l(change);
+  }
+}

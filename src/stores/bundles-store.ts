@@ -1,0 +1,167 @@
+import type { Knex } from 'knex';
+
+export interface DbBundleRow {
+  id: string;
+  name: string;
+  description: string | null;
+  agent_id: string | null;
+  key_hash: string;
+  key_sealed: string;
+  created_by: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** How a tool is presented in a bundle (the contract's BundleToolOverride, stored as jsonb). */
+export interface ToolOverride {
+  name?: string | null;
+  title?: string | null;
+  description?: string | null;
+  annotations?: Record<string, unknown> | null;
+  defaults?: Record<string, unknown> | null;
+  pinned?: Record<string, unknown> | null;
+  hidden_arguments?: string[] | null;
+  enabled?: boolean;
+}
+
+export interface DbBundleToolRow {
+  bundle_id: string;
+  tool_id: string;
+  server_id: string;
+  server_name: string;
+  tool_name: string;
+  display_order: number;
+  override: ToolOverride;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const BUNDLE_COLUMNS = [
+  'id',
+  'name',
+  'description',
+  'agent_id',
+  'key_hash',
+  'key_sealed',
+  'created_by',
+  'created_at',
+  'updated_at',
+] as const;
+const TOOL_COLUMNS = [
+  'bundle_id',
+  'tool_id',
+  'server_id',
+  'server_name',
+  'tool_name',
+  'display_order',
+  'override',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** A bundle row with the number of its tools. */
+export type DbBundleSummaryRow = DbBundleRow & { tool_count: number };
+
+/** Persistence of bundles and their tools. */
+export class BundlesStore {
+  constructor(private readonly db: Knex | Knex.Transaction) {}
+
+  with(trx: Knex.Transaction): BundlesStore {
+    return new BundlesStore(trx);
+  }
+
+  /** A page of bundles ordered by name (then id), optionally filtered by a name substring. */
+  async list(input: {
+    page: number;
+    pageSize: number;
+    search?: string | undefined;
+  }): Promise<{ rows: DbBundleSummaryRow[]; total: number }> {
+    const filter = (q: Knex.QueryBuilder) => {
+      if (input.search) q.whereRaw("b.name ilike ? escape '\\'", [`%${input.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`]);
+    };
+    const countRow = await this.db('bundles as b').modify(filter).count<{ count: string | number }[]>({ count: '*' }).first();
+    const rows = await this.db('bundles as b')
+      .modify(filter)
+      .select(BUNDLE_COLUMNS.map((c) => `b.${c}`))
+      .select(this.db.raw('(select count(*)::int from bundle_tools bt where bt.bundle_id = b.id) as tool_count'))
+      .orderByRaw('lower(b.name), b.id')
+      .limit(input.pageSize)
+      .offset((input.page - 1) * input.pageSize);
+    return { rows: rows as DbBundleSummaryRow[], total: Number(countRow?.count ?? 0) };
+  }
+
+  async findById(id: string, options: { forUpdate?: boolean } = {}): Promise<DbBundleRow | undefined> {
+    const q = this.db('bundles').select(BUNDLE_COLUMNS).where({ id }).first();
+    if (options.forUpdate) q.forUpdate();
+    return q;
+  }
+
+  async findByAgent(agentId: string): Promise<DbBundleRow | undefined> {
+    return this.db('bundles').select(BUNDLE_COLUMNS).where({ agent_id: agentId }).first();
+  }
+
+  async insert(row: Omit<DbBundleRow, 'created_at' | 'updated_at'>): Promise<DbBundleRow> {
+    const [created] = await this.db('bundles').insert(row).returning(BUNDLE_COLUMNS);
+    return created as DbBundleRow;
+  }
+
+  /** Updates the given columns (and `updated_at`); undefined when the bundle does not exist. */
+  async update(
+    id: string,
+    patch: Partial<Pick<DbBundleRow, 'name' | 'description' | 'agent_id' | 'key_hash' | 'key_sealed'>>,
+    now: Date,
+  ): Promise<DbBundleRow | undefined> {
+    const [row] = await this.db('bundles')
+      .where({ id })
+      .update({ ...patch, updated_at: now })
+      .returning(BUNDLE_COLUMNS);
+    return row as DbBundleRow | undefined;
+  }
+
+  /** Marks the bundle changed (its tools changed). */
+  async touch(id: string, now: Date): Promise<void> {
+    await this.db('bundles').where({ id }).update({ updated_at: now });
+  }
+
+  /** Deletes the bundle (its tools go with it); false when it did not exist. */
+  async delete(id: string): Promise<boolean> {
+    return (await this.db('bundles').where({ id }).delete().returning('id')).length > 0;
+  }
+
+  /** Every bundle (start-up load of the in-memory registry). */
+  async listAll(): Promise<DbBundleRow[]> {
+    return this.db('bundles').select(BUNDLE_COLUMNS);
+  }
+
+  /** The tools of one bundle in display order (ties by upstream name). */
+  async tools(bundleId: string): Promise<DbBundleToolRow[]> {
+    return this.db('bundle_tools')
+      .select(TOOL_COLUMNS)
+      .where({ bundle_id: bundleId })
+      .orderBy([{ column: 'display_order' }, { column: 'tool_name' }]);
+  }
+
+  /** The tools of every bundle (start-up load). */
+  async allTools(): Promise<DbBundleToolRow[]> {
+    return this.db('bundle_tools').select(TOOL_COLUMNS);
+  }
+
+  async insertTools(rows: Omit<DbBundleToolRow, 'created_at' | 'updated_at'>[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db('bundle_tools').insert(rows.map((r) => ({ ...r, override: JSON.stringify(r.override) })));
+  }
+
+  async deleteTool(bundleId: string, toolId: string): Promise<boolean> {
+    return (await this.db('bundle_tools').where({ bundle_id: bundleId, tool_id: toolId }).delete().returning('tool_id')).length > 0;
+  }
+
+  async setOverride(bundleId: string, toolId: string, override: ToolOverride, now: Date): Promise<void> {
+    await this.db('bundle_tools')
+      .where({ bundle_id: bundleId, tool_id: toolId })
+      .update({ override: JSON.stringify(override), updated_at: now });
+  }
+
+  async setDisplayOrder(bundleId: string, toolId: string, displayOrder: number, now: Date): Promise<void> {
+    await this.db('bundle_tools').where({ bundle_id: bundleId, tool_id: toolId }).update({ display_order: displayOrder, updated_at: now });
+  }
+}
