@@ -15,6 +15,10 @@ import { migrateToLatest, openDatabase, type Database } from './stores/database.
 import { UsersStore } from './stores/users-store.js';
 import { loadMasterKey, SecretBox } from './lib/secret-box.js';
 import { InMemoryCatalog } from './services/in-memory-catalog.js';
+import { ServersService } from './services/servers-service.js';
+import { ServersStore } from './stores/servers-store.js';
+import { CatalogStore } from './stores/catalog-store.js';
+import type { UpstreamPool } from './mcp/upstream/upstream-pool.js';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OPENAPI_PATH = path.join(ROOT_DIR, 'openapi.yaml');
@@ -30,6 +34,10 @@ export interface Services {
   readonly secrets: SecretBox;
   /** The tool catalog the hot path reads; filled by the server registry. */
   readonly catalog: InMemoryCatalog;
+  /** The upstream server registry (CRUD, catalog sync, tool selection, health). */
+  readonly servers: ServersService;
+  /** The shared upstream pool (one MCP client per server): how the MCP endpoints call upstream tools. */
+  readonly upstreams: UpstreamPool;
 }
 
 /** Opens the database, migrates it and builds the services on it (no HTTP). */
@@ -44,7 +52,32 @@ export async function openServices(config: Config, logger: Logger, clock: Clock 
   }
   const users = new UsersStore(db.knex);
   const apiKeysStore = new ApiKeysStore(db.knex);
-  return { db, users, apiKeysStore, apiKeys: new ApiKeysService(apiKeysStore, config, clock), secrets, catalog: new InMemoryCatalog() };
+  const catalog = new InMemoryCatalog();
+  const servers = new ServersService({
+    knex: db.knex,
+    servers: new ServersStore(db.knex),
+    catalogStore: new CatalogStore(db.knex),
+    catalog,
+    secrets,
+    logger,
+    pool: {
+      clientInfo: { name: 'toolgate', version: VERSION },
+      connectTimeoutMs: config.upstreamConnectTimeoutMs,
+      retryBaseMs: config.upstreamRetryBaseMs,
+      retryMaxMs: config.upstreamRetryMaxMs,
+      maxFastRetries: config.upstreamMaxFastRetries,
+    },
+  });
+  return {
+    db,
+    users,
+    apiKeysStore,
+    apiKeys: new ApiKeysService(apiKeysStore, config, clock),
+    secrets,
+    catalog,
+    servers,
+    upstreams: servers.pool,
+  };
 }
 
 export interface RunningServer {
@@ -77,6 +110,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     apiKeys: services.apiKeys,
     version: VERSION,
     startedAt,
+    servers: services.servers,
   });
   const rest = await createRestApi({
     definition: OPENAPI_PATH,
@@ -89,6 +123,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       },
     },
   });
+  // The catalog is in memory before the first request; upstreams connect after listen, in the background.
+  await services.servers.loadCatalog();
   const app = createApp({ logger, bodyLimitBytes: config.bodyLimitBytes, rest, isStopping: () => stopping });
 
   const server = http.createServer(app.callback());
@@ -116,6 +152,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
   logger.info({ url, database: services.db.kind, version: VERSION }, 'toolgate listening');
+  services.servers.connectAll();
 
   // Keeps /health's database field current even when nothing calls /ready.
   const dbWatch = setInterval(() => services.db.ping().catch(() => undefined), 10_000);
@@ -136,6 +173,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       clearTimeout(timer);
       server.closeAllConnections();
       await closed;
+      await services.servers.close();
       await services.db.close();
       logger.info('stopped');
     })();

@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../logger.js';
 import type { ApiKeysService } from '../services/api-keys-service.js';
+import type { ServersService } from '../services/servers-service.js';
 import type { Database } from '../stores/database.js';
 
 /** What handlers may use: services and read-only facts about the process. */
@@ -13,4 +14,5 @@ export interface HandlerDeps {
   readonly apiKeys: ApiKeysService;
   readonly version: string;
   readonly startedAt: Date;
+  readonly servers: ServersService;
 }
