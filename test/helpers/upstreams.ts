@@ -106,7 +106,7 @@ export async function startEverythingHttp(): Promise<ChildServer> {
     env: { PATH: process.env.PATH ?? '', PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  await waitForOutput(child, /running on port/i, 'server-everything (streamableHttp)');
+  await waitForOutput(child, /(running|listening) on port/i, 'server-everything (streamableHttp)');
   return track(child, port, `http://127.0.0.1:${port}/mcp`);
 }
 

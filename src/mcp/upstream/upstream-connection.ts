@@ -126,6 +126,7 @@ export class UpstreamConnection {
   private retryTimer: NodeJS.Timeout | undefined;
   private probeTimer: NodeJS.Timeout | undefined;
   private waiters = new Set<() => void>();
+  private probing = false;
   private current: UpstreamState = {
     status: 'connecting',
     lastError: null,
@@ -213,7 +214,15 @@ export class UpstreamConnection {
           this.reconnectNow('upstream session expired');
           continue;
         }
-        throw this.mapError(err, what, timeoutMs);
+        const mapped = this.mapError(err, what, timeoutMs);
+        if (this.client === client && !(err instanceof McpError) && mapped.kind === 'unavailable') {
+          // The transport itself failed (HTTP upstream gone, socket reset): reconnect with backoff.
+          this.lost(describeError(err));
+        } else if (mapped.kind === 'timeout') {
+          // A silent upstream: check at once whether the connection is still alive.
+          void this.probe();
+        }
+        throw mapped;
       }
     }
   }
@@ -318,6 +327,8 @@ export class UpstreamConnection {
     }
     client.onerror = (err) => {
       this.options.logger.debug({ server: this.spec.name, reason: describeError(err) }, 'upstream transport error');
+      // A broken HTTP stream says little by itself; a ping tells whether the upstream is still there.
+      if (this.client === client) void this.probe();
     };
     client.onclose = () => {
       if (this.client === client) this.lost('upstream closed the connection');
@@ -359,7 +370,8 @@ export class UpstreamConnection {
   /** Ping health probe: records the round trip; a failed probe drops the connection and reconnects. */
   private async probe(): Promise<void> {
     const client = this.client;
-    if (!client) return;
+    if (!client || this.probing) return;
+    this.probing = true;
     const started = performance.now();
     try {
       await client.ping({ timeout: Math.min(PROBE_TIMEOUT_MS, this.spec.healthCheckIntervalMs) });
@@ -371,6 +383,8 @@ export class UpstreamConnection {
       this.options.logger.warn({ server: this.spec.name, reason }, 'upstream health probe failed');
       if (isSessionGone(err)) this.reconnectNow(reason);
       else this.lost(reason);
+    } finally {
+      this.probing = false;
     }
   }
 
