@@ -153,6 +153,33 @@ describe('upstream MCP servers, real processes on loopback', function () {
       });
     }
 
+    it('the fixture exposes every name the conformance suite expects', async () => {
+      const catalog = t.server.services.catalog;
+      const id = ids['fixture-stdio']!;
+      expect(catalog.toolsOfServer(id).map((x) => x.name)).to.include.members([
+        'test_simple_text',
+        'test_image_content',
+        'test_audio_content',
+        'test_embedded_resource',
+        'test_multiple_content_types',
+        'test_tool_with_logging',
+        'test_tool_with_progress',
+        'test_error_handling',
+        'test_sampling',
+        'test_elicitation',
+        'test_elicitation_sep1034_defaults',
+        'test_elicitation_sep1330_enums',
+        'json_schema_2020_12_tool',
+      ]);
+      expect(catalog.resourcesOfServer(id).map((r) => r.uri)).to.include.members(['test://static-text', 'test://static-binary']);
+      expect(catalog.promptsOfServer(id).map((p) => p.name)).to.include.members([
+        'test_simple_prompt',
+        'test_prompt_with_arguments',
+        'test_prompt_with_embedded_resource',
+        'test_prompt_with_image',
+      ]);
+    });
+
     it('passes the configured headers (decrypted) to HTTP upstreams', async () => {
       const r = await t.server.services.upstreams.callTool(ids['fixture-http']!, 'whoami', {});
       expect(r.structuredContent).to.include({ authorization: 'Bearer upstream-cred-1', x_fixture: 'x1', mode: 'http' });
@@ -322,13 +349,30 @@ describe('upstream MCP servers, real processes on loopback', function () {
       expect(after).to.deep.equal(before);
     });
 
+    it('a header change reconnects with the new credential; a rename does not restart the process', async () => {
+      const httpId = ids['fixture-http']!;
+      const res = await t.owner.patch(`/api/v1/servers/${httpId}`, { headers: { Authorization: 'Bearer rotated-cred' } });
+      expect(res.status).to.equal(200);
+      expect(res.body.header_names).to.deep.equal(['Authorization', 'X-Fixture']);
+      await waitFor('the rotated credential upstream', async () => {
+        const r = await t.server.services.upstreams.callTool(httpId, 'whoami', {}).catch(() => undefined);
+        return (r?.structuredContent as any)?.authorization === 'Bearer rotated-cred';
+      });
+      const stdioId = ids['everything-stdio']!;
+      const pid = t.server.services.upstreams.state(stdioId)?.pid;
+      expect((await t.owner.patch(`/api/v1/servers/${stdioId}`, { description: 'renamed soon' })).status).to.equal(200);
+      expect(t.server.services.upstreams.state(stdioId)?.pid).to.equal(pid);
+    });
+
     it('a rename reaches the catalog', async () => {
       const id = ids['everything-stdio']!;
+      const pid = t.server.services.upstreams.state(id)?.pid;
       const res = await t.owner.patch(`/api/v1/servers/${id}`, { name: 'everything-renamed', call_timeout_ms: 5000 });
       expect(res.status).to.equal(200);
       expect(res.body.call_timeout_ms).to.equal(5000);
       expect(t.server.services.catalog.serverState(id)?.name).to.equal('everything-renamed');
       expect(t.server.services.catalog.toolsOfServer(id)[0]?.serverName).to.equal('everything-renamed');
+      expect(t.server.services.upstreams.state(id)?.pid).to.equal(pid);
     });
   });
 

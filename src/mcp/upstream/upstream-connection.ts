@@ -78,6 +78,8 @@ export interface UpstreamEvents {
 }
 
 const PROBE_TIMEOUT_MS = 10_000;
+/** How long a stdio server may take to exit after its stdin closes, before SIGTERM. */
+const STDIO_GRACE_MS = 500;
 
 /** Short, secret-free description of a connection failure. */
 export function describeError(err: unknown): string {
@@ -175,8 +177,30 @@ export class UpstreamConnection {
     this.client = undefined;
     this.transport = undefined;
     this.release();
-    if (client) await client.close().catch(() => undefined);
-    else if (transport) await transport.close().catch(() => undefined);
+    await UpstreamConnection.shutDown(client, transport);
+  }
+
+  /**
+   * Closes a client (or a bare transport). A stdio server gets its stdin closed, then SIGTERM after
+   * STDIO_GRACE_MS if it is still running (the SDK would wait 2 s), then SIGKILL from the SDK.
+   */
+  private static async shutDown(client: Client | undefined, transport: Transport | undefined): Promise<void> {
+    const pid = transport instanceof StdioClientTransport ? transport.pid : null;
+    const term = pid
+      ? setTimeout(() => {
+          try {
+            process.kill(pid, 'SIGTERM');
+          } catch {
+            // already gone
+          }
+        }, STDIO_GRACE_MS)
+      : undefined;
+    try {
+      if (client) await client.close().catch(() => undefined);
+      else if (transport) await transport.close().catch(() => undefined);
+    } finally {
+      clearTimeout(term);
+    }
   }
 
   /**
@@ -340,12 +364,12 @@ export class UpstreamConnection {
     try {
       await client.connect(transport, { timeout: this.options.connectTimeoutMs });
     } catch (err) {
-      await client.close().catch(() => undefined);
+      await UpstreamConnection.shutDown(client, transport);
       if (gen === this.generation) this.failed(gen, describeError(err));
       return;
     }
     if (gen !== this.generation || this.closed) {
-      await client.close().catch(() => undefined);
+      await UpstreamConnection.shutDown(client, transport);
       return;
     }
     this.client = client;
@@ -399,9 +423,10 @@ export class UpstreamConnection {
   private detach(_reason: string): void {
     clearInterval(this.probeTimer);
     const client = this.client;
+    const transport = this.transport;
     this.client = undefined;
     this.transport = undefined;
-    if (client) void client.close().catch(() => undefined);
+    if (client) void UpstreamConnection.shutDown(client, transport);
   }
 
   private failed(gen: number, reason: string): void {

@@ -38,9 +38,9 @@ export class UpstreamPool implements UpstreamCaller {
     if (this.closed) return;
     const existing = this.connections.get(spec.id);
     if (existing) {
-      const same = (a: UpstreamServerSpec) => JSON.stringify([a.name, a.connection, a.healthCheckIntervalMs]);
+      const same = (a: UpstreamServerSpec) => JSON.stringify([a.connection, a.healthCheckIntervalMs]);
       if (same(existing.spec) === same(spec)) {
-        // Only the call timeout changed: no reason to reconnect.
+        // Only the name or the call timeout changed: no reason to reconnect.
         existing.spec = spec;
         return;
       }
