@@ -344,6 +344,28 @@ describe('MCP server registry (REST)', function () {
     });
   });
 
+  describe('roles', () => {
+    it('members may list servers and tools; only admins and owners change them or see a server’s catalog', async () => {
+      const s = t.server.services;
+      const user = await s.users.insert({ id: randomUUID(), email: 'member@example.com', name: 'Member', role: 'member' });
+      const { key } = await s.apiKeys.issue(user.id, { name: 'member key' });
+      const member = t.owner.as(key);
+      const any = (await t.owner.get('/api/v1/servers?page_size=1')).body.items[0];
+      expect((await member.get('/api/v1/servers')).status).to.equal(200);
+      expect((await member.get(`/api/v1/servers/${any.id}`)).status).to.equal(200);
+      expect((await member.get('/api/v1/tools')).status).to.equal(200);
+      expect((await member.post('/api/v1/servers', { name: 'by-member', transport: 'stdio', command: 'node' })).status).to.equal(403);
+      expect((await member.patch(`/api/v1/servers/${any.id}`, { description: 'x' })).status).to.equal(403);
+      expect((await member.delete(`/api/v1/servers/${any.id}`)).status).to.equal(403);
+      expect((await member.post(`/api/v1/servers/${any.id}/disable`)).status).to.equal(403);
+      expect((await member.get(`/api/v1/servers/${any.id}/tools`)).status).to.equal(403);
+      expect(
+        (await member.patch(`/api/v1/servers/${any.id}/tool-selection`, { tool_ids: [randomUUID()], enabled: false })).status,
+      ).to.equal(403);
+      expect((await t.owner.get(`/api/v1/servers/${any.id}`)).body.description).not.to.equal('x');
+    });
+  });
+
   describe('secrets in logs', () => {
     it('never logs a secret value', () => {
       const all = capturedLogs.join('');

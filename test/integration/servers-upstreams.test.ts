@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { UpstreamError, type UpstreamProgress } from '../../src/services/catalog-types.js';
-import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { capturedLogs, startTestServer, type TestServer } from '../helpers/test-server.js';
 import {
   EVERYTHING_BIN,
   FILESYSTEM_BIN,
@@ -447,6 +447,15 @@ describe('upstream MCP servers, real processes on loopback', function () {
       );
       expect((await t.owner.get('/api/v1/servers?page_size=100')).status).to.equal(200);
       await t.owner.delete(`/api/v1/servers/${s.id}`);
+    });
+  });
+
+  describe('secrets', () => {
+    it('no upstream credential reaches a log line or a response', async () => {
+      const logs = capturedLogs.join('');
+      for (const secret of ['upstream-cred-1', 'upstream-cred-2', 'rotated-cred', 'secret-value-41']) expect(logs).not.to.include(secret);
+      const all = await t.owner.get('/api/v1/servers?page_size=100');
+      for (const secret of ['upstream-cred', 'rotated-cred', 'secret-value-41']) expect(all.text).not.to.include(secret);
     });
   });
 });
