@@ -94,7 +94,10 @@ export async function startFixtureHttp(mode: 'http' | 'sse', port?: number): Pro
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  await waitForOutput(child, /listening \d+/, `fixture (${mode})`);
+  await waitForOutput(child, /listening \d+/, `fixture (${mode})`).catch((err) => {
+    child.kill('SIGKILL');
+    throw err;
+  });
   return track(child, p, `http://127.0.0.1:${p}${mode === 'http' ? '/mcp' : '/sse'}`);
 }
 
@@ -106,7 +109,10 @@ export async function startEverythingHttp(): Promise<ChildServer> {
     env: { PATH: process.env.PATH ?? '', PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  await waitForOutput(child, /(running|listening) on port/i, 'server-everything (streamableHttp)');
+  await waitForOutput(child, /(running|listening) on port/i, 'server-everything (streamableHttp)').catch((err) => {
+    child.kill('SIGKILL');
+    throw err;
+  });
   return track(child, port, `http://127.0.0.1:${port}/mcp`);
 }
 

@@ -41,17 +41,18 @@ describe('upstream MCP servers, real processes on loopback', function () {
   before(async () => {
     tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-fs-'));
     fs.writeFileSync(path.join(tmpDir, 'hello.txt'), 'hello from the filesystem server');
-    [t, fixtureHttp, fixtureSse, everythingHttp] = await Promise.all([
+    // Each is assigned as soon as it runs, so `after` stops it even when another fails to start.
+    await Promise.all([
       startTestServer({
         env: {
           TOOLGATE_UPSTREAM_RETRY_BASE_MS: '100',
           TOOLGATE_UPSTREAM_RETRY_MAX_MS: '1000',
           TOOLGATE_UPSTREAM_CONNECT_TIMEOUT_MS: '20000',
         },
-      }),
-      startFixtureHttp('http'),
-      startFixtureHttp('sse'),
-      startEverythingHttp(),
+      }).then((x) => (t = x)),
+      startFixtureHttp('http').then((x) => (fixtureHttp = x)),
+      startFixtureHttp('sse').then((x) => (fixtureSse = x)),
+      startEverythingHttp().then((x) => (everythingHttp = x)),
     ]);
   });
   after(async () => {
