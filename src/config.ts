@@ -32,6 +32,13 @@ export interface Config {
   readonly allowedOrigins: readonly string[];
   /** Default requests per minute for an API key with no limit of its own. */
   readonly defaultRateLimitRpm: number;
+  /** Longest an upstream MCP connect + initialize may take. */
+  readonly upstreamConnectTimeoutMs: number;
+  /** First delay before reconnecting a failed upstream; doubles (with jitter) up to `upstreamRetryMaxMs`. */
+  readonly upstreamRetryBaseMs: number;
+  readonly upstreamRetryMaxMs: number;
+  /** Failed attempts retried on the backoff schedule before an upstream is retried only once per health-check interval. */
+  readonly upstreamMaxFastRetries: number;
 }
 
 /** Environment variable, its config key, its JSON schema and its documentation (README table). */
@@ -120,6 +127,30 @@ export const SETTINGS: readonly Setting[] = [
     key: 'defaultRateLimitRpm',
     schema: { type: 'integer', minimum: 1, maximum: 1000000, default: 600 },
     doc: 'Requests per minute for keys without their own limit.',
+  },
+  {
+    env: 'TOOLGATE_UPSTREAM_CONNECT_TIMEOUT_MS',
+    key: 'upstreamConnectTimeoutMs',
+    schema: { type: 'integer', minimum: 100, maximum: 600000, default: 30000 },
+    doc: 'Longest an upstream MCP connect and initialize may take.',
+  },
+  {
+    env: 'TOOLGATE_UPSTREAM_RETRY_BASE_MS',
+    key: 'upstreamRetryBaseMs',
+    schema: { type: 'integer', minimum: 10, maximum: 600000, default: 1000 },
+    doc: 'First reconnect delay of a failed upstream (doubles, with jitter).',
+  },
+  {
+    env: 'TOOLGATE_UPSTREAM_RETRY_MAX_MS',
+    key: 'upstreamRetryMaxMs',
+    schema: { type: 'integer', minimum: 10, maximum: 3600000, default: 60000 },
+    doc: 'Longest reconnect delay of the backoff schedule.',
+  },
+  {
+    env: 'TOOLGATE_UPSTREAM_MAX_FAST_RETRIES',
+    key: 'upstreamMaxFastRetries',
+    schema: { type: 'integer', minimum: 0, maximum: 1000, default: 8 },
+    doc: 'Reconnect attempts on the backoff schedule before retrying only once per health-check interval.',
   },
 ];
 

@@ -22,7 +22,9 @@ import { BundlesStore } from './stores/bundles-store.js';
 import { CallRecordsStore } from './stores/call-records-store.js';
 import { BundleEndpoint, type McpOptions } from './mcp/bundle-endpoint.js';
 import { CallRecorder, type CallRecorderOptions } from './mcp/call-recorder.js';
-import { unavailableUpstreams } from './mcp/unavailable-upstreams.js';
+import { ServersService } from './services/servers-service.js';
+import { ServersStore } from './stores/servers-store.js';
+import { CatalogStore } from './stores/catalog-store.js';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OPENAPI_PATH = path.join(ROOT_DIR, 'openapi.yaml');
@@ -38,8 +40,10 @@ export interface Services {
   readonly secrets: SecretBox;
   /** The tool catalog the hot path reads; filled by the server registry. */
   readonly catalog: InMemoryCatalog;
-  /** Calls into upstream servers; until the upstream pool lands, every call fails "unavailable". */
+  /** Calls into upstream servers: the shared pool (one MCP client per registered server). */
   readonly upstreams: UpstreamCaller;
+  /** The upstream server registry (CRUD, catalog sync, tool selection, health). */
+  readonly servers: ServersService;
   /** Every bundle in memory (by id and key hash), for the MCP hot path. */
   readonly bundleRegistry: BundlesRegistry;
   readonly bundles: BundlesService;
@@ -50,6 +54,7 @@ export interface Services {
 
 /** Optional parts of the services a caller may supply (tests, benchmarks). */
 export interface ServiceOptions {
+  /** Replaces the upstream pool as the bundle endpoint's way to call tools (benchmarks, fault tests). */
   upstreams?: UpstreamCaller;
   callRecorder?: CallRecorderOptions;
 }
@@ -72,6 +77,21 @@ export async function openServices(
   const users = new UsersStore(db.knex);
   const apiKeysStore = new ApiKeysStore(db.knex);
   const catalog = new InMemoryCatalog();
+  const servers = new ServersService({
+    knex: db.knex,
+    servers: new ServersStore(db.knex),
+    catalogStore: new CatalogStore(db.knex),
+    catalog,
+    secrets,
+    logger,
+    pool: {
+      clientInfo: { name: 'toolgate', version: VERSION },
+      connectTimeoutMs: config.upstreamConnectTimeoutMs,
+      retryBaseMs: config.upstreamRetryBaseMs,
+      retryMaxMs: config.upstreamRetryMaxMs,
+      maxFastRetries: config.upstreamMaxFastRetries,
+    },
+  });
   const bundleRegistry = new BundlesRegistry();
   const bundles = new BundlesService(db.knex, new BundlesStore(db.knex), bundleRegistry, catalog, secrets, clock, config.keyPrefix);
   const callRecords = new CallRecordsStore(db.knex);
@@ -88,7 +108,8 @@ export async function openServices(
     apiKeys: new ApiKeysService(apiKeysStore, config, clock),
     secrets,
     catalog,
-    upstreams: options.upstreams ?? unavailableUpstreams,
+    servers,
+    upstreams: options.upstreams ?? servers.pool,
     bundleRegistry,
     bundles,
     callRecords,
@@ -108,7 +129,7 @@ export interface RunningServer {
 export interface StartOptions {
   logger?: Logger;
   clock?: Clock;
-  /** Upstream caller to use instead of the built-in one (tests, benchmarks; later the pool). */
+  /** Upstream caller to use instead of the pool (benchmarks, fault tests). */
   upstreams?: UpstreamCaller;
   /** Tunables of the MCP endpoints. */
   mcp?: McpOptions;
@@ -132,6 +153,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     version: VERSION,
     startedAt,
     bundles: services.bundles,
+    servers: services.servers,
   });
   const rest = await createRestApi({
     definition: OPENAPI_PATH,
@@ -144,6 +166,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       },
     },
   });
+  // The catalog is in memory before the first request; upstreams connect after listen, in the background.
+  await services.servers.loadCatalog();
   const bundleEndpoint = new BundleEndpoint({
     registry: services.bundleRegistry,
     catalog: services.catalog,
@@ -187,6 +211,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
   logger.info({ url, database: services.db.kind, version: VERSION }, 'toolgate listening');
+  services.servers.connectAll();
 
   // Keeps /health's database field current even when nothing calls /ready.
   const dbWatch = setInterval(() => services.db.ping().catch(() => undefined), 10_000);
@@ -210,6 +235,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       server.closeAllConnections();
       await closed;
       await services.callRecorder.stop();
+      await services.servers.close();
       await services.db.close();
       logger.info('stopped');
     })();

@@ -3,6 +3,7 @@ import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../logger.js';
 import type { ApiKeysService } from '../services/api-keys-service.js';
 import type { BundlesService } from '../services/bundles-service.js';
+import type { ServersService } from '../services/servers-service.js';
 import type { Database } from '../stores/database.js';
 
 /** What handlers may use: services and read-only facts about the process. */
@@ -15,4 +16,5 @@ export interface HandlerDeps {
   readonly version: string;
   readonly startedAt: Date;
   readonly bundles: BundlesService;
+  readonly servers: ServersService;
 }

@@ -35,7 +35,10 @@ export interface CatalogTool {
   readonly meta: Record<string, unknown> | null;
   /** Admin's tool selection: disabled tools are served nowhere. */
   readonly enabled: boolean;
-  /** False once the tool disappeared upstream (kept so bundles can show it). */
+  /**
+   * False once the tool disappeared upstream (kept so bundles can show it), and while its server
+   * is disabled. Whether the server is connected right now is `serverState(id).connected`.
+   */
   readonly available: boolean;
 }
 

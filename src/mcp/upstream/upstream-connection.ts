@@ -1,0 +1,449 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  ErrorCode,
+  McpError,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type Implementation,
+  type ServerCapabilities,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../../logger.js';
+import { UpstreamError, type UpstreamCallOptions } from '../../services/catalog-types.js';
+
+/** How to reach one upstream server (secrets already opened). */
+export type UpstreamTransportSpec =
+  | { transport: 'stdio'; command: string; args: readonly string[]; env: Readonly<Record<string, string>>; cwd: string | null }
+  | { transport: 'streamable_http' | 'sse'; url: string; headers: Readonly<Record<string, string>> };
+
+/** One registered, enabled upstream server as the pool needs it. */
+export interface UpstreamServerSpec {
+  readonly id: string;
+  readonly name: string;
+  readonly connection: UpstreamTransportSpec;
+  /** Default per-call timeout. */
+  readonly callTimeoutMs: number;
+  /** Interval of the ping health probe. */
+  readonly healthCheckIntervalMs: number;
+}
+
+/** Tunables of the pool (from the process configuration). */
+export interface UpstreamPoolOptions {
+  readonly logger: Logger;
+  readonly clientInfo: { name: string; version: string };
+  /** Longest a connect + initialize may take. */
+  readonly connectTimeoutMs: number;
+  /** First reconnect delay; doubles per failure (with jitter) up to `retryMaxMs`. */
+  readonly retryBaseMs: number;
+  readonly retryMaxMs: number;
+  /**
+   * Consecutive failed attempts retried on the backoff schedule; after that the server is retried
+   * only once per health-check interval, so an unreachable upstream costs a bounded number of attempts.
+   */
+  readonly maxFastRetries: number;
+}
+
+export type UpstreamStatus = 'connecting' | 'connected' | 'error';
+
+/** The live state of one upstream connection. */
+export interface UpstreamState {
+  readonly status: UpstreamStatus;
+  readonly lastError: string | null;
+  readonly lastConnectedAt: Date | null;
+  readonly protocolVersion: string | null;
+  readonly serverInfo: Implementation | null;
+  readonly capabilities: ServerCapabilities | null;
+  readonly latencyMs: number | null;
+  /** Connection attempts since the last success (0 while connected). */
+  readonly failures: number;
+  /** Connection attempts made since the connection was created. */
+  readonly attempts: number;
+  /** Pid of the stdio process, while one runs. */
+  readonly pid: number | null;
+}
+
+/** What a connection reports to its owner. */
+export interface UpstreamEvents {
+  /** The connection (re)initialised; the catalog should be synced. */
+  onConnected(serverId: string): void;
+  /** Status, error, latency or server facts changed. */
+  onStateChange(serverId: string, state: UpstreamState): void;
+  /** The upstream announced a changed list. */
+  onListChanged(serverId: string, kind: 'tools' | 'resources' | 'prompts'): void;
+}
+
+const PROBE_TIMEOUT_MS = 10_000;
+/** How long a stdio server may take to exit after its stdin closes, before SIGTERM. */
+const STDIO_GRACE_MS = 500;
+
+/** Short, secret-free description of a connection failure. */
+export function describeError(err: unknown): string {
+  if (err instanceof StreamableHTTPError) {
+    if (err.code === 401 || err.code === 403) return `upstream refused the credentials (HTTP ${err.code})`;
+    return `upstream answered HTTP ${err.code}`.concat(err.code === 404 ? ' (not found)' : '');
+  }
+  const e = err as { code?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } };
+  const code = typeof e.cause?.code === 'string' ? e.cause.code : typeof e.code === 'string' ? e.code : undefined;
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
+  if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return 'connection timed out';
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset';
+  if (code === 'ENOENT') return 'command not found';
+  if (code === 'EACCES') return 'command not executable';
+  if (err instanceof McpError) {
+    if (err.code === ErrorCode.RequestTimeout) return 'upstream did not answer in time';
+    if (err.code === ErrorCode.ConnectionClosed) return 'upstream closed the connection';
+  }
+  let message = typeof e.message === 'string' ? e.message : String(err);
+  if (typeof e.cause?.message === 'string' && e.cause.message) message = `${message}: ${e.cause.message}`;
+  // Keep it short and free of URLs with credentials or query strings.
+  return (
+    message
+      .replace(/https?:\/\/\S+/g, '<url>')
+      .replace(/\s+/g, ' ')
+      .slice(0, 300) || 'connection failed'
+  );
+}
+
+/** True when an HTTP upstream no longer knows our session (it must be re-initialised). */
+function isSessionGone(err: unknown): boolean {
+  return err instanceof StreamableHTTPError && err.code === 404;
+}
+
+/**
+ * One MCP client for one upstream server, shared by every caller: connects, re-initialises,
+ * reconnects with backoff and jitter, probes health, and runs calls with timeouts, cancellation
+ * and progress. A stdio server is exactly one child process at a time.
+ */
+export class UpstreamConnection {
+  private client: Client | undefined;
+  private transport: Transport | undefined;
+  private generation = 0;
+  private closed = false;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private probeTimer: NodeJS.Timeout | undefined;
+  private waiters = new Set<() => void>();
+  private probing = false;
+  private current: UpstreamState = {
+    status: 'connecting',
+    lastError: null,
+    lastConnectedAt: null,
+    protocolVersion: null,
+    serverInfo: null,
+    capabilities: null,
+    latencyMs: null,
+    failures: 0,
+    attempts: 0,
+    pid: null,
+  };
+
+  constructor(
+    public spec: UpstreamServerSpec,
+    private readonly options: UpstreamPoolOptions,
+    private readonly events: UpstreamEvents,
+  ) {}
+
+  get state(): UpstreamState {
+    return this.current;
+  }
+
+  /** Starts connecting in the background. */
+  start(): void {
+    void this.connect();
+  }
+
+  /** Drops the current connection (if any) and connects again at once. */
+  reconnectNow(reason: string): void {
+    if (this.closed) return;
+    clearTimeout(this.retryTimer);
+    this.detach(reason);
+    this.current = { ...this.current, failures: 0 };
+    void this.connect();
+  }
+
+  /** Ends the connection for good: the stdio process is stopped, timers cleared, waiters released. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.generation += 1;
+    clearTimeout(this.retryTimer);
+    clearInterval(this.probeTimer);
+    const client = this.client;
+    const transport = this.transport;
+    this.client = undefined;
+    this.transport = undefined;
+    this.release();
+    await UpstreamConnection.shutDown(client, transport);
+  }
+
+  /**
+   * Closes a client (or a bare transport). A stdio server gets its stdin closed, then SIGTERM after
+   * STDIO_GRACE_MS if it is still running (the SDK would wait 2 s), then SIGKILL from the SDK.
+   */
+  private static async shutDown(client: Client | undefined, transport: Transport | undefined): Promise<void> {
+    const pid = transport instanceof StdioClientTransport ? transport.pid : null;
+    const term = pid
+      ? setTimeout(() => {
+          try {
+            process.kill(pid, 'SIGTERM');
+          } catch {
+            // already gone
+          }
+        }, STDIO_GRACE_MS)
+      : undefined;
+    try {
+      if (client) await client.close().catch(() => undefined);
+      else if (transport) await transport.close().catch(() => undefined);
+    } finally {
+      clearTimeout(term);
+    }
+  }
+
+  /**
+   * Runs one request on the shared client: waits (within the deadline) while connecting, fails at
+   * once when the server is in error, re-initialises once when an HTTP session is gone, and maps
+   * every failure to an UpstreamError.
+   */
+  async run<T>(what: string, options: UpstreamCallOptions, fn: (client: Client, request: RequestOptions) => Promise<T>): Promise<T> {
+    const timeoutMs = options.timeoutMs ?? this.spec.callTimeoutMs;
+    const deadline = Date.now() + timeoutMs;
+    const { signal } = options;
+    for (let attempt = 0; ; attempt += 1) {
+      const client = await this.readyClient(deadline, signal);
+      const remaining = Math.max(1, deadline - Date.now());
+      try {
+        return await fn(client, {
+          timeout: remaining,
+          maxTotalTimeout: remaining,
+          ...(signal ? { signal } : {}),
+          ...(options.onProgress
+            ? {
+                onprogress: (p) =>
+                  options.onProgress?.({
+                    progress: p.progress,
+                    ...(p.total !== undefined ? { total: p.total } : {}),
+                    ...(p.message !== undefined ? { message: p.message } : {}),
+                  }),
+              }
+            : {}),
+        });
+      } catch (err) {
+        if (signal?.aborted) throw new UpstreamError('cancelled', `${what} on "${this.spec.name}" was cancelled`);
+        if (isSessionGone(err) && attempt === 0 && this.client === client) {
+          this.options.logger.info({ server: this.spec.name }, 'upstream session gone; re-initialising');
+          this.reconnectNow('upstream session expired');
+          continue;
+        }
+        const mapped = this.mapError(err, what, timeoutMs);
+        if (this.client === client && !(err instanceof McpError) && mapped.kind === 'unavailable') {
+          // The transport itself failed (HTTP upstream gone, socket reset): reconnect with backoff.
+          this.lost(describeError(err));
+        } else if (mapped.kind === 'timeout') {
+          // A silent upstream: check at once whether the connection is still alive.
+          void this.probe();
+        }
+        throw mapped;
+      }
+    }
+  }
+
+  private mapError(err: unknown, what: string, timeoutMs: number): UpstreamError {
+    const name = this.spec.name;
+    if (err instanceof UpstreamError) return err;
+    if (err instanceof McpError) {
+      if (err.code === ErrorCode.RequestTimeout)
+        return new UpstreamError('timeout', `${what} on "${name}" timed out after ${timeoutMs} ms`);
+      if (err.code === ErrorCode.ConnectionClosed)
+        return new UpstreamError('unavailable', `Upstream server "${name}" closed the connection during ${what}`);
+      return new UpstreamError('rejected', `Upstream server "${name}" rejected ${what}: ${err.message.slice(0, 500)}`, {
+        code: err.code,
+        message: err.message.replace(/^MCP error -?\d+: /, ''),
+        ...(err.data !== undefined ? { data: err.data } : {}),
+      });
+    }
+    if ((err as { name?: string }).name === 'ZodError')
+      return new UpstreamError('protocol', `Upstream server "${name}" sent an invalid answer to ${what}`);
+    return new UpstreamError('unavailable', `Upstream server "${name}" is unavailable: ${describeError(err)}`);
+  }
+
+  /** The connected client, waiting while a connection attempt is under way (up to the deadline). */
+  private async readyClient(deadline: number, signal: AbortSignal | undefined): Promise<Client> {
+    for (;;) {
+      if (signal?.aborted) throw new UpstreamError('cancelled', 'The call was cancelled');
+      if (this.closed) throw new UpstreamError('unavailable', `Upstream server "${this.spec.name}" is not connected (disabled or removed)`);
+      if (this.current.status === 'connected' && this.client) return this.client;
+      if (this.current.status === 'error')
+        throw new UpstreamError(
+          'unavailable',
+          `Upstream server "${this.spec.name}" is unavailable: ${this.current.lastError ?? 'not connected'}; retrying in the background`,
+        );
+      const left = deadline - Date.now();
+      if (left <= 0) throw new UpstreamError('timeout', `Upstream server "${this.spec.name}" did not connect in time`);
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          this.waiters.delete(done);
+          signal?.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, left);
+        this.waiters.add(done);
+        signal?.addEventListener('abort', done);
+      });
+    }
+  }
+
+  private release(): void {
+    for (const w of [...this.waiters]) w();
+  }
+
+  private setState(patch: Partial<UpstreamState>): void {
+    this.current = { ...this.current, ...patch };
+    this.events.onStateChange(this.spec.id, this.current);
+    this.release();
+  }
+
+  private makeTransport(): Transport {
+    const c = this.spec.connection;
+    if (c.transport === 'stdio') {
+      return new StdioClientTransport({
+        command: c.command,
+        args: [...c.args],
+        // Only a safe base environment (PATH, HOME, ...) plus the server's own variables: never ours.
+        env: { ...getDefaultEnvironment(), ...c.env },
+        ...(c.cwd ? { cwd: c.cwd } : {}),
+        stderr: 'pipe',
+      });
+    }
+    const url = new URL(c.url);
+    const requestInit = { headers: { ...c.headers } };
+    return c.transport === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+  }
+
+  private async connect(): Promise<void> {
+    if (this.closed) return;
+    const gen = ++this.generation;
+    this.setState({ status: 'connecting', attempts: this.current.attempts + 1, pid: null });
+    const client = new Client(this.options.clientInfo, { capabilities: {} });
+    let transport: Transport;
+    try {
+      transport = this.makeTransport();
+    } catch (err) {
+      this.failed(gen, describeError(err));
+      return;
+    }
+    let negotiated: string | null = null;
+    const setProtocolVersion = transport.setProtocolVersion?.bind(transport);
+    transport.setProtocolVersion = (version: string) => {
+      negotiated = version;
+      setProtocolVersion?.(version);
+    };
+    if (transport instanceof StdioClientTransport) {
+      // Drain stderr so a chatty server never blocks on a full pipe; keep it out of our logs above debug.
+      transport.stderr?.on('data', (chunk: Buffer) => {
+        if (this.options.logger.isLevelEnabled('debug'))
+          this.options.logger.debug({ server: this.spec.name, stderr: chunk.toString('utf8').slice(0, 500) }, 'upstream stderr');
+      });
+    }
+    client.onerror = (err) => {
+      this.options.logger.debug({ server: this.spec.name, reason: describeError(err) }, 'upstream transport error');
+      // A broken HTTP stream says little by itself; a ping tells whether the upstream is still there.
+      if (this.client === client) void this.probe();
+    };
+    client.onclose = () => {
+      if (this.client === client) this.lost('upstream closed the connection');
+    };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.events.onListChanged(this.spec.id, 'tools'));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.events.onListChanged(this.spec.id, 'resources'));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.events.onListChanged(this.spec.id, 'prompts'));
+    this.transport = transport;
+    try {
+      await client.connect(transport, { timeout: this.options.connectTimeoutMs });
+    } catch (err) {
+      await UpstreamConnection.shutDown(client, transport);
+      if (gen === this.generation) this.failed(gen, describeError(err));
+      return;
+    }
+    if (gen !== this.generation || this.closed) {
+      await UpstreamConnection.shutDown(client, transport);
+      return;
+    }
+    this.client = client;
+    this.setState({
+      status: 'connected',
+      lastError: null,
+      lastConnectedAt: new Date(),
+      protocolVersion: negotiated,
+      serverInfo: client.getServerVersion() ?? null,
+      capabilities: client.getServerCapabilities() ?? null,
+      failures: 0,
+      pid: transport instanceof StdioClientTransport ? transport.pid : null,
+    });
+    this.options.logger.info({ server: this.spec.name, protocolVersion: negotiated }, 'upstream connected');
+    clearInterval(this.probeTimer);
+    this.probeTimer = setInterval(() => void this.probe(), this.spec.healthCheckIntervalMs);
+    this.probeTimer.unref();
+    void this.probe();
+    this.events.onConnected(this.spec.id);
+  }
+
+  /** Ping health probe: records the round trip; a failed probe drops the connection and reconnects. */
+  private async probe(): Promise<void> {
+    const client = this.client;
+    if (!client || this.probing) return;
+    this.probing = true;
+    const started = performance.now();
+    try {
+      await client.ping({ timeout: Math.min(PROBE_TIMEOUT_MS, this.spec.healthCheckIntervalMs) });
+      if (this.client !== client) return;
+      this.setState({ latencyMs: Math.round((performance.now() - started) * 1000) / 1000 });
+    } catch (err) {
+      if (this.client !== client || this.closed) return;
+      const reason = isSessionGone(err) ? 'upstream session expired' : `health probe failed: ${describeError(err)}`;
+      this.options.logger.warn({ server: this.spec.name, reason }, 'upstream health probe failed');
+      if (isSessionGone(err)) this.reconnectNow(reason);
+      else this.lost(reason);
+    } finally {
+      this.probing = false;
+    }
+  }
+
+  /** The established connection is gone: report it and schedule a reconnect. */
+  private lost(reason: string): void {
+    if (this.closed) return;
+    this.options.logger.warn({ server: this.spec.name, reason }, 'upstream connection lost');
+    this.detach(reason);
+    this.failed(this.generation, reason);
+  }
+
+  private detach(_reason: string): void {
+    clearInterval(this.probeTimer);
+    const client = this.client;
+    const transport = this.transport;
+    this.client = undefined;
+    this.transport = undefined;
+    if (client) void UpstreamConnection.shutDown(client, transport);
+  }
+
+  private failed(gen: number, reason: string): void {
+    if (this.closed || gen !== this.generation) return;
+    const failures = this.current.failures + 1;
+    this.setState({ status: 'error', lastError: reason, failures, pid: null, latencyMs: null });
+    const { retryBaseMs, retryMaxMs, maxFastRetries } = this.options;
+    let delay: number;
+    if (failures <= maxFastRetries) {
+      const ceiling = Math.min(retryMaxMs, retryBaseMs * 2 ** (failures - 1));
+      delay = ceiling / 2 + Math.random() * (ceiling / 2);
+    } else {
+      delay = this.spec.healthCheckIntervalMs * (0.8 + Math.random() * 0.4);
+    }
+    this.options.logger.info({ server: this.spec.name, reason, failures, retryInMs: Math.round(delay) }, 'upstream connection failed');
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => void this.connect(), delay);
+    this.retryTimer.unref();
+  }
+}

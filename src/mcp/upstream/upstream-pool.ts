@@ -1,0 +1,177 @@
+import { CallToolResultSchema, type Prompt, type Resource, type ResourceTemplate, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { UpstreamError, type ToolCallResult, type UpstreamCallOptions, type UpstreamCaller } from '../../services/catalog-types.js';
+import {
+  UpstreamConnection,
+  type UpstreamEvents,
+  type UpstreamPoolOptions,
+  type UpstreamServerSpec,
+  type UpstreamState,
+} from './upstream-connection.js';
+
+/** What one upstream offers, read from all pages of its lists. */
+export interface UpstreamListing {
+  tools: Tool[];
+  resources: Resource[];
+  resourceTemplates: ResourceTemplate[];
+  prompts: Prompt[];
+}
+
+/** Upper bound on list pages read from one upstream (a defence against a server that pages forever). */
+const MAX_PAGES = 1000;
+
+/**
+ * The shared pool of upstream MCP clients: one connection (one stdio process) per registered,
+ * enabled server, used by every bundle and the gateway endpoint. Implements the catalog seam's
+ * UpstreamCaller. A slow or dead upstream only ever affects calls to itself.
+ */
+export class UpstreamPool implements UpstreamCaller {
+  private readonly connections = new Map<string, UpstreamConnection>();
+  private closed = false;
+
+  constructor(
+    private readonly options: UpstreamPoolOptions,
+    private readonly events: UpstreamEvents,
+  ) {}
+
+  /** Adds a server, or replaces its connection when the spec changed; connects in the background. */
+  async upsert(spec: UpstreamServerSpec): Promise<void> {
+    if (this.closed) return;
+    const existing = this.connections.get(spec.id);
+    if (existing) {
+      const same = (a: UpstreamServerSpec) => JSON.stringify([a.connection, a.healthCheckIntervalMs]);
+      if (same(existing.spec) === same(spec)) {
+        // Only the name or the call timeout changed: no reason to reconnect.
+        existing.spec = spec;
+        return;
+      }
+      this.connections.delete(spec.id);
+      await existing.close();
+    }
+    const connection = new UpstreamConnection(spec, this.options, this.events);
+    this.connections.set(spec.id, connection);
+    connection.start();
+  }
+
+  /** Disconnects and forgets a server (its stdio process ends). */
+  async remove(serverId: string): Promise<void> {
+    const connection = this.connections.get(serverId);
+    if (!connection) return;
+    this.connections.delete(serverId);
+    await connection.close();
+  }
+
+  /** Drops the server's connection and connects again at once. */
+  reconnect(serverId: string, reason = 'reconnect requested'): void {
+    this.connections.get(serverId)?.reconnectNow(reason);
+  }
+
+  /** Live state of a server's connection; undefined when it is not in the pool (disabled, removed). */
+  state(serverId: string): UpstreamState | undefined {
+    return this.connections.get(serverId)?.state;
+  }
+
+  has(serverId: string): boolean {
+    return this.connections.has(serverId);
+  }
+
+  /** Ids of the servers in the pool. */
+  serverIds(): string[] {
+    return [...this.connections.keys()];
+  }
+
+  /** Closes every connection and ends every stdio process. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const all = [...this.connections.values()];
+    this.connections.clear();
+    await Promise.all(all.map((c) => c.close()));
+  }
+
+  private connection(serverId: string): UpstreamConnection {
+    const c = this.connections.get(serverId);
+    if (!c) throw new UpstreamError('unavailable', 'The upstream server is not registered or is disabled');
+    return c;
+  }
+
+  async callTool(
+    serverId: string,
+    toolName: string,
+    args: Record<string, unknown>,
+    options: UpstreamCallOptions = {},
+  ): Promise<ToolCallResult> {
+    return this.connection(serverId).run(`tools/call ${toolName}`, options, async (client, request) => {
+      // client.request rather than client.callTool: a gateway passes results through untouched
+      // (no client-side outputSchema enforcement).
+      const result = await client.request(
+        { method: 'tools/call', params: { name: toolName, arguments: args } },
+        CallToolResultSchema,
+        request,
+      );
+      return result as ToolCallResult;
+    });
+  }
+
+  async readResource(
+    serverId: string,
+    uri: string,
+    options: UpstreamCallOptions = {},
+  ): Promise<{ contents: unknown[]; [key: string]: unknown }> {
+    return this.connection(serverId).run('resources/read', options, (client, request) => client.readResource({ uri }, request));
+  }
+
+  async getPrompt(
+    serverId: string,
+    name: string,
+    args: Record<string, string>,
+    options: UpstreamCallOptions = {},
+  ): Promise<{ messages: unknown[]; description?: string; [key: string]: unknown }> {
+    return this.connection(serverId).run(`prompts/get ${name}`, options, (client, request) =>
+      client.getPrompt({ name, arguments: args }, request),
+    );
+  }
+
+  /** Reads every page of the upstream's tools, resources, resource templates and prompts (those it declares). */
+  async list(serverId: string, options: UpstreamCallOptions = {}): Promise<UpstreamListing> {
+    const connection = this.connection(serverId);
+    return connection.run('catalog sync', options, async (client, request) => {
+      const caps = client.getServerCapabilities() ?? {};
+      const pages = async <T>(fetch: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>) => {
+        const all: T[] = [];
+        let cursor: string | undefined;
+        for (let page = 0; page < MAX_PAGES; page += 1) {
+          const { items, nextCursor } = await fetch(cursor);
+          all.push(...items);
+          if (!nextCursor || nextCursor === cursor) break;
+          cursor = nextCursor;
+        }
+        return all;
+      };
+      const params = (cursor: string | undefined) => (cursor ? { cursor } : {});
+      const tools = caps.tools
+        ? await pages(async (c) => {
+            const r = await client.listTools(params(c), request);
+            return { items: r.tools, nextCursor: r.nextCursor };
+          })
+        : [];
+      const resources = caps.resources
+        ? await pages(async (c) => {
+            const r = await client.listResources(params(c), request);
+            return { items: r.resources, nextCursor: r.nextCursor };
+          })
+        : [];
+      const resourceTemplates = caps.resources
+        ? await pages(async (c) => {
+            const r = await client.listResourceTemplates(params(c), request);
+            return { items: r.resourceTemplates, nextCursor: r.nextCursor };
+          }).catch(() => [] as ResourceTemplate[])
+        : [];
+      const prompts = caps.prompts
+        ? await pages(async (c) => {
+            const r = await client.listPrompts(params(c), request);
+            return { items: r.prompts, nextCursor: r.nextCursor };
+          })
+        : [];
+      return { tools, resources, resourceTemplates, prompts };
+    });
+  }
+}

@@ -1,0 +1,300 @@
+import type { Knex } from 'knex';
+import { likePattern } from './servers-store.js';
+
+export interface DbToolRow {
+  id: string;
+  server_id: string;
+  name: string;
+  title: string | null;
+  description: string | null;
+  input_schema: Record<string, unknown>;
+  output_schema: Record<string, unknown> | null;
+  annotations: Record<string, unknown> | null;
+  meta: Record<string, unknown> | null;
+  enabled: boolean;
+  available: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A tool row with its server's name and connection facts, as listings show it. */
+export interface DbToolWithServerRow extends DbToolRow {
+  server_name: string;
+}
+
+export interface DbResourceRow {
+  id: string;
+  server_id: string;
+  uri: string;
+  is_template: boolean;
+  name: string;
+  title: string | null;
+  description: string | null;
+  mime_type: string | null;
+  size: number | null;
+  annotations: Record<string, unknown> | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface DbPromptRow {
+  id: string;
+  server_id: string;
+  name: string;
+  title: string | null;
+  description: string | null;
+  arguments: { name: string; description?: string; required?: boolean }[];
+  created_at: Date;
+  updated_at: Date;
+}
+
+const TOOL_COLUMNS = [
+  'id',
+  'server_id',
+  'name',
+  'title',
+  'description',
+  'input_schema',
+  'output_schema',
+  'annotations',
+  'meta',
+  'enabled',
+  'available',
+  'created_at',
+  'updated_at',
+] as const;
+const RESOURCE_COLUMNS = [
+  'id',
+  'server_id',
+  'uri',
+  'is_template',
+  'name',
+  'title',
+  'description',
+  'mime_type',
+  'size',
+  'annotations',
+  'created_at',
+  'updated_at',
+] as const;
+const PROMPT_COLUMNS = ['id', 'server_id', 'name', 'title', 'description', 'arguments', 'created_at', 'updated_at'] as const;
+
+const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+
+function resourceFromDb(raw: Record<string, unknown>): DbResourceRow {
+  const row = raw as unknown as DbResourceRow;
+  return { ...row, size: row.size === null ? null : Number(row.size) };
+}
+
+/** A tool as the upstream offers it, ready to be stored. */
+export interface ToolUpsert {
+  name: string;
+  title: string | null;
+  description: string | null;
+  input_schema: Record<string, unknown>;
+  output_schema: Record<string, unknown> | null;
+  annotations: Record<string, unknown> | null;
+  meta: Record<string, unknown> | null;
+}
+
+export type ResourceUpsert = Omit<DbResourceRow, 'id' | 'server_id' | 'created_at' | 'updated_at'>;
+export type PromptUpsert = Omit<DbPromptRow, 'id' | 'server_id' | 'created_at' | 'updated_at'>;
+
+/** Persistence of the synced catalog: tools (stable ids), resources and prompts of each server. */
+export class CatalogStore {
+  constructor(private readonly db: Knex | Knex.Transaction) {}
+
+  with(trx: Knex.Transaction): CatalogStore {
+    return new CatalogStore(trx);
+  }
+
+  async toolsOfServers(serverIds?: readonly string[]): Promise<DbToolRow[]> {
+    const q = this.db('mcp_tools')
+      .select(TOOL_COLUMNS)
+      .orderBy([{ column: 'server_id' }, { column: 'name' }]);
+    if (serverIds) q.whereIn('server_id', [...serverIds]);
+    return q;
+  }
+
+  async resourcesOfServers(serverIds?: readonly string[]): Promise<DbResourceRow[]> {
+    const q = this.db('mcp_resources')
+      .select(RESOURCE_COLUMNS)
+      .orderBy([{ column: 'server_id' }, { column: 'uri' }]);
+    if (serverIds) q.whereIn('server_id', [...serverIds]);
+    return (await q).map(resourceFromDb);
+  }
+
+  async promptsOfServers(serverIds?: readonly string[]): Promise<DbPromptRow[]> {
+    const q = this.db('mcp_prompts')
+      .select(PROMPT_COLUMNS)
+      .orderBy([{ column: 'server_id' }, { column: 'name' }]);
+    if (serverIds) q.whereIn('server_id', [...serverIds]);
+    return q;
+  }
+
+  /**
+   * Brings a server's tools in line with what the upstream offers: existing names keep their id
+   * and selection (and become available), new names get a fresh id, missing names are marked
+   * unavailable. Returns the number of rows changed.
+   */
+  async syncTools(serverId: string, tools: readonly ToolUpsert[], newId: () => string): Promise<void> {
+    const existing: { id: string; name: string }[] = await this.db('mcp_tools').select('id', 'name').where({ server_id: serverId });
+    const byName = new Map(existing.map((t) => [t.name, t.id]));
+    const offered = new Set<string>();
+    for (const tool of tools) {
+      offered.add(tool.name);
+      const values = {
+        title: tool.title,
+        description: tool.description,
+        input_schema: json(tool.input_schema),
+        output_schema: json(tool.output_schema),
+        annotations: json(tool.annotations),
+        meta: json(tool.meta),
+        available: true,
+      };
+      const id = byName.get(tool.name);
+      if (id)
+        await this.db('mcp_tools')
+          .where({ id })
+          .update({ ...values, updated_at: this.db.fn.now() });
+      else await this.db('mcp_tools').insert({ id: newId(), server_id: serverId, name: tool.name, enabled: true, ...values });
+    }
+    const gone = existing.filter((t) => !offered.has(t.name)).map((t) => t.id);
+    if (gone.length)
+      await this.db('mcp_tools').whereIn('id', gone).andWhere('available', true).update({ available: false, updated_at: this.db.fn.now() });
+  }
+
+  /** Replaces a server's resources and templates, keeping ids of unchanged URIs. */
+  async syncResources(serverId: string, resources: readonly ResourceUpsert[], newId: () => string): Promise<void> {
+    const existing: { id: string; uri: string; is_template: boolean }[] = await this.db('mcp_resources')
+      .select('id', 'uri', 'is_template')
+      .where({ server_id: serverId });
+    const key = (uri: string, t: boolean) => `${t ? 't' : 'r'}:${uri}`;
+    const byKey = new Map(existing.map((r) => [key(r.uri, r.is_template), r.id]));
+    const seen = new Set<string>();
+    for (const r of resources) {
+      const k = key(r.uri, r.is_template);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      const values = { ...r, annotations: json(r.annotations) };
+      const id = byKey.get(k);
+      if (id)
+        await this.db('mcp_resources')
+          .where({ id })
+          .update({ ...values, updated_at: this.db.fn.now() });
+      else await this.db('mcp_resources').insert({ id: newId(), server_id: serverId, ...values });
+    }
+    const gone = existing.filter((r) => !seen.has(key(r.uri, r.is_template))).map((r) => r.id);
+    if (gone.length) await this.db('mcp_resources').whereIn('id', gone).delete();
+  }
+
+  /** Replaces a server's prompts, keeping ids of unchanged names. */
+  async syncPrompts(serverId: string, prompts: readonly PromptUpsert[], newId: () => string): Promise<void> {
+    const existing: { id: string; name: string }[] = await this.db('mcp_prompts').select('id', 'name').where({ server_id: serverId });
+    const byName = new Map(existing.map((p) => [p.name, p.id]));
+    const seen = new Set<string>();
+    for (const p of prompts) {
+      if (seen.has(p.name)) continue;
+      seen.add(p.name);
+      const values = { ...p, arguments: JSON.stringify(p.arguments) };
+      const id = byName.get(p.name);
+      if (id)
+        await this.db('mcp_prompts')
+          .where({ id })
+          .update({ ...values, updated_at: this.db.fn.now() });
+      else await this.db('mcp_prompts').insert({ id: newId(), server_id: serverId, ...values });
+    }
+    const gone = existing.filter((p) => !seen.has(p.name)).map((p) => p.id);
+    if (gone.length) await this.db('mcp_prompts').whereIn('id', gone).delete();
+  }
+
+  /** The tools with these ids (any server), locked for update. */
+  async toolsByIdsForUpdate(ids: readonly string[]): Promise<Pick<DbToolRow, 'id' | 'server_id' | 'enabled'>[]> {
+    return this.db('mcp_tools')
+      .select('id', 'server_id', 'enabled')
+      .whereIn('id', [...ids])
+      .forUpdate();
+  }
+
+  /** Sets `enabled` on those of the tools whose state differs; returns the ids changed. */
+  async setToolsEnabled(ids: readonly string[], enabled: boolean): Promise<string[]> {
+    const rows: { id: string }[] = await this.db('mcp_tools')
+      .whereIn('id', [...ids])
+      .andWhere('enabled', !enabled)
+      .update({ enabled, updated_at: this.db.fn.now() })
+      .returning(['id']);
+    return rows.map((r) => r.id);
+  }
+
+  /** A page of tools, by server name then tool name, with filters. */
+  async pageTools(options: {
+    offset: number;
+    limit: number;
+    search?: string;
+    serverId?: string;
+    enabled?: boolean;
+  }): Promise<{ rows: DbToolWithServerRow[]; total: number }> {
+    const filter = (q: Knex.QueryBuilder) => {
+      if (options.serverId) q.where('t.server_id', options.serverId);
+      if (options.enabled !== undefined) q.where('t.enabled', options.enabled);
+      if (options.search) {
+        const p = likePattern(options.search);
+        q.where((w) => w.whereRaw("t.name ilike ? escape '\\'", [p]).orWhereRaw("t.description ilike ? escape '\\'", [p]));
+      }
+    };
+    const base = () => this.db('mcp_tools as t').join('mcp_servers as s', 's.id', 't.server_id').modify(filter);
+    const countRow = await base().count<{ count: string | number }[]>({ count: '*' }).first();
+    const rows = await base()
+      .select([...TOOL_COLUMNS.map((c) => `t.${c}`), 's.name as server_name'])
+      .orderByRaw('lower(s.name), s.id, t.name')
+      .offset(options.offset)
+      .limit(options.limit);
+    return { rows, total: Number(countRow?.count ?? 0) };
+  }
+
+  async pageResources(options: {
+    serverId: string;
+    offset: number;
+    limit: number;
+    search?: string;
+  }): Promise<{ rows: DbResourceRow[]; total: number }> {
+    const filter = (q: Knex.QueryBuilder) => {
+      q.where('server_id', options.serverId);
+      if (options.search) {
+        const p = likePattern(options.search);
+        q.where((w) => w.whereRaw("uri ilike ? escape '\\'", [p]).orWhereRaw("name ilike ? escape '\\'", [p]));
+      }
+    };
+    const countRow = await this.db('mcp_resources').modify(filter).count<{ count: string | number }[]>({ count: '*' }).first();
+    const rows = await this.db('mcp_resources')
+      .select(RESOURCE_COLUMNS)
+      .modify(filter)
+      .orderBy([{ column: 'uri' }, { column: 'is_template' }])
+      .offset(options.offset)
+      .limit(options.limit);
+    return { rows: rows.map(resourceFromDb), total: Number(countRow?.count ?? 0) };
+  }
+
+  async pagePrompts(options: {
+    serverId: string;
+    offset: number;
+    limit: number;
+    search?: string;
+  }): Promise<{ rows: DbPromptRow[]; total: number }> {
+    const filter = (q: Knex.QueryBuilder) => {
+      q.where('server_id', options.serverId);
+      if (options.search) {
+        const p = likePattern(options.search);
+        q.where((w) => w.whereRaw("name ilike ? escape '\\'", [p]).orWhereRaw("description ilike ? escape '\\'", [p]));
+      }
+    };
+    const countRow = await this.db('mcp_prompts').modify(filter).count<{ count: string | number }[]>({ count: '*' }).first();
+    const rows = await this.db('mcp_prompts')
+      .select(PROMPT_COLUMNS)
+      .modify(filter)
+      .orderBy('name')
+      .offset(options.offset)
+      .limit(options.limit);
+    return { rows, total: Number(countRow?.count ?? 0) };
+  }
+}
