@@ -43,7 +43,7 @@ export interface BundleEndpointDeps {
   upstreams: UpstreamCaller;
   recorder: CallRecorder;
   logger: Logger;
-  config: Pick<Config, 'allowedOrigins' | 'publicUrl' | 'bodyLimitBytes'>;
+  config: Pick<Config, 'allowedOrigins' | 'publicUrl' | 'bodyLimitBytes' | 'host'>;
   version: string;
   options?: McpOptions;
 }
@@ -78,6 +78,10 @@ export class BundleEndpoint {
   private readonly inFlight = new Map<string, Map<string, AbortController>>();
   private readonly allowedOrigins: Set<string>;
   private readonly publicOrigin: string | undefined;
+  private readonly publicHost: string | undefined;
+  private readonly allowedHosts: Set<string>;
+  /** True when the server listens on a loopback address only (the default). */
+  private readonly loopbackOnly: boolean;
   private readonly keepAlive: NodeJS.Timeout;
   private readonly unsubscribe: (() => void)[] = [];
   private readonly slowMs: number;
@@ -98,6 +102,9 @@ export class BundleEndpoint {
     this.slowMs = o.slowResponseMs ?? 1000;
     this.allowedOrigins = new Set(deps.config.allowedOrigins.map((x) => new URL(x).origin));
     this.publicOrigin = deps.config.publicUrl ? new URL(deps.config.publicUrl).origin : undefined;
+    this.publicHost = deps.config.publicUrl ? new URL(deps.config.publicUrl).hostname.toLowerCase() : undefined;
+    this.allowedHosts = new Set(deps.config.allowedOrigins.map((x) => new URL(x).hostname.toLowerCase()));
+    this.loopbackOnly = isLoopbackName(deps.config.host);
     this.keepAlive = setInterval(() => {
       for (const s of this.sessions.streams()) s.stream?.write(': keepalive\n\n');
     }, 25_000);
@@ -435,8 +442,18 @@ export class BundleEndpoint {
     for (const s of this.sessions.streams()) if (bundleIds.has(s.bundleId)) s.stream?.write(LIST_CHANGED);
   }
 
-  /** Absent Origin, the same host, the public URL's origin and the configured origins pass. */
+  /**
+   * DNS-rebinding protection. An Origin passes when absent, when it is the public URL's origin or
+   * a configured one, or when it names a loopback host. "Same host as the Host header" is not
+   * enough: a rebound name (evil.example → 127.0.0.1) sends matching Host and Origin. While the
+   * server listens on loopback only, the Host header itself must also name loopback (or the
+   * public URL's host).
+   */
   private originAllowed(req: IncomingMessage): boolean {
+    if (this.loopbackOnly) {
+      const host = header(req, 'host');
+      if (host !== undefined && !this.trustedHost(hostnameOf(host))) return false;
+    }
     const origin = header(req, 'origin');
     if (origin === undefined) return true;
     let url: URL;
@@ -447,8 +464,11 @@ export class BundleEndpoint {
     }
     if (url.origin === 'null') return false;
     if (this.allowedOrigins.has(url.origin) || url.origin === this.publicOrigin) return true;
-    const host = header(req, 'host');
-    return !!host && url.host.toLowerCase() === host.toLowerCase();
+    return isLoopbackName(url.hostname);
+  }
+
+  private trustedHost(hostname: string): boolean {
+    return isLoopbackName(hostname) || hostname === this.publicHost || this.allowedHosts.has(hostname);
   }
 
   /** `GET /mcp/bundle/{bundle_key}/info`: plain JSON about the bundle behind a key. */
@@ -485,4 +505,18 @@ export class BundleEndpoint {
   ): void {
     sendJson(res, status, JSON.stringify({ detail, code, request_id: requestId }), headers);
   }
+}
+
+/** The hostname part of a Host header (`name`, `name:port`, `[v6]:port`), lower-cased. */
+function hostnameOf(host: string): string {
+  const h = host.trim().toLowerCase();
+  if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1);
+  const colon = h.lastIndexOf(':');
+  return colon > 0 ? h.slice(0, colon) : h;
+}
+
+/** localhost, *.localhost, 127.0.0.0/8 and ::1 (with or without brackets). */
+function isLoopbackName(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(h) || h === '::1';
 }

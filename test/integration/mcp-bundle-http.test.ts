@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { ACCEPT_BOTH, mcpFetch, modernRequest, RawSession, responseOf } from '../helpers/mcp-http.js';
@@ -160,6 +161,31 @@ describe('/mcp/bundle/{bundle_key} over raw HTTP', () => {
       expect((await mcpFetch(url, { method: 'GET', headers: { origin: 'https://evil.example' } })).status).to.equal(403);
       expect((await mcpFetch(url, { body: init, headers: { origin: 'https://allowed.example' } })).status).to.equal(200);
       expect((await mcpFetch(url, { body: init, headers: { origin: new URL(t.url).origin } })).status).to.equal(200);
+    });
+
+    it('answers 403 to a DNS-rebinding request (foreign Host and matching Origin) while bound to loopback', async () => {
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      });
+      const send = (headers: Record<string, string>) =>
+        new Promise<number>((resolve, reject) => {
+          const req = http.request(
+            url,
+            { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
+            (res) => {
+              res.resume();
+              resolve(res.statusCode ?? 0);
+            },
+          );
+          req.on('error', reject);
+          req.end(body);
+        });
+      expect(await send({ host: 'evil.example.com', origin: 'http://evil.example.com' })).to.equal(403);
+      expect(await send({ host: 'evil.example.com' })).to.equal(403);
+      expect(await send({ host: `localhost:${new URL(t.url).port}`, origin: `http://localhost:${new URL(t.url).port}` })).to.equal(200);
     });
 
     it('answers 406 when Accept does not list both media types', async () => {

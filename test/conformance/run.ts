@@ -1,0 +1,55 @@
+/**
+ * Runs the official MCP conformance suite (@modelcontextprotocol/conformance) against a bundle
+ * endpoint in front of our fixture upstream (registered through the REST API, served through the
+ * real pool), for the 2025-11-25 requirements and the 2026-07-28 scenarios. Known gaps are listed
+ * with their reasons in the baseline files beside this script; anything else failing fails the run.
+ *
+ *   npm run test:conformance [-- --only 2025-11-25|2026-07-28] [-- --scenario NAME]
+ *
+ * The suite needs Node 22; the node@22 dev dependency provides it.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { setupFixtureBundle } from '../helpers/fixture-bundle.js';
+import { ROOT } from '../helpers/contract.js';
+import { startTestServer } from '../helpers/test-server.js';
+
+const NODE22 = path.join(ROOT, 'node_modules/node/bin/node');
+const CLI = path.join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+const HERE = path.join(ROOT, 'test/conformance');
+
+const RUNS = [
+  { id: '2025-11-25', args: ['--requirements', '2025-11-25'] },
+  { id: '2026-07-28', args: ['--spec-version', '2026-07-28'] },
+];
+
+function run(args: string[]): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(NODE22, [CLI, ...args], { stdio: 'inherit', cwd: ROOT });
+    child.once('exit', (code) => resolve(code ?? 1));
+  });
+}
+
+const { values } = parseArgs({ options: { only: { type: 'string' }, scenario: { type: 'string' } } });
+const t = await startTestServer({ env: { TOOLGATE_LOG_LEVEL: 'warn' } });
+let failed = 0;
+try {
+  const fixture = await setupFixtureBundle(t.owner, t.url, { name: 'conformance', description: 'Conformance fixture tools' });
+  console.log(`bundle endpoint: ${t.url}/mcp/bundle/<key>`);
+  for (const r of RUNS.filter((x) => !values.only || x.id === values.only)) {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), `conformance-${r.id}-`));
+    const baseline = path.join(HERE, `baseline-${r.id}.yml`);
+    const args = ['server', '--url', fixture.endpoint, ...r.args, '-o', out];
+    if (fs.existsSync(baseline)) args.push('--expected-failures', baseline);
+    if (values.scenario) args.push('--scenario', values.scenario);
+    console.log(`\n=== conformance ${r.id} (results in ${out}) ===`);
+    const code = await run(args);
+    if (code !== 0) failed += 1;
+  }
+} finally {
+  await t.stop();
+}
+process.exit(failed ? 1 : 0);
