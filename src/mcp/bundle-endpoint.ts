@@ -13,6 +13,7 @@ import {
   LATEST_LEGACY_VERSION,
   LEGACY_VERSIONS,
   messageKind,
+  META_CLIENT_CAPABILITIES,
   META_PROTOCOL_VERSION,
   MODERN_VERSION,
   RpcCode,
@@ -261,11 +262,13 @@ export class BundleEndpoint {
       return;
     }
     const first = messages[0]!;
-    if (!isBatch && kinds[0] === 'request' && first.method === 'initialize') return this.initialize(req, res, bundle, first);
+    // The era is chosen by the request: the 2026-07-28 markers (per-request _meta, or the header
+    // without a session) mean stateless; a plain initialize means a legacy session.
     const modern =
       (!isBatch && modernVersionOf(first) !== undefined) ||
       (header(req, 'mcp-session-id') === undefined && header(req, 'mcp-protocol-version') === MODERN_VERSION);
     if (modern) return this.postModern(req, res, bundle, messages, kinds, isBatch);
+    if (!isBatch && kinds[0] === 'request' && first.method === 'initialize') return this.initialize(req, res, bundle, first);
 
     const session = this.legacySession(req, res, bundle);
     if (!session) return;
@@ -323,10 +326,20 @@ export class BundleEndpoint {
       res.end();
       return;
     }
+    const meta = (msg.params as { _meta?: unknown } | undefined)?._meta;
     const version = modernVersionOf(msg);
     const headerVersion = header(req, 'mcp-protocol-version');
     const mismatch = (message: string) => sendRpcError(res, 400, RpcCode.HeaderMismatch, message, { id: msg.id });
-    if (typeof version !== 'string') return mismatch('Header mismatch: the body carries no _meta protocol version');
+    const invalid = (message: string) => sendRpcError(res, 400, RpcCode.InvalidParams, message, { id: msg.id });
+    // Malformed per-request metadata is invalid params; disagreeing headers are a mismatch; only a
+    // consistent but unsupported version is -32022.
+    if (!meta || typeof meta !== 'object') return invalid('Invalid params: _meta is required in protocol version 2026-07-28');
+    if (typeof version !== 'string') return invalid(`Invalid params: _meta.${META_PROTOCOL_VERSION} is required`);
+    const capabilities = (meta as Record<string, unknown>)[META_CLIENT_CAPABILITIES];
+    if (!capabilities || typeof capabilities !== 'object' || Array.isArray(capabilities))
+      return invalid(`Invalid params: _meta.${META_CLIENT_CAPABILITIES} is required`);
+    if (headerVersion !== undefined && headerVersion !== version)
+      return mismatch('Header mismatch: MCP-Protocol-Version must equal the _meta protocol version');
     if (version !== MODERN_VERSION) {
       sendRpcError(res, 400, RpcCode.UnsupportedProtocolVersion, 'Unsupported protocol version', {
         id: msg.id,
@@ -342,7 +355,8 @@ export class BundleEndpoint {
       const target = (msg.params as Record<string, unknown> | undefined)?.[field];
       if (header(req, 'mcp-name') !== target) return mismatch(`Header mismatch: Mcp-Name must equal params.${field}`);
     }
-    if (!METHOD_NAMES.has(method) || method === 'initialize') {
+    // initialize and ping do not exist in the stateless revision.
+    if (!METHOD_NAMES.has(method) || method === 'initialize' || method === 'ping') {
       sendRpcError(res, 404, RpcCode.MethodNotFound, 'Method not found', { id: msg.id });
       return;
     }

@@ -23,7 +23,7 @@ const HERE = path.join(ROOT, 'test/conformance');
 
 const RUNS = [
   { id: '2025-11-25', args: ['--requirements', '2025-11-25'] },
-  { id: '2026-07-28', args: ['--spec-version', '2026-07-28'] },
+  { id: '2026-07-28', args: ['--requirements', '2026-07-28'] },
 ];
 
 function run(args: string[]): Promise<number> {

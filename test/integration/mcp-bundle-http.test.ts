@@ -536,6 +536,38 @@ describe('/mcp/bundle/{bundle_key} over raw HTTP', () => {
       });
     });
 
+    it('answers 400 (-32602) when the per-request _meta or its required fields are missing', async () => {
+      const cases: [string, (h: Record<string, string>, b: any) => void][] = [
+        ['no _meta', (_h, b) => delete b.params._meta],
+        ['no protocol version', (_h, b) => delete b.params._meta['io.modelcontextprotocol/protocolVersion']],
+        ['no client capabilities', (_h, b) => delete b.params._meta['io.modelcontextprotocol/clientCapabilities']],
+      ];
+      for (const [what, tweak] of cases) {
+        const reply = await post('tools/list', {}, tweak);
+        expect(reply.status, what).to.equal(400);
+        expect(reply.json.error.code, what).to.equal(-32602);
+      }
+    });
+
+    it('answers 400 (-32020), not -32022, when the header and _meta versions disagree', async () => {
+      const reply = await post('tools/list', {}, (_h, b) => {
+        b.params._meta['io.modelcontextprotocol/protocolVersion'] = '2025-11-25';
+      });
+      expect(reply.status).to.equal(400);
+      expect(reply.json.error.code).to.equal(-32020);
+    });
+
+    it('answers 404 (-32601) to initialize and ping, which the stateless revision removed', async () => {
+      for (const method of ['initialize', 'ping']) {
+        const reply = await post(
+          method,
+          method === 'initialize' ? { protocolVersion: '2026-07-28', capabilities: {}, clientInfo: { name: 'x', version: '1' } } : {},
+        );
+        expect(reply.status, method).to.equal(404);
+        expect(reply.json.error.code, method).to.equal(-32601);
+      }
+    });
+
     it('answers 404 (-32601) for an unknown method', async () => {
       const reply = await post('nope/never');
       expect(reply.status).to.equal(404);
