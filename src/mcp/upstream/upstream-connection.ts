@@ -7,6 +7,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ErrorCode,
   McpError,
+  ProgressNotificationSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
@@ -129,6 +130,14 @@ export class UpstreamConnection {
   private probeTimer: NodeJS.Timeout | undefined;
   private waiters = new Set<() => void>();
   private probing = false;
+  /**
+   * Progress listeners by the progress token we put in `_meta`. The SDK's own `onprogress` drops
+   * a progress notification that arrives in the same chunk as the response (it removes the
+   * handler synchronously on the response, but handles notifications a microtask later), so the
+   * last "100 %" was often lost. Our handler runs before the call's continuation does.
+   */
+  private progressListeners = new Map<string, NonNullable<UpstreamCallOptions['onProgress']>>();
+  private progressSeq = 0;
   private current: UpstreamState = {
     status: 'connecting',
     lastError: null,
@@ -208,29 +217,51 @@ export class UpstreamConnection {
    * once when the server is in error, re-initialises once when an HTTP session is gone, and maps
    * every failure to an UpstreamError.
    */
-  async run<T>(what: string, options: UpstreamCallOptions, fn: (client: Client, request: RequestOptions) => Promise<T>): Promise<T> {
+  async run<T>(
+    what: string,
+    options: UpstreamCallOptions,
+    fn: (client: Client, request: RequestOptions, meta: { progressToken: string } | undefined) => Promise<T>,
+  ): Promise<T> {
     const timeoutMs = options.timeoutMs ?? this.spec.callTimeoutMs;
     const deadline = Date.now() + timeoutMs;
+    const { signal } = options;
+    let meta: { progressToken: string } | undefined;
+    if (options.onProgress) {
+      this.progressSeq += 1;
+      meta = { progressToken: `tg-${this.progressSeq}` };
+      this.progressListeners.set(meta.progressToken, options.onProgress);
+    }
+    try {
+      return await this.attempt(what, options, deadline, timeoutMs, meta, fn);
+    } finally {
+      if (meta) this.progressListeners.delete(meta.progressToken);
+    }
+  }
+
+  /** Hands an upstream progress notification to the call that asked for it. */
+  private onProgressNotification(params: { progressToken: string | number; progress: number; total?: number; message?: string }): void {
+    const listener = this.progressListeners.get(String(params.progressToken));
+    listener?.({
+      progress: params.progress,
+      ...(params.total !== undefined ? { total: params.total } : {}),
+      ...(params.message !== undefined ? { message: params.message } : {}),
+    });
+  }
+
+  private async attempt<T>(
+    what: string,
+    options: UpstreamCallOptions,
+    deadline: number,
+    timeoutMs: number,
+    meta: { progressToken: string } | undefined,
+    fn: (client: Client, request: RequestOptions, meta: { progressToken: string } | undefined) => Promise<T>,
+  ): Promise<T> {
     const { signal } = options;
     for (let attempt = 0; ; attempt += 1) {
       const client = await this.readyClient(deadline, signal);
       const remaining = Math.max(1, deadline - Date.now());
       try {
-        return await fn(client, {
-          timeout: remaining,
-          maxTotalTimeout: remaining,
-          ...(signal ? { signal } : {}),
-          ...(options.onProgress
-            ? {
-                onprogress: (p) =>
-                  options.onProgress?.({
-                    progress: p.progress,
-                    ...(p.total !== undefined ? { total: p.total } : {}),
-                    ...(p.message !== undefined ? { message: p.message } : {}),
-                  }),
-              }
-            : {}),
-        });
+        return await fn(client, { timeout: remaining, maxTotalTimeout: remaining, ...(signal ? { signal } : {}) }, meta);
       } catch (err) {
         if (signal?.aborted) throw new UpstreamError('cancelled', `${what} on "${this.spec.name}" was cancelled`);
         if (isSessionGone(err) && attempt === 0 && this.client === client) {
@@ -329,6 +360,7 @@ export class UpstreamConnection {
     const gen = ++this.generation;
     this.setState({ status: 'connecting', attempts: this.current.attempts + 1, pid: null });
     const client = new Client(this.options.clientInfo, { capabilities: {} });
+    client.setNotificationHandler(ProgressNotificationSchema, (n) => this.onProgressNotification(n.params));
     let transport: Transport;
     try {
       transport = this.makeTransport();

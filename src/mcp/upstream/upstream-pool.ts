@@ -99,11 +99,11 @@ export class UpstreamPool implements UpstreamCaller {
     args: Record<string, unknown>,
     options: UpstreamCallOptions = {},
   ): Promise<ToolCallResult> {
-    return this.connection(serverId).run(`tools/call ${toolName}`, options, async (client, request) => {
+    return this.connection(serverId).run(`tools/call ${toolName}`, options, async (client, request, meta) => {
       // client.request rather than client.callTool: a gateway passes results through untouched
       // (no client-side outputSchema enforcement).
       const result = await client.request(
-        { method: 'tools/call', params: { name: toolName, arguments: args } },
+        { method: 'tools/call', params: { name: toolName, arguments: args, ...(meta ? { _meta: meta } : {}) } },
         CallToolResultSchema,
         request,
       );
