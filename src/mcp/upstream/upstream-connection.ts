@@ -224,7 +224,6 @@ export class UpstreamConnection {
   ): Promise<T> {
     const timeoutMs = options.timeoutMs ?? this.spec.callTimeoutMs;
     const deadline = Date.now() + timeoutMs;
-    const { signal } = options;
     let meta: { progressToken: string } | undefined;
     if (options.onProgress) {
       this.progressSeq += 1;
