@@ -44,6 +44,7 @@ async function main(argv: string[]): Promise<number> {
     }
     throw err;
   } finally {
+    await services.identity.close();
     await services.db.close();
   }
 }

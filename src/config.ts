@@ -32,6 +32,8 @@ export interface Config {
   readonly allowedOrigins: readonly string[];
   /** Default requests per minute for an API key with no limit of its own. */
   readonly defaultRateLimitRpm: number;
+  /** Hosts or CIDR ranges outbound fetches may reach although private, loopback or link-local. */
+  readonly outboundAllowlist: readonly string[];
 }
 
 /** Environment variable, its config key, its JSON schema and its documentation (README table). */
@@ -121,6 +123,12 @@ export const SETTINGS: readonly Setting[] = [
     schema: { type: 'integer', minimum: 1, maximum: 1000000, default: 600 },
     doc: 'Requests per minute for keys without their own limit.',
   },
+  {
+    env: 'TOOLGATE_OUTBOUND_ALLOWLIST',
+    key: 'outboundAllowlist',
+    schema: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 253 }, default: [] },
+    doc: 'Comma-separated hosts or CIDR ranges the server may fetch although private/loopback (e.g. an OIDC provider on 127.0.0.1).',
+  },
 ];
 
 /** Raised when the environment does not describe a valid configuration; lists every problem. */
@@ -149,7 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const value = env[setting.env];
     if (value === undefined || value === '') continue;
     raw[setting.key] =
-      setting.key === 'allowedOrigins'
+      setting.key === 'allowedOrigins' || setting.key === 'outboundAllowlist'
         ? value
             .split(',')
             .map((v) => v.trim())

@@ -8,13 +8,13 @@ import { createHandlers } from './handlers/index.js';
 import { createRestApi } from './http/rest-api.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createLogger, type Logger } from './logger.js';
-import { ApiKeysService } from './services/api-keys-service.js';
-import { UnauthorizedError } from './errors.js';
+import type { ApiKeysService } from './services/api-keys-service.js';
 import { ApiKeysStore } from './stores/api-keys-store.js';
 import { migrateToLatest, openDatabase, type Database } from './stores/database.js';
 import { UsersStore } from './stores/users-store.js';
 import { loadMasterKey, SecretBox } from './lib/secret-box.js';
 import { InMemoryCatalog } from './services/in-memory-catalog.js';
+import { createIdentity, type IdentityServices } from './services/identity.js';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OPENAPI_PATH = path.join(ROOT_DIR, 'openapi.yaml');
@@ -30,11 +30,14 @@ export interface Services {
   readonly secrets: SecretBox;
   /** The tool catalog the hot path reads; filled by the server registry. */
   readonly catalog: InMemoryCatalog;
+  /** Users, keys, sessions, OAuth, invitations, rate limits (`apiKeys` above is `identity.apiKeys`). */
+  readonly identity: IdentityServices;
 }
 
 /** Opens the database, migrates it and builds the services on it (no HTTP). */
 export async function openServices(config: Config, logger: Logger, clock: Clock = systemClock): Promise<Services> {
-  const secrets = new SecretBox(loadMasterKey(config.secretKey, config.dataDir));
+  const masterKey = loadMasterKey(config.secretKey, config.dataDir);
+  const secrets = new SecretBox(masterKey);
   const db = openDatabase(config);
   try {
     await migrateToLatest(db, logger, { schema: config.databaseSchema, connectTimeoutMs: config.dbConnectTimeoutMs });
@@ -44,7 +47,8 @@ export async function openServices(config: Config, logger: Logger, clock: Clock 
   }
   const users = new UsersStore(db.knex);
   const apiKeysStore = new ApiKeysStore(db.knex);
-  return { db, users, apiKeysStore, apiKeys: new ApiKeysService(apiKeysStore, config, clock), secrets, catalog: new InMemoryCatalog() };
+  const identity = createIdentity({ config, logger, clock, knex: db.knex, users, apiKeysStore, secrets, masterKey });
+  return { db, users, apiKeysStore, apiKeys: identity.apiKeys, secrets, catalog: new InMemoryCatalog(), identity };
 }
 
 export interface RunningServer {
@@ -75,6 +79,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     db: services.db,
     clock,
     apiKeys: services.apiKeys,
+    identity: services.identity,
     version: VERSION,
     startedAt,
   });
@@ -82,13 +87,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     definition: OPENAPI_PATH,
     handlers,
     authenticator: {
-      fromBearer: (token) => services.apiKeys.authenticate(token),
-      // Session cookies are issued by OAuth login; until a login exists no cookie is valid.
-      fromCookie: async () => {
-        throw new UnauthorizedError('Invalid or expired session', 'invalid_session');
-      },
+      fromBearer: (token, ip) => services.identity.authenticateBearer(token, ip),
+      fromCookie: (token, ip) => services.identity.authenticateCookie(token, ip),
     },
+    authorize: (principal, operation) => services.identity.checkScope(principal, operation),
+    rateLimit: (principal) => services.identity.checkRateLimit(principal),
   });
+  services.identity.start();
   const app = createApp({ logger, bodyLimitBytes: config.bodyLimitBytes, rest, isStopping: () => stopping });
 
   const server = http.createServer(app.callback());
@@ -136,6 +141,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       clearTimeout(timer);
       server.closeAllConnections();
       await closed;
+      await services.identity.close();
       await services.db.close();
       logger.info('stopped');
     })();

@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../logger.js';
 import type { ApiKeysService } from '../services/api-keys-service.js';
+import type { IdentityServices } from '../services/identity.js';
 import type { Database } from '../stores/database.js';
 
 /** What handlers may use: services and read-only facts about the process. */
@@ -11,6 +12,8 @@ export interface HandlerDeps {
   readonly db: Database;
   readonly clock: Clock;
   readonly apiKeys: ApiKeysService;
+  /** Users, API keys, sessions, OAuth, invitations, auth settings, rate limits. */
+  readonly identity: IdentityServices;
   readonly version: string;
   readonly startedAt: Date;
 }
