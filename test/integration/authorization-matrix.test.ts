@@ -59,7 +59,7 @@ function requestFor(op: (typeof OPERATIONS)[number]): { path: string; body?: unk
   const item = SPEC.paths[op.path];
   const operation = item[op.method];
   const params = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map(deref);
-  let path = op.path;
+  let path: string = op.path;
   const query = new URLSearchParams();
   for (const p of params) {
     if (p.in === 'path') path = path.replace(`{${p.name}}`, encodeURIComponent(sample(p.schema)));
