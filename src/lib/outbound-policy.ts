@@ -76,6 +76,27 @@ export class OutboundPolicy {
     this.ranges = ranges;
   }
 
+  /**
+   * The check that needs no DNS, for URLs an admin saves (resolution happens again at fetch
+   * time): http(s) only, and a literal private address or `localhost` must be allow-listed.
+   */
+  checkStatic(url: string | URL): void {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new OutboundRefusedError('not a valid URL');
+    }
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+      throw new OutboundRefusedError('only http and https URLs may be fetched');
+    const host = parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    if (this.hosts.has(host)) return;
+    const literal = host === 'localhost' || host.endsWith('.localhost') ? '127.0.0.1' : net.isIP(host) ? unmap(host) : undefined;
+    if (literal && PRIVATE.check(literal, family(literal)) && !this.ranges.check(literal, family(literal))) {
+      throw new OutboundRefusedError(`host ${host} is a private, loopback or link-local address that is not allow-listed`);
+    }
+  }
+
   /** Throws OutboundRefusedError unless `url` may be fetched. */
   async check(url: string | URL): Promise<void> {
     let parsed: URL;

@@ -82,10 +82,10 @@ export function createIdentity(deps: {
   );
   const onUserChange = (userId: string): void => apiKeys.invalidateUser(userId);
   const users = new UsersService(knex, deps.users, clock, onUserChange);
-  const oauthProviders = new OAuthProvidersService(new OAuthProvidersStore(knex), deps.secrets, clock);
+  const outboundPolicy = new OutboundPolicy(config.outboundAllowlist);
+  const oauthProviders = new OAuthProvidersService(new OAuthProvidersStore(knex), deps.secrets, clock, outboundPolicy);
   const invitationsStore = new InvitationsStore(knex);
   const invitations = new InvitationsService(invitationsStore, deps.users, oauthProviders, clock);
-  const outboundPolicy = new OutboundPolicy(config.outboundAllowlist);
   const oauthLogin = new OAuthLoginService({
     knex,
     users: deps.users,

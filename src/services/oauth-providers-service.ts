@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConflictError, NotFoundError, RequestValidationError } from '../errors.js';
 import type { Clock } from '../lib/clock.js';
+import { OutboundRefusedError, type OutboundPolicy } from '../lib/outbound-policy.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { DbOAuthProviderRow, OAuthProvidersStore } from '../stores/oauth-providers-store.js';
 
@@ -89,7 +90,31 @@ export class OAuthProvidersService {
     private readonly store: OAuthProvidersStore,
     private readonly secrets: SecretBox,
     private readonly clock: Clock,
+    private readonly policy?: OutboundPolicy,
   ) {}
+
+  /** Refuses (422) provider URLs that point at private addresses not on the outbound allow-list. */
+  private checkUrls(config: Record<string, unknown>): void {
+    if (!this.policy) return;
+    for (const field of ['issuer', 'discovery_url', 'authorization_url', 'token_url', 'userinfo_url']) {
+      const url = config[field];
+      if (typeof url !== 'string') continue;
+      try {
+        this.policy.checkStatic(url);
+      } catch (err) {
+        if (!(err instanceof OutboundRefusedError)) throw err;
+        throw new RequestValidationError([
+          {
+            loc: ['body', 'config', field],
+            msg: `Not allowed by the outbound-address policy: ${err.message}`,
+            type: 'value_error',
+            input: url,
+            ctx: {},
+          },
+        ]);
+      }
+    }
+  }
 
   async list(): Promise<OAuthProviderView[]> {
     return (await this.store.list()).map(view);
@@ -103,6 +128,7 @@ export class OAuthProvidersService {
   async create(input: OAuthProviderCreateInput): Promise<OAuthProviderView> {
     const config = input.config ?? {};
     checkProviderConfig(input.provider_type, config);
+    this.checkUrls(config);
     const row = await this.store.insert({
       id: randomUUID(),
       provider_type: input.provider_type,
@@ -120,7 +146,10 @@ export class OAuthProvidersService {
   async update(providerType: string, patch: OAuthProviderUpdateInput): Promise<OAuthProviderView> {
     const existing = await this.store.findByType(providerType);
     if (!existing) throw new NotFoundError(`No OAuth provider of type ${providerType}`);
-    if (patch.config !== undefined) checkProviderConfig(providerType, patch.config);
+    if (patch.config !== undefined) {
+      checkProviderConfig(providerType, patch.config);
+      this.checkUrls(patch.config);
+    }
     const row = await this.store.update(
       providerType,
       {

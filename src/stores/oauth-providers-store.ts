@@ -68,6 +68,8 @@ export class OAuthProvidersStore {
 
   /** Deletes the provider row, sealed secret included; false when there was none. */
   async delete(providerType: string): Promise<boolean> {
-    return (await this.db('oauth_providers').where({ provider_type: providerType }).delete()) > 0;
+    // `returning` rather than the affected-row count, which knex-pglite does not report as a number.
+    const rows = await this.db('oauth_providers').where({ provider_type: providerType }).delete().returning('id');
+    return rows.length > 0;
   }
 }

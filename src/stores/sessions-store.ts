@@ -48,6 +48,7 @@ export class SessionsStore {
 
   /** Deletes sessions that expired before `before` (housekeeping). */
   async deleteExpired(before: Date): Promise<number> {
-    return this.db('sessions').where('expires_at', '<', before).delete();
+    const rows = await this.db('sessions').where('expires_at', '<', before).delete().returning('id');
+    return rows.length;
   }
 }
