@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 2961fc2f0defd5aa49a71cd341b544baf6d6a580b053928b2b62622dff9e4c5d
+// openapi.yaml sha256: 50f3351587b41be2105e7164859de030754feb469944914258aa0d0cda2253c0
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */

@@ -185,6 +185,12 @@ export async function createRestApi(options: RestApiOptions): Promise<(ctx: KoaC
       for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
       if (result.status !== 204 && result.body !== undefined) ctx.body = result.body;
       else if (result.status === 204) ctx.body = null;
+      else {
+        // A bodiless non-204 (a redirect): an empty body, or Koa would send the status text
+        // (a null body would turn the status into 204).
+        ctx.body = '';
+        ctx.remove('Content-Type');
+      }
     });
   }
 
