@@ -95,7 +95,7 @@ describe('master-key rotation', function () {
       const schema = first.config.databaseSchema;
       const oldKey = loadMasterKey(undefined, dataDir);
       await first.stop();
-      const env = {
+      const env: NodeJS.ProcessEnv = {
         ...process.env,
         TOOLGATE_DATA_DIR: dataDir,
         TOOLGATE_LOG_LEVEL: 'warn',
