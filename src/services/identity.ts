@@ -102,6 +102,7 @@ export function createIdentity(deps: {
   });
   const rateLimiter = new RateLimiter({ redisUrl: config.redisUrl, logger });
   const gatewaySettings = new GatewaySettingsService(new GatewaySettingsStore(knex), clock, bus);
+  let purgeTimer: NodeJS.Timeout | undefined;
   return {
     bus,
     apiKeys,
@@ -118,8 +119,14 @@ export function createIdentity(deps: {
     authenticateCookie: (token) => sessions.authenticate(token),
     checkRateLimit: async (principal) => rateLimitHeaders(await rateLimiter.check(principal)),
     checkScope,
-    start: () => apiKeys.start(),
+    start() {
+      apiKeys.start();
+      // Hourly, and harmless when several instances do it at once.
+      purgeTimer ??= setInterval(() => void sessions.purgeExpired().catch(() => undefined), 3_600_000);
+      purgeTimer.unref();
+    },
     async close() {
+      if (purgeTimer) clearInterval(purgeTimer);
       await apiKeys.stop();
       await rateLimiter.close();
       await bus.close();

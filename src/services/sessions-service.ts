@@ -74,6 +74,11 @@ export class SessionsService {
     return entry.principal;
   }
 
+  /** Deletes sessions that expired more than a day ago (housekeeping); returns how many. */
+  async purgeExpired(): Promise<number> {
+    return this.store.deleteExpired(new Date(this.clock.now().getTime() - 86_400_000));
+  }
+
   /** Ends a session at once, here and on every instance. */
   async revoke(sessionId: string): Promise<void> {
     await this.store.revoke(sessionId, this.clock.now());

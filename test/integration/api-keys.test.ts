@@ -66,6 +66,14 @@ describe('user API keys', function () {
       }
     });
 
+    it('answers 413 for an oversized body and writes nothing', async () => {
+      const before = await alice.client.get(`${KEYS}?page_size=100`);
+      const res = await alice.client.post(KEYS, { name: 'big', description: 'd'.repeat(2 * 1024 * 1024) });
+      expect(res.status).to.equal(413);
+      expect(res.body.code).to.equal('payload_too_large');
+      expect((await alice.client.get(`${KEYS}?page_size=100`)).body.total).to.equal(before.body.total);
+    });
+
     it('answers 422 for unknown fields and bad scopes, and writes nothing', async () => {
       const before = await alice.client.get(`${KEYS}?page_size=100`);
       const res = await alice.client.post(KEYS, { name: 'x', scopes: ['root'], extra: 1 });

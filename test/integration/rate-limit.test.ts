@@ -50,4 +50,16 @@ describe('rate limits per API key (in memory)', function () {
     for (let i = 0; i < 5; i++) expect((await t.anon.get('/api/v1/users/me')).status).to.equal(401);
     expect((await user.client.get('/api/v1/users/me')).status).to.equal(200);
   });
+
+  it('limits public login and invitation lookups per client address (120 a minute)', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 121; i++) statuses.push((await t.anon.get('/api/v1/auth/providers')).status);
+    expect(statuses.slice(0, 120).every((s) => s === 200)).to.equal(true);
+    expect(statuses[120]).to.equal(429);
+    const res = await t.anon.get('/api/v1/invitations/accept/tginv_whatever');
+    expect(res.status).to.equal(429);
+    expect(res.headers.get('retry-after')).to.match(/^\d+$/);
+    // Health probes are never limited.
+    expect((await t.anon.get('/health')).status).to.equal(200);
+  });
 });
