@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Role } from '../../src/services/principal.js';
 import { ApiClient } from './api-client.js';
+import { seedSecret } from './secrets.js';
 import type { TestServer } from './test-server.js';
 
 /** A user created directly through the services, with a first API key and a client using it. */
@@ -28,6 +29,7 @@ export async function createUser(
     rateLimitRpm: options.rateLimitRpm ?? null,
     expiresAt: options.expiresAt ?? null,
   });
+  seedSecret(key);
   return { id: user.id, email, role, key, keyId: row.id, client: new ApiClient(t.url, key) };
 }
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createUser, type TestUser } from '../helpers/identity.js';
+import { seedSecret } from '../helpers/secrets.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const PROVIDERS = '/api/v1/settings/auth/providers';
@@ -11,6 +12,7 @@ describe('auth settings and OAuth providers', function () {
   let member: TestUser;
 
   before(async () => {
+    for (const s of ['gh-secret-value-123', 'google-secret', 'google-secret-2']) seedSecret(s);
     t = await startTestServer();
     admin = await createUser(t, 'admin');
     member = await createUser(t, 'member');

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { OPERATIONS, type MinRole } from '../../src/generated/operation-index.js';
+import { OPERATIONS } from '../../src/generated/operation-index.js';
 import { ManualClock } from '../../src/lib/clock.js';
+import { requiredScope } from '../../src/services/authorization.js';
 import { roleAtLeast, type Role } from '../../src/services/principal.js';
 import { ApiClient, type ApiResponse } from '../helpers/api-client.js';
 import { SPEC } from '../helpers/contract.js';
@@ -23,6 +24,7 @@ type CredentialState =
   | 'forged session cookie'
   | 'logged-out session cookie'
   | 'member key'
+  | 'read-only admin key'
   | 'admin key'
   | 'owner key'
   | 'member session cookie'
@@ -30,6 +32,7 @@ type CredentialState =
 
 const VALID: Partial<Record<CredentialState, { role: Role; via: 'key' | 'cookie' }>> = {
   'member key': { role: 'member', via: 'key' },
+  'read-only admin key': { role: 'admin', via: 'key' },
   'admin key': { role: 'admin', via: 'key' },
   'owner key': { role: 'owner', via: 'key' },
   'member session cookie': { role: 'member', via: 'cookie' },
@@ -75,11 +78,14 @@ function declaresCookie(op: (typeof OPERATIONS)[number]): boolean {
   return security.some((s: Record<string, unknown>) => 'CookieAuth' in s);
 }
 
-function expected(minRole: MinRole, state: CredentialState, cookieDeclared: boolean): 401 | 403 | 'pass' {
-  if (minRole === 'public') return 'pass';
+function expected(op: (typeof OPERATIONS)[number], state: CredentialState, cookieDeclared: boolean): 401 | 403 | 'pass' {
+  if (op.minRole === 'public') return 'pass';
   const valid = VALID[state];
   if (!valid || (valid.via === 'cookie' && !cookieDeclared)) return 401;
-  return roleAtLeast(valid.role, minRole as Role) ? 'pass' : 403;
+  if (!roleAtLeast(valid.role, op.minRole as Role)) return 403;
+  // A key with only the api:read scope may read but not change anything.
+  if (state === 'read-only admin key' && requiredScope(op.method, op.path) !== 'api:read') return 403;
+  return 'pass';
 }
 
 describe('authorization matrix (every REST operation × every credential state)', function () {
@@ -115,6 +121,7 @@ describe('authorization matrix (every REST operation × every credential state)'
     const s = t.server.services;
     const member = await createUser(t, 'member');
     const admin = await createUser(t, 'admin');
+    const readOnly = await createUser(t, 'admin', { scopes: ['api:read'] });
     const revoked = await createUser(t, 'owner');
     await revoked.client.delete(`/api/v1/users/me/api-keys/${revoked.keyId}`);
     const expiring = await createUser(t, 'owner', { expiresAt: new Date(clock.now().getTime() + 1000) });
@@ -132,6 +139,7 @@ describe('authorization matrix (every REST operation × every credential state)'
     clients.set('forged session cookie', { cookie: `access_token=${forged}` });
     clients.set('logged-out session cookie', { cookie: `access_token=${loggedOut.token}` });
     clients.set('member key', { token: member.key });
+    clients.set('read-only admin key', { token: readOnly.key });
     clients.set('admin key', { token: admin.key });
     clients.set('owner key', { token: t.ownerKey });
     clients.set('member session cookie', { cookie: `access_token=${memberSession.token}` });
@@ -158,7 +166,7 @@ describe('authorization matrix (every REST operation × every credential state)'
           token: cred.token ?? null,
           ...(cookie ? { cookie } : {}),
         });
-        const want = expected(op.minRole, state, declaresCookie(op));
+        const want = expected(op, state, declaresCookie(op));
         const ok = want === 'pass' ? res.status !== 401 && res.status !== 403 : res.status === want;
         if (!ok) failures.push(`${state}: expected ${want}, got ${res.status} ${res.text.slice(0, 120)}`);
         if (res.status === 401) expect(res.headers.get('www-authenticate')).to.match(/^Bearer/);

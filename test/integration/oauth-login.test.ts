@@ -3,10 +3,11 @@ import { ManualClock } from '../../src/lib/clock.js';
 import { ApiClient } from '../helpers/api-client.js';
 import { createUser, type TestUser } from '../helpers/identity.js';
 import { TestOidcProvider, type OidcUser } from '../helpers/oidc-provider.js';
+import { seedSecret } from '../helpers/secrets.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const CLIENT_ID = 'toolgate-test';
-const CLIENT_SECRET = 'oidc-client-secret-canary-7f3a';
+const CLIENT_SECRET = seedSecret('oidc-client-secret-canary-7f3a');
 
 /** The outcome of one browser sign-in. */
 interface LoginResult {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { ApiClient, type ApiResponse, type RequestOptions } from '../helpers/api-client.js';
 import { createUser } from '../helpers/identity.js';
+import { containsSecret, seedSecret } from '../helpers/secrets.js';
 import { TestOidcProvider } from '../helpers/oidc-provider.js';
 import { capturedLogs, startTestServer, type TestServer } from '../helpers/test-server.js';
 
@@ -31,15 +32,7 @@ class RecordingClient extends ApiClient {
   }
 }
 
-/** The forms a secret could leak in: as is, base64, base64url, hex, URL-encoded. */
-function forms(secret: string): string[] {
-  const b = Buffer.from(secret, 'utf8');
-  return [secret, b.toString('base64'), b.toString('base64url'), b.toString('hex'), encodeURIComponent(secret)];
-}
-
-function hits(haystack: string, secret: string): boolean {
-  return forms(secret).some((f) => haystack.includes(f));
-}
+const hits = containsSecret;
 
 /**
  * The secret-leak oracle: canary secrets go into every secret field identity owns (OAuth client
@@ -56,6 +49,10 @@ describe('no secret leaks into responses or logs', function () {
   const recorded: Recorded[] = [];
   /** Secret → the one response (index in `recorded`) allowed to carry it, or -1 for none. */
   const secrets = new Map<string, number>();
+  const seed = (secret: string, allowedAt: number): void => {
+    secrets.set(secret, allowedAt);
+    seedSecret(secret);
+  };
   const canary = (label: string): string => `canary-${label}-${randomBytes(12).toString('hex')}`;
 
   before(async () => {
@@ -70,11 +67,11 @@ describe('no secret leaks into responses or logs', function () {
   it('runs a workload over every secret-bearing operation', async () => {
     const owner = new RecordingClient(t.url, t.ownerKey, recorded);
     const anon = owner.as(undefined);
-    secrets.set(t.ownerKey, -1);
+    seed(t.ownerKey, -1);
 
     // OAuth client secrets: create, duplicate, oversized, replace.
     const clientSecret = canary('client-secret');
-    secrets.set(clientSecret, -1);
+    seed(clientSecret, -1);
     idp.clients.set('leak-client', { secret: clientSecret, redirectUris: [`${t.url}/api/v1/auth/callback/oidc`] });
     const provider = {
       provider_type: 'oidc',
@@ -86,12 +83,12 @@ describe('no secret leaks into responses or logs', function () {
     expect((await owner.post('/api/v1/settings/auth/providers', provider)).status).to.equal(201);
     expect((await owner.post('/api/v1/settings/auth/providers', provider)).status).to.equal(409);
     const tooLong = `${canary('long-secret')}${'x'.repeat(4100)}`;
-    secrets.set(tooLong.slice(0, 40), -1);
+    seed(tooLong.slice(0, 40), -1);
     expect(
       (await owner.post('/api/v1/settings/auth/providers', { ...provider, provider_type: 'other', client_secret: tooLong })).status,
     ).to.equal(422);
     const ghSecret = canary('gh-secret');
-    secrets.set(ghSecret, -1);
+    seed(ghSecret, -1);
     expect(
       (
         await owner.post('/api/v1/settings/auth/providers', {
@@ -103,7 +100,7 @@ describe('no secret leaks into responses or logs', function () {
       ).status,
     ).to.equal(201);
     const ghSecret2 = canary('gh-secret-2');
-    secrets.set(ghSecret2, -1);
+    seed(ghSecret2, -1);
     expect((await owner.patch('/api/v1/settings/auth/providers/github', { client_secret: ghSecret2, display_order: -1 })).status).to.equal(
       422,
     );
@@ -113,31 +110,31 @@ describe('no secret leaks into responses or logs', function () {
 
     // API keys: created (allowed once), used, rotated, revoked, reused.
     const created = await owner.post('/api/v1/users/me/api-keys', { name: 'leak' });
-    secrets.set(created.body.key, recorded.length - 1);
+    seed(created.body.key, recorded.length - 1);
     const key = owner.as(created.body.key);
     await key.get('/api/v1/users/me');
     await key.get('/api/v1/users/me/api-keys');
     await key.get(`/api/v1/users/me/api-keys/${created.body.id}`);
     await key.get('/api/v1/users/me/api-keys?page_size=1000');
     const rotated = await owner.post(`/api/v1/users/me/api-keys/${created.body.id}/rotate`, { grace_period_seconds: 60 });
-    secrets.set(rotated.body.new_key.key, recorded.length - 1);
+    seed(rotated.body.new_key.key, recorded.length - 1);
     await owner.as(rotated.body.new_key.key).get('/api/v1/users/me');
     await owner.delete(`/api/v1/users/me/api-keys/${rotated.body.new_key.id}`);
     expect((await owner.as(rotated.body.new_key.key).get('/api/v1/users/me')).status).to.equal(401);
     const bogus = `tg_usr_live_${randomBytes(32).toString('base64url')}`;
-    secrets.set(bogus, -1);
+    seed(bogus, -1);
     expect((await owner.as(bogus).get('/api/v1/users/me')).status).to.equal(401);
     const malformed = canary('malformed-bearer');
-    secrets.set(malformed, -1);
+    seed(malformed, -1);
     expect((await owner.as(malformed).post('/api/v1/users/me/api-keys', { name: malformed })).status).to.equal(401);
 
     // Invitation tokens: created (allowed once), looked up, used to log in, revoked.
     const invite = await owner.post('/api/v1/invitations', { email: 'leaky@partner.example' });
-    secrets.set(invite.body.token, recorded.length - 1);
+    seed(invite.body.token, recorded.length - 1);
     await anon.get(`/api/v1/invitations/accept/${invite.body.token}`);
     await owner.get('/api/v1/invitations');
     const invite2 = await owner.post('/api/v1/invitations', { email: 'revoked@partner.example' });
-    secrets.set(invite2.body.token, recorded.length - 1);
+    seed(invite2.body.token, recorded.length - 1);
     await owner.delete(`/api/v1/invitations/${invite2.body.id}`);
     expect((await anon.get(`/api/v1/invitations/accept/${invite2.body.token}`)).status).to.equal(404);
 
@@ -151,23 +148,23 @@ describe('no secret leaks into responses or logs', function () {
       .split(';')[0]!;
     const atIdp = await fetch(start.headers.get('location')!, { redirect: 'manual' });
     const cb = new URL(atIdp.headers.get('location')!);
-    secrets.set(cb.searchParams.get('code')!, -1);
+    seed(cb.searchParams.get('code')!, -1);
     const done = await anon.get(`${cb.pathname}${cb.search}`, { cookie: state });
     expect(done.status).to.equal(302);
     const session = done.headers
       .getSetCookie()
       .find((c) => c.startsWith('access_token='))!
       .split(';')[0]!;
-    secrets.set(session.slice('access_token='.length), recorded.length - 1);
+    seed(session.slice('access_token='.length), recorded.length - 1);
     await anon.get('/api/v1/users/me', { cookie: session });
     await anon.post('/api/v1/auth/logout', undefined, { cookie: session });
     expect((await anon.get('/api/v1/users/me', { cookie: session })).status).to.equal(401);
 
     // A member probing admin operations with secrets in the body.
     const member = await createUser(t, 'member');
-    secrets.set(member.key, -1);
+    seed(member.key, -1);
     const probe = canary('probe');
-    secrets.set(probe, -1);
+    seed(probe, -1);
     await new RecordingClient(t.url, member.key, recorded).post('/api/v1/settings/auth/providers', { ...provider, client_secret: probe });
     await t.server.services.apiKeys.flushUsage();
     expect(recorded.length).to.be.greaterThan(30);
