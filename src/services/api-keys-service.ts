@@ -5,6 +5,7 @@ import { ConflictError, NotFoundError, RequestValidationError, UnauthorizedError
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../logger.js';
 import type { ApiKeysStore, ApiKeyWithOwner, DbApiKeyRow } from '../stores/api-keys-store.js';
+import { isConnectionError } from '../stores/database.js';
 import { hashKey, looksLikeUserKey, mintUserKey } from './api-key-format.js';
 import type { AuthSettingsService } from './auth-settings-service.js';
 import type { ChangeBus } from './change-bus.js';
@@ -301,8 +302,13 @@ export class ApiKeysService {
     return this.flushing;
   }
 
+  /**
+   * The cache entry for a key hash, loading it on a miss or after the TTL. When the database cannot
+   * be reached and a (stale) entry exists, the stale entry keeps serving: revocations still arrive
+   * through the change bus, and a database outage must not lock out every caller.
+   */
   private async lookup(digest: string): Promise<CacheEntry | undefined> {
-    const nowMs = Date.now();
+    const nowMs = this.clock.now().getTime();
     const hit = this.cache.get(digest);
     if (hit && nowMs - hit.loadedAt < CREDENTIAL_CACHE_TTL_MS) return hit;
     const miss = this.negative.get(digest);
@@ -313,7 +319,13 @@ export class ApiKeysService {
       pending = this.store.findByHashWithOwner(digest).finally(() => this.loading.delete(digest));
       this.loading.set(digest, pending);
     }
-    const found = await pending;
+    let found: ApiKeyWithOwner | undefined;
+    try {
+      found = await pending;
+    } catch (err) {
+      if (hit && isConnectionError(err)) return hit;
+      throw err;
+    }
     if (!found) {
       if (generation === this.generation) {
         if (this.negative.size >= NEGATIVE_MAX) this.negative.clear();

@@ -88,7 +88,7 @@ export class SessionsService {
 
   private async lookup(sessionId: string) {
     const hit = this.cache.get(sessionId);
-    const nowMs = Date.now();
+    const nowMs = this.clock.now().getTime();
     if (hit && nowMs - hit.loadedAt < TTL_MS) return hit;
     const generation = this.generation;
     const found = await this.store.findWithUser(sessionId);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { createUser, type TestUser } from '../helpers/identity.js';
-import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { sharedServer, type TestServer } from '../helpers/test-server.js';
 
 describe('users and roles', function () {
   this.timeout(60000);
@@ -10,12 +10,9 @@ describe('users and roles', function () {
   let member: TestUser;
 
   before(async () => {
-    t = await startTestServer();
+    t = await sharedServer();
     admin = await createUser(t, 'admin');
     member = await createUser(t, 'member');
-  });
-  after(async () => {
-    await t?.stop();
   });
 
   describe('GET /api/v1/users/me', () => {
