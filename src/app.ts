@@ -6,6 +6,9 @@ import { toErrorReply } from './http/error-mapping.js';
 import type { Logger } from './logger.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** Path segments that are secrets (invitation tokens) and must not reach a log line. */
+const SECRET_PATH = /^(\/api\/v1\/invitations\/accept\/)[^/]+/;
+const logPath = (p: string): string => p.replace(SECRET_PATH, '$1[redacted]');
 
 export interface AppOptions {
   logger: Logger;
@@ -48,14 +51,17 @@ export function createApp(options: AppOptions): Koa {
       await next();
     } catch (err) {
       const reply = toErrorReply(err, requestId);
-      if (reply.internal) options.logger.error({ err, requestId, method: ctx.method, path: ctx.path }, 'request failed');
+      if (reply.internal) options.logger.error({ err, requestId, method: ctx.method, path: logPath(ctx.path) }, 'request failed');
       ctx.status = reply.status;
       ctx.set(reply.headers);
       ctx.body = reply.body;
     }
     if (options.logger.isLevelEnabled('info') && !ctx.path.startsWith('/mcp/')) {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      options.logger.info({ requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 100) / 100 }, 'request');
+      options.logger.info(
+        { requestId, method: ctx.method, path: logPath(ctx.path), status: ctx.status, ms: Math.round(ms * 100) / 100 },
+        'request',
+      );
     }
   });
 

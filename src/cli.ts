@@ -1,9 +1,14 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.js';
 import { ConflictError } from './errors.js';
 import { createLogger } from './logger.js';
 import { openServices } from './server.js';
 import { bootstrapOwner } from './services/bootstrap-service.js';
+import { decodeKey, keyId, loadMasterKey } from './lib/secret-box.js';
+import { rotateMasterKey } from './services/master-key-rotation.js';
 
 const USAGE = `Usage: npm run toolgate -- <command> [options]
 
@@ -11,11 +16,74 @@ Commands:
   bootstrap --email <email> [--name <name>]
       Creates the first owner of a fresh installation and prints their first API key once.
       Refuses when the installation already has users.
+
+  rotate-master-key [--new-key-file <path>]
+      Re-encrypts every stored secret under a new master key, in one transaction. The new key
+      (32 bytes, base64 or hex) is read from the file; without --new-key-file a key is generated
+      (only when the key lives in the data directory). With the key file in the data directory the
+      file is replaced (the old key is kept as master.key.previous-<id>, mode 0600); with
+      TOOLGATE_SECRET_KEY, set it to the new key afterwards. Restart every instance afterwards;
+      browser sessions end (their signing key derives from the master key). Safe to re-run.
 `;
+
+/** Re-encrypts every sealed column under a new master key (see USAGE). */
+async function rotateMasterKeyCommand(rest: string[]): Promise<number> {
+  const { values } = parseArgs({ args: rest, options: { 'new-key-file': { type: 'string' } } });
+  const config = loadConfig();
+  const current = loadMasterKey(config.secretKey, config.dataDir);
+  const keyFile = path.join(config.dataDir, 'master.key');
+  const pendingFile = path.join(config.dataDir, 'master.key.next');
+  let next: Buffer;
+  if (values['new-key-file']) next = decodeKey(fs.readFileSync(values['new-key-file'], 'utf8'));
+  else if (config.secretKey) {
+    process.stderr.write('TOOLGATE_SECRET_KEY is set: pass the new key with --new-key-file\n');
+    return 2;
+  } else {
+    // Persist the generated key before the transaction, so an interrupted run can be resumed.
+    try {
+      fs.writeFileSync(pendingFile, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    next = decodeKey(fs.readFileSync(pendingFile, 'utf8'));
+  }
+  if (next.equals(current)) {
+    process.stderr.write('The new key is the current key; nothing to do\n');
+    return 2;
+  }
+  const logger = createLogger({ logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel }, process.stderr);
+  const services = await openServices(config, logger);
+  try {
+    const report = await rotateMasterKey(services.db.knex, { current, next });
+    if (!config.secretKey) {
+      const backup = path.join(config.dataDir, `master.key.previous-${keyId(current)}`);
+      fs.copyFileSync(keyFile, backup);
+      fs.chmodSync(backup, 0o600);
+      const tmp = `${keyFile}.tmp`;
+      fs.writeFileSync(tmp, `${next.toString('base64')}\n`, { mode: 0o600 });
+      fs.renameSync(tmp, keyFile);
+      fs.rmSync(pendingFile, { force: true });
+    }
+    for (const c of report.columns) {
+      process.stdout.write(`${c.table}.${c.column}: ${c.rewritten} re-encrypted, ${c.alreadyCurrent} already on the new key\n`);
+    }
+    process.stdout.write(
+      `Secrets are now sealed with master key ${report.newKeyId}.\n` +
+        (config.secretKey
+          ? 'Set TOOLGATE_SECRET_KEY to the new key and restart every instance.\n'
+          : `The key file ${keyFile} was replaced; restart every instance.\n`),
+    );
+    return 0;
+  } finally {
+    await services.identity.close();
+    await services.db.close();
+  }
+}
 
 /** Administrative commands run against the configured database (same env vars as the server). */
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === 'rotate-master-key') return rotateMasterKeyCommand(rest);
   if (command !== 'bootstrap') {
     process.stderr.write(USAGE);
     return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
@@ -44,6 +112,7 @@ async function main(argv: string[]): Promise<number> {
     }
     throw err;
   } finally {
+    await services.identity.close();
     await services.db.close();
   }
 }

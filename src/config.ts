@@ -39,6 +39,8 @@ export interface Config {
   readonly upstreamRetryMaxMs: number;
   /** Failed attempts retried on the backoff schedule before an upstream is retried only once per health-check interval. */
   readonly upstreamMaxFastRetries: number;
+  /** Hosts or CIDR ranges outbound fetches may reach although private, loopback or link-local. */
+  readonly outboundAllowlist: readonly string[];
 }
 
 /** Environment variable, its config key, its JSON schema and its documentation (README table). */
@@ -152,6 +154,12 @@ export const SETTINGS: readonly Setting[] = [
     schema: { type: 'integer', minimum: 0, maximum: 1000, default: 8 },
     doc: 'Reconnect attempts on the backoff schedule before retrying only once per health-check interval.',
   },
+  {
+    env: 'TOOLGATE_OUTBOUND_ALLOWLIST',
+    key: 'outboundAllowlist',
+    schema: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 253 }, default: [] },
+    doc: 'Comma-separated hosts or CIDR ranges the server may fetch although private/loopback (e.g. an OIDC provider on 127.0.0.1).',
+  },
 ];
 
 /** Raised when the environment does not describe a valid configuration; lists every problem. */
@@ -180,7 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const value = env[setting.env];
     if (value === undefined || value === '') continue;
     raw[setting.key] =
-      setting.key === 'allowedOrigins'
+      setting.key === 'allowedOrigins' || setting.key === 'outboundAllowlist'
         ? value
             .split(',')
             .map((v) => v.trim())

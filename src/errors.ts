@@ -89,6 +89,13 @@ export class ServiceUnavailableError extends AppError {
   }
 }
 
+/** An external system the operation depends on (an OAuth provider, a catalog) failed. */
+export class BadGatewayError extends AppError {
+  constructor(message: string, code = 'bad_gateway') {
+    super(code, message);
+  }
+}
+
 export class NotImplementedError extends AppError {
   constructor(message = 'Not implemented yet', code = 'not_implemented') {
     super(code, message);

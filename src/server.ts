@@ -8,8 +8,7 @@ import { createHandlers } from './handlers/index.js';
 import { createRestApi } from './http/rest-api.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createLogger, type Logger } from './logger.js';
-import { ApiKeysService } from './services/api-keys-service.js';
-import { UnauthorizedError } from './errors.js';
+import type { ApiKeysService } from './services/api-keys-service.js';
 import { ApiKeysStore } from './stores/api-keys-store.js';
 import { migrateToLatest, openDatabase, type Database } from './stores/database.js';
 import { UsersStore } from './stores/users-store.js';
@@ -25,6 +24,7 @@ import { CallRecorder, type CallRecorderOptions } from './mcp/call-recorder.js';
 import { ServersService } from './services/servers-service.js';
 import { ServersStore } from './stores/servers-store.js';
 import { CatalogStore } from './stores/catalog-store.js';
+import { createIdentity, type IdentityServices } from './services/identity.js';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OPENAPI_PATH = path.join(ROOT_DIR, 'openapi.yaml');
@@ -50,6 +50,8 @@ export interface Services {
   readonly callRecords: CallRecordsStore;
   /** Writes call records in batches, off the request path. */
   readonly callRecorder: CallRecorder;
+  /** Users, keys, sessions, OAuth, invitations, rate limits (`apiKeys` above is `identity.apiKeys`). */
+  readonly identity: IdentityServices;
 }
 
 /** Optional parts of the services a caller may supply (tests, benchmarks). */
@@ -66,7 +68,8 @@ export async function openServices(
   clock: Clock = systemClock,
   options: ServiceOptions = {},
 ): Promise<Services> {
-  const secrets = new SecretBox(loadMasterKey(config.secretKey, config.dataDir));
+  const masterKey = loadMasterKey(config.secretKey, config.dataDir);
+  const secrets = new SecretBox(masterKey);
   const db = openDatabase(config, logger);
   try {
     await migrateToLatest(db, logger, { schema: config.databaseSchema, connectTimeoutMs: config.dbConnectTimeoutMs });
@@ -101,11 +104,13 @@ export async function openServices(
     await db.close().catch(() => undefined);
     throw err;
   }
+  const identity = createIdentity({ config, logger, clock, knex: db.knex, users, apiKeysStore, secrets, masterKey });
   return {
     db,
     users,
     apiKeysStore,
-    apiKeys: new ApiKeysService(apiKeysStore, config, clock),
+    apiKeys: identity.apiKeys,
+    identity,
     secrets,
     catalog,
     servers,
@@ -150,6 +155,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     db: services.db,
     clock,
     apiKeys: services.apiKeys,
+    identity: services.identity,
     version: VERSION,
     startedAt,
     bundles: services.bundles,
@@ -159,13 +165,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     definition: OPENAPI_PATH,
     handlers,
     authenticator: {
-      fromBearer: (token) => services.apiKeys.authenticate(token),
-      // Session cookies are issued by OAuth login; until a login exists no cookie is valid.
-      fromCookie: async () => {
-        throw new UnauthorizedError('Invalid or expired session', 'invalid_session');
-      },
+      fromBearer: (token, ip) => services.identity.authenticateBearer(token, ip),
+      fromCookie: (token, ip) => services.identity.authenticateCookie(token, ip),
     },
+    authorize: (principal, operation) => services.identity.checkScope(principal, operation),
+    rateLimit: (principal) => services.identity.checkRateLimit(principal),
   });
+  services.identity.start();
   // The catalog is in memory before the first request; upstreams connect after listen, in the background.
   await services.servers.loadCatalog();
   const bundleEndpoint = new BundleEndpoint({
@@ -236,6 +242,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       await closed;
       await services.callRecorder.stop();
       await services.servers.close();
+      await services.identity.close();
       await services.db.close();
       logger.info('stopped');
     })();

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 47821c49716da217530f0538594603251865afcd78d87008bbfcc54229e8143e
+// openapi.yaml sha256: e6a8fafd3184a7a0201ef4c75e4cd8b93a45b0a56af7850f3376de72010083da
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */

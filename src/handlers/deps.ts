@@ -4,6 +4,7 @@ import type { Logger } from '../logger.js';
 import type { ApiKeysService } from '../services/api-keys-service.js';
 import type { BundlesService } from '../services/bundles-service.js';
 import type { ServersService } from '../services/servers-service.js';
+import type { IdentityServices } from '../services/identity.js';
 import type { Database } from '../stores/database.js';
 
 /** What handlers may use: services and read-only facts about the process. */
@@ -13,6 +14,8 @@ export interface HandlerDeps {
   readonly db: Database;
   readonly clock: Clock;
   readonly apiKeys: ApiKeysService;
+  /** Users, API keys, sessions, OAuth, invitations, auth settings, rate limits. */
+  readonly identity: IdentityServices;
   readonly version: string;
   readonly startedAt: Date;
   readonly bundles: BundlesService;

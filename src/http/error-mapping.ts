@@ -1,5 +1,6 @@
 import {
   AppError,
+  BadGatewayError,
   BadRequestError,
   ConflictError,
   ForbiddenError,
@@ -39,6 +40,7 @@ const STATUS: [new (...args: never[]) => AppError, number][] = [
   [UnsupportedMediaTypeError, 415],
   [RateLimitedError, 429],
   [NotImplementedError, 501],
+  [BadGatewayError, 502],
   [ServiceUnavailableError, 503],
 ];
 

@@ -28,14 +28,21 @@ export interface Authenticator {
   fromCookie(token: string, ip: string): Promise<Principal>;
 }
 
-/** Checks an authenticated caller's request budget; throws RateLimitedError past it. */
-export type RateLimitCheck = (principal: Principal) => Promise<void>;
+/**
+ * Checks an authenticated caller's request budget; throws RateLimitedError past it. May return
+ * headers (`RateLimit-*`) to set on the response.
+ */
+export type RateLimitCheck = (principal: Principal) => Promise<void | Record<string, string>>;
+
+/** Further checks on an authenticated caller after the role check (API key scopes); throws ForbiddenError. */
+export type AuthorizeCheck = (principal: Principal, operation: { operationId: string; method: string; path: string }) => void;
 
 export interface RestApiOptions {
   definition: string;
   handlers: HandlerMap;
   authenticator: Authenticator;
   rateLimit?: RateLimitCheck;
+  authorize?: AuthorizeCheck;
 }
 
 type KoaCtx = ParameterizedContext;
@@ -125,8 +132,12 @@ export async function createRestApi(options: RestApiOptions): Promise<(ctx: KoaC
       if (!roleAtLeast(principal.role, minRole)) {
         throw new ForbiddenError(`This operation needs the ${minRole} role or higher`);
       }
+      options.authorize?.(principal, { operationId: c.operation.operationId ?? '', method: c.operation.method, path: c.operation.path });
       ctx.state.principal = principal;
-      if (options.rateLimit) await options.rateLimit(principal);
+      if (options.rateLimit) {
+        const headers = await options.rateLimit(principal);
+        if (headers) ctx.set(headers);
+      }
     },
     unauthorizedHandler: () => {
       throw new UnauthorizedError();
@@ -174,6 +185,12 @@ export async function createRestApi(options: RestApiOptions): Promise<(ctx: KoaC
       for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
       if (result.status !== 204 && result.body !== undefined) ctx.body = result.body;
       else if (result.status === 204) ctx.body = null;
+      else {
+        // A bodiless non-204 (a redirect): an empty body, or Koa would send the status text
+        // (a null body would turn the status into 204).
+        ctx.body = '';
+        ctx.remove('Content-Type');
+      }
     });
   }
 

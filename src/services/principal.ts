@@ -14,6 +14,8 @@ export interface Principal {
   readonly via: 'api_key' | 'cookie';
   /** The API key used, when `via` is `api_key`. */
   readonly apiKeyId: string | null;
+  /** The browser session used, when `via` is `cookie`. */
+  readonly sessionId?: string | null;
   readonly scopes: readonly string[];
   /** Requests per minute this credential may make. */
   readonly rateLimitRpm: number;

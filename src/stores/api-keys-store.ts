@@ -94,4 +94,67 @@ export class ApiKeysStore {
     };
     return { key, user: { id: u_id, email: u_email, name: u_name, role: u_role, is_active: u_is_active } };
   }
+
+  /** One key of one user; undefined when the key does not exist or belongs to someone else. */
+  async findForUser(userId: string, id: string): Promise<DbApiKeyRow | undefined> {
+    return this.db('api_keys').select(COLUMNS).where({ id, user_id: userId }).first();
+  }
+
+  /** Locks a key row for the rest of the transaction (rotation, revocation). */
+  async findForUserForUpdate(userId: string, id: string): Promise<DbApiKeyRow | undefined> {
+    return this.db('api_keys').select(COLUMNS).where({ id, user_id: userId }).forUpdate().first();
+  }
+
+  /** A page of a user's keys, newest first. */
+  async listForUser(userId: string, page: number, pageSize: number): Promise<{ rows: DbApiKeyRow[]; total: number }> {
+    const [rows, count] = await Promise.all([
+      this.db('api_keys')
+        .select(COLUMNS)
+        .where({ user_id: userId })
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ])
+        .limit(pageSize)
+        .offset((page - 1) * pageSize),
+      this.db('api_keys').where({ user_id: userId }).count<{ count: string | number }[]>({ count: '*' }).first(),
+    ]);
+    return { rows: rows as DbApiKeyRow[], total: Number(count?.count ?? 0) };
+  }
+
+  /** Hashes of every key of a user (cache invalidation). */
+  async hashesOfUser(userId: string): Promise<string[]> {
+    const rows = await this.db('api_keys').select('key_hash').where({ user_id: userId });
+    return rows.map((r: { key_hash: string }) => r.key_hash);
+  }
+
+  /** Applies the supplied fields (undefined = leave alone) and returns the new row. */
+  async update(
+    id: string,
+    patch: Partial<
+      Pick<DbApiKeyRow, 'name' | 'description' | 'scopes' | 'rate_limit_rpm' | 'is_active' | 'revoked_at' | 'grace_period_ends_at'>
+    >,
+    now: Date,
+  ): Promise<DbApiKeyRow | undefined> {
+    const values: Record<string, unknown> = { updated_at: now };
+    for (const [k, v] of Object.entries(patch)) if (v !== undefined) values[k] = k === 'scopes' ? JSON.stringify(v) : v;
+    const [row] = await this.db('api_keys').where({ id }).update(values).returning(COLUMNS);
+    return row as DbApiKeyRow | undefined;
+  }
+
+  /**
+   * Writes the last use of many keys in one statement (the in-memory usage buffer's flush). Never
+   * moves `last_used_at` backwards.
+   */
+  async recordUsage(entries: readonly { id: string; at: Date; ip: string | null }[]): Promise<void> {
+    if (entries.length === 0) return;
+    const values = entries.map(() => '(?::uuid, ?::timestamptz, ?::text)').join(', ');
+    const bindings = entries.flatMap((e) => [e.id, e.at.toISOString(), e.ip]);
+    await this.db.raw(
+      `update api_keys as k set last_used_at = v.at, last_used_ip = v.ip
+         from (values ${values}) as v(id, at, ip)
+        where k.id = v.id and (k.last_used_at is null or k.last_used_at < v.at)`,
+      bindings,
+    );
+  }
 }

@@ -49,6 +49,53 @@ export class UsersStore {
     return this.db('users').select(COLUMNS).whereRaw('lower(email) = lower(?)', [email]).first();
   }
 
+  async findByIdForUpdate(id: string): Promise<DbUserRow | undefined> {
+    return this.db('users').select(COLUMNS).where({ id }).forUpdate().first();
+  }
+
+  /** The user who signed in with this provider subject. */
+  async findByAuthSubject(provider: string, subject: string): Promise<DbUserRow | undefined> {
+    return this.db('users').select(COLUMNS).where({ auth_provider: provider, auth_subject: subject }).first();
+  }
+
+  /** Users by email, including inactive ones; `search` matches email or name (case-insensitive). */
+  async list(page: number, pageSize: number, search?: string): Promise<{ rows: DbUserRow[]; total: number }> {
+    const filter = (q: Knex.QueryBuilder): Knex.QueryBuilder => {
+      if (!search) return q;
+      const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      return q.where((w) => w.whereILike('email', like).orWhereILike('name', like));
+    };
+    const [rows, count] = await Promise.all([
+      filter(this.db('users').select(COLUMNS))
+        .orderByRaw('lower(email) asc, id asc')
+        .limit(pageSize)
+        .offset((page - 1) * pageSize),
+      filter(this.db('users')).count<{ count: string | number }[]>({ count: '*' }).first(),
+    ]);
+    return { rows: rows as DbUserRow[], total: Number(count?.count ?? 0) };
+  }
+
+  /** Number of active owners (the last one is protected). */
+  async countActiveOwners(): Promise<number> {
+    const row = await this.db('users')
+      .where({ role: 'owner', is_active: true })
+      .count<{ count: string | number }[]>({ count: '*' })
+      .first();
+    return Number(row?.count ?? 0);
+  }
+
+  /** Applies the supplied fields (undefined = leave alone). */
+  async update(
+    id: string,
+    patch: Partial<Pick<DbUserRow, 'name' | 'role' | 'is_active' | 'auth_provider' | 'auth_subject' | 'last_login_at'>>,
+    now: Date,
+  ): Promise<DbUserRow | undefined> {
+    const values: Record<string, unknown> = { updated_at: now };
+    for (const [k, v] of Object.entries(patch)) if (v !== undefined) values[k] = v;
+    const [row] = await this.db('users').where({ id }).update(values).returning(COLUMNS);
+    return row as DbUserRow | undefined;
+  }
+
   async insert(row: Pick<DbUserRow, 'id' | 'email' | 'name' | 'role'> & Partial<DbUserRow>): Promise<DbUserRow> {
     const [created] = await this.db('users').insert(row).returning(COLUMNS);
     return created as DbUserRow;

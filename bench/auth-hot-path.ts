@@ -1,0 +1,62 @@
+/**
+ * Micro-benchmark of the credential check on the hot path: a warm API key (in-memory cache), a
+ * cold one (database lookup), a session cookie, and the in-memory rate-limit charge.
+ * Run: `npm run bench:auth`. Results: bench/results/auth-hot-path.json. Not part of the test suite.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
+import { startServer } from '../src/server.js';
+import { bootstrapOwner } from '../src/services/bootstrap-service.js';
+
+async function time(
+  label: string,
+  n: number,
+  fn: () => Promise<unknown>,
+): Promise<{ label: string; n: number; usPerOp: number; opsPerSec: number }> {
+  for (let i = 0; i < Math.min(1000, n); i++) await fn();
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) await fn();
+  const ns = Number(process.hrtime.bigint() - start);
+  const r = { label, n, usPerOp: Math.round(ns / n / 10) / 100, opsPerSec: Math.round((n * 1e9) / ns) };
+  console.log(`${label.padEnd(40)} ${String(r.usPerOp).padStart(8)} µs/op ${String(r.opsPerSec).padStart(10)} ops/s`);
+  return r;
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-bench-'));
+const config = loadConfig({
+  PORT: '0',
+  TOOLGATE_DATA_DIR: dataDir,
+  TOOLGATE_LOG_LEVEL: 'silent',
+  TOOLGATE_DEFAULT_RATE_LIMIT_RPM: '1000000',
+});
+const server = await startServer(config, { logger: createLogger(config) });
+try {
+  const s = server.services;
+  const { key, userId } = await bootstrapOwner(
+    { knex: s.db.knex, users: s.users, apiKeys: s.apiKeysStore, apiKeysService: s.apiKeys },
+    { email: 'bench@example.com' },
+  );
+  const session = await s.identity.sessions.create(userId, null);
+  const principal = await s.identity.authenticateBearer(key, '127.0.0.1');
+  const results = [
+    await time('api key, warm (cache hit)', 200_000, () => s.identity.authenticateBearer(key, '127.0.0.1')),
+    await time('session cookie, warm', 200_000, () => s.identity.authenticateCookie(session.token, '127.0.0.1')),
+    await time('rate limit charge (memory)', 200_000, () => s.identity.checkRateLimit(principal)),
+    await time('api key, cold (database lookup)', 500, () => {
+      s.apiKeys.invalidateUser(userId);
+      return s.identity.authenticateBearer(key, '127.0.0.1');
+    }),
+  ];
+  const out = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results', 'auth-hot-path.json');
+  fs.writeFileSync(
+    out,
+    `${JSON.stringify({ node: process.version, cpus: os.cpus().length, database: s.db.kind, at: new Date().toISOString(), results }, null, 2)}\n`,
+  );
+} finally {
+  await server.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,57 @@
+import type { Clock } from '../lib/clock.js';
+import type { AuthSettingsStore, DbAuthSettingsRow } from '../stores/auth-settings-store.js';
+import type { ChangeBus } from './change-bus.js';
+
+export type AuthSettings = DbAuthSettingsRow;
+
+export interface AuthSettingsPatch {
+  allowed_domains?: string[];
+  admin_emails?: string[];
+  access_token_expire_minutes?: number;
+  api_key_max_lifetime_days?: number | null;
+}
+
+const TTL_MS = 30_000;
+
+/**
+ * Global authentication settings: who may sign in, who becomes admin, token lifetimes. Read often
+ * (every key creation, every login), so kept in memory; a change here or on another instance
+ * (change bus) drops the copy, and a short TTL bounds staleness if a notification is lost.
+ */
+export class AuthSettingsService {
+  private cached: { value: AuthSettings; at: number } | undefined;
+
+  constructor(
+    private readonly store: AuthSettingsStore,
+    private readonly clock: Clock,
+    private readonly bus: ChangeBus,
+  ) {
+    bus.subscribe((m) => {
+      if (m.kind === 'auth_settings') this.cached = undefined;
+    });
+  }
+
+  async get(): Promise<AuthSettings> {
+    const now = Date.now();
+    if (this.cached && now - this.cached.at < TTL_MS) return this.cached.value;
+    const value = await this.store.get();
+    this.cached = { value, at: now };
+    return value;
+  }
+
+  /** Changes only the supplied fields; domains are stored lowercase, emails as given (matched case-insensitively). */
+  async update(patch: AuthSettingsPatch): Promise<AuthSettings> {
+    const value = await this.store.update(
+      {
+        allowed_domains: patch.allowed_domains?.map((d) => d.toLowerCase()),
+        admin_emails: patch.admin_emails,
+        access_token_expire_minutes: patch.access_token_expire_minutes,
+        api_key_max_lifetime_days: patch.api_key_max_lifetime_days,
+      },
+      this.clock.now(),
+    );
+    this.cached = undefined;
+    this.bus.publish({ kind: 'auth_settings' });
+    return value;
+  }
+}
