@@ -1,8 +1,9 @@
 /**
  * Bench gateway process (G): Toolgate with its production stack (credential check by key hash,
- * bundle policy, call records, embedded PGlite), debug logging off. Fills the catalog with the
- * bench upstream's tools and 1,000 tools from 50 servers, creates the bundles through the REST
- * API, prints {"port", "echoKey", "listKey"} and answers `{cmd: "heap"}` over IPC with the heap
+ * bundle policy, call records, embedded PGlite, the upstream pool's MCP SDK client), debug logging
+ * off. Registers the bench upstream as a real `streamable_http` server through the REST API, adds
+ * 1,000 catalog tools from 50 synthetic servers for the list scenario, creates the bundles through
+ * the REST API, prints {"port", "echoKey", "listKey"} and answers `{cmd: "heap"}` over IPC with the heap
  * after a full GC (for the session memory scenario). Run with --expose-gc.
  * Usage: node --expose-gc --import tsx bench/gateway.ts <upstream-port>
  */
@@ -15,13 +16,11 @@ import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/server.js';
 import { bootstrapOwner } from '../src/services/bootstrap-service.js';
 import type { CatalogTool } from '../src/services/catalog-types.js';
-import { BenchHttpUpstreamCaller } from './http-upstream-caller.js';
 
 const upstreamPort = Number(process.argv[2]);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-bench-'));
 const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', TOOLGATE_DATA_DIR: dataDir, TOOLGATE_LOG_LEVEL: 'info' });
-const upstreams = new BenchHttpUpstreamCaller(upstreamPort);
-const server = await startServer(config, { logger: createLogger(config, fs.createWriteStream('/dev/null')), upstreams });
+const server = await startServer(config, { logger: createLogger(config, fs.createWriteStream('/dev/null')) });
 const s = server.services;
 const { key: ownerKey } = await bootstrapOwner(
   { knex: s.db.knex, users: s.users, apiKeys: s.apiKeysStore, apiKeysService: s.apiKeys },
@@ -45,9 +44,27 @@ function tool(serverId: string, serverName: string, name: string): CatalogTool {
   };
 }
 const empty = { resources: [], resourceTemplates: [], prompts: [] };
-const benchId = randomUUID();
-const benchTools = [tool(benchId, 'bench', 'echo'), tool(benchId, 'bench', 'sleep')];
-s.catalog.putServer(benchId, { name: 'bench', enabled: true, connected: true, tools: benchTools, ...empty });
+async function api(method: string, route: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${server.url}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${ownerKey}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+const registered = await api('POST', '/api/v1/servers', {
+  name: 'bench',
+  transport: 'streamable_http',
+  url: `http://127.0.0.1:${upstreamPort}/`,
+});
+for (let i = 0; ; i++) {
+  const state = await api('GET', `/api/v1/servers/${registered.id}`);
+  if (state.status === 'connected' && state.tool_count > 0) break;
+  if (i > 200) throw new Error(`bench upstream did not connect: ${JSON.stringify(state)}`);
+  await new Promise((r) => setTimeout(r, 50));
+}
+const benchTools = s.catalog.toolsOfServer(registered.id).filter((t) => t.name === 'echo' || t.name === 'sleep') as CatalogTool[];
 const listTools: CatalogTool[] = [];
 for (let i = 0; i < 50; i++) {
   const id = randomUUID();
@@ -77,7 +94,6 @@ process.on('message', (msg: { cmd?: string }) => {
 });
 process.on('SIGTERM', async () => {
   await server.stop();
-  await upstreams.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
   process.exit(0);
 });

@@ -1,21 +1,32 @@
 /**
  * Bench upstream: a small keep-alive Node JSON-RPC server with two tools, `echo` (answers its
  * `text` argument) and `sleep` (waits `ms`), and a pre-serialised `tools/list` of 1,000 tools.
- * Speaks plain JSON-RPC over HTTP POST (no sessions), the way the direct baseline (D) calls it.
+ * Speaks plain JSON-RPC over HTTP POST (no sessions), the way the direct baseline (D) calls it, and
+ * enough of MCP Streamable HTTP (initialize, notifications → 202, GET → 405) for Toolgate's pool
+ * to register it as a real `streamable_http` server for the gateway run (G).
  * Usage: tsx bench/upstream.ts [port]   → prints {"port": n} on stdout.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 const toolsList = JSON.stringify({
-  tools: Array.from({ length: 1000 }, (_, i) => ({
-    name: `tool_${i}`,
-    description: `Benchmark tool number ${i}, which does nothing in particular but has a realistic description.`,
-    inputSchema: { type: 'object', properties: { text: { type: 'string' }, n: { type: 'integer' } }, required: ['text'] },
-  })),
+  tools: [
+    { name: 'echo', description: 'Echoes text', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } },
+    { name: 'sleep', description: 'Waits ms', inputSchema: { type: 'object', properties: { ms: { type: 'integer' } } } },
+  ].concat(
+    Array.from({ length: 1000 }, (_, i) => ({
+      name: `tool_${i}`,
+      description: `Benchmark tool number ${i}, which does nothing in particular but has a realistic description.`,
+      inputSchema: { type: 'object', properties: { text: { type: 'string' }, n: { type: 'integer' } }, required: ['text'] },
+    })) as never[],
+  ),
 });
 
 const server = http.createServer((req, res) => {
+  if (req.method !== 'POST') {
+    res.writeHead(405, { allow: 'POST' }).end();
+    return;
+  }
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
@@ -31,6 +42,16 @@ const server = http.createServer((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
       res.end(body);
     };
+    if (msg.id === undefined) {
+      res.writeHead(202).end();
+      return;
+    }
+    if (msg.method === 'initialize') {
+      const version = (msg.params as { protocolVersion?: string } | undefined)?.protocolVersion ?? '2025-06-18';
+      return reply(
+        JSON.stringify({ protocolVersion: version, capabilities: { tools: {} }, serverInfo: { name: 'bench-upstream', version: '1.0.0' } }),
+      );
+    }
     if (msg.method === 'tools/list') return reply(toolsList);
     if (msg.method !== 'tools/call') return reply('{}');
     const args = msg.params?.arguments ?? {};

@@ -351,7 +351,9 @@ export class UpstreamConnection {
     }
     const url = new URL(c.url);
     const requestInit = { headers: { ...c.headers } };
-    return c.transport === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+    return c.transport === 'sse'
+      ? new SSEClientTransport(url, { requestInit, fetch: linkedSignalFetch })
+      : new StreamableHTTPClientTransport(url, { requestInit, fetch: linkedSignalFetch });
   }
 
   private async connect(): Promise<void> {
@@ -478,3 +480,37 @@ export class UpstreamConnection {
     this.retryTimer.unref();
   }
 }
+
+/**
+ * `fetch` for the SDK's HTTP transports. They pass one long-lived AbortSignal (the transport's) to
+ * every request, and undici's fetch leaves a listener on it per request until garbage collection:
+ * under load thousands pile up (MaxListenersExceededWarning on every call, and the CPU to print
+ * it). Each request here gets its own signal, linked to the transport's only while the request is
+ * in flight: for a JSON answer until the headers arrive, for an event stream until it ends.
+ */
+export const linkedSignalFetch: typeof fetch = async (input, init) => {
+  const outer = init?.signal;
+  if (!outer) return fetch(input, init);
+  const inner = new AbortController();
+  if (outer.aborted) inner.abort(outer.reason);
+  const onAbort = () => inner.abort(outer.reason);
+  outer.addEventListener('abort', onAbort, { once: true });
+  const unlink = () => outer.removeEventListener('abort', onAbort);
+  let response: Response;
+  try {
+    response = await fetch(input, { ...init, signal: inner.signal });
+  } catch (err) {
+    unlink();
+    throw err;
+  }
+  if (!response.body || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+    unlink();
+    return response;
+  }
+  const body = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      flush: unlink,
+    }),
+  );
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+};
