@@ -68,7 +68,7 @@ export async function closedLoop(target: Target, clients: number, durationMs: nu
   return summarise(latencies, errors, seconds);
 }
 
-/** Open loop: requests start on a fixed schedule; latency counts from the scheduled start. */
+/** Open loop: requests start on a fixed schedule; latency counts from the scheduled start, or from the send when that came earlier. */
 export async function fixedRate(target: Target, rate: number, durationMs: number, connections = 64): Promise<RunResult> {
   const pool = new Pool(target.origin, { connections, pipelining: 1, keepAliveTimeout: 60_000 });
   const latencies: number[] = [];
@@ -80,10 +80,13 @@ export async function fixedRate(target: Target, rate: number, durationMs: number
     const due = started + (i * 1000) / rate;
     const wait = due - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    // From the scheduled start (no coordinated omission), or from the actual send when the loop
+    // sent up to 1 ms early, so a latency is never negative.
+    const from = Math.max(due, performance.now());
     inflight.push(
       once(pool, target, i % connections, i).then(
         (ok) => {
-          if (ok) latencies.push(performance.now() - due);
+          if (ok) latencies.push(performance.now() - from);
           else errors += 1;
         },
         () => {

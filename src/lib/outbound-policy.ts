@@ -51,6 +51,19 @@ function unmap(address: string): string {
  * other special ranges are refused unless the host name or a CIDR range is on the allow-list
  * (`TOOLGATE_OUTBOUND_ALLOWLIST`, plus entries added at run time). Redirects are not followed.
  */
+/** The lower-cased host of an http(s) URL (IPv6 without brackets); refuses anything else. */
+function fetchableHost(url: string | URL): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new OutboundRefusedError('not a valid URL');
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    throw new OutboundRefusedError('only http and https URLs may be fetched');
+  return parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+}
+
 export class OutboundPolicy {
   private hosts = new Set<string>();
   private ranges = new BlockList();
@@ -81,15 +94,7 @@ export class OutboundPolicy {
    * time): http(s) only, and a literal private address or `localhost` must be allow-listed.
    */
   checkStatic(url: string | URL): void {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      throw new OutboundRefusedError('not a valid URL');
-    }
-    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
-      throw new OutboundRefusedError('only http and https URLs may be fetched');
-    const host = parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    const host = fetchableHost(url);
     if (this.hosts.has(host)) return;
     const literal = host === 'localhost' || host.endsWith('.localhost') ? '127.0.0.1' : net.isIP(host) ? unmap(host) : undefined;
     if (literal && PRIVATE.check(literal, family(literal)) && !this.ranges.check(literal, family(literal))) {
@@ -99,15 +104,7 @@ export class OutboundPolicy {
 
   /** Throws OutboundRefusedError unless `url` may be fetched. */
   async check(url: string | URL): Promise<void> {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      throw new OutboundRefusedError('not a valid URL');
-    }
-    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
-      throw new OutboundRefusedError('only http and https URLs may be fetched');
-    const host = parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    const host = fetchableHost(url);
     if (this.hosts.has(host)) return;
     let addresses: string[];
     if (net.isIP(host)) addresses = [host];

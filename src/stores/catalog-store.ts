@@ -237,19 +237,13 @@ export class CatalogStore {
     const filter = (q: Knex.QueryBuilder) => {
       if (options.serverId) q.where('t.server_id', options.serverId);
       if (options.enabled !== undefined) q.where('t.enabled', options.enabled);
-      if (options.search) {
-        const p = likePattern(options.search);
-        q.where((w) => w.whereRaw("t.name ilike ? escape '\\'", [p]).orWhereRaw("t.description ilike ? escape '\\'", [p]));
-      }
+      matching(q, options.search, ['t.name', 't.description']);
     };
-    const base = () => this.db('mcp_tools as t').join('mcp_servers as s', 's.id', 't.server_id').modify(filter);
-    const countRow = await base().count<{ count: string | number }[]>({ count: '*' }).first();
-    const rows = await base()
-      .select([...TOOL_COLUMNS.map((c) => `t.${c}`), 's.name as server_name'])
-      .orderByRaw('lower(s.name), s.id, t.name')
-      .offset(options.offset)
-      .limit(options.limit);
-    return { rows, total: Number(countRow?.count ?? 0) };
+    return pageOf<DbToolWithServerRow>(
+      () => this.db('mcp_tools as t').join('mcp_servers as s', 's.id', 't.server_id').modify(filter),
+      (q) => q.select([...TOOL_COLUMNS.map((c) => `t.${c}`), 's.name as server_name']).orderByRaw('lower(s.name), s.id, t.name'),
+      options,
+    );
   }
 
   async pageResources(options: {
@@ -260,19 +254,14 @@ export class CatalogStore {
   }): Promise<{ rows: DbResourceRow[]; total: number }> {
     const filter = (q: Knex.QueryBuilder) => {
       q.where('server_id', options.serverId);
-      if (options.search) {
-        const p = likePattern(options.search);
-        q.where((w) => w.whereRaw("uri ilike ? escape '\\'", [p]).orWhereRaw("name ilike ? escape '\\'", [p]));
-      }
+      matching(q, options.search, ['uri', 'name']);
     };
-    const countRow = await this.db('mcp_resources').modify(filter).count<{ count: string | number }[]>({ count: '*' }).first();
-    const rows = await this.db('mcp_resources')
-      .select(RESOURCE_COLUMNS)
-      .modify(filter)
-      .orderBy([{ column: 'uri' }, { column: 'is_template' }])
-      .offset(options.offset)
-      .limit(options.limit);
-    return { rows: rows.map(resourceFromDb), total: Number(countRow?.count ?? 0) };
+    const { rows, total } = await pageOf<Record<string, unknown>>(
+      () => this.db('mcp_resources').modify(filter),
+      (q) => q.select(RESOURCE_COLUMNS).orderBy([{ column: 'uri' }, { column: 'is_template' }]),
+      options,
+    );
+    return { rows: rows.map(resourceFromDb), total };
   }
 
   async pagePrompts(options: {
@@ -283,18 +272,32 @@ export class CatalogStore {
   }): Promise<{ rows: DbPromptRow[]; total: number }> {
     const filter = (q: Knex.QueryBuilder) => {
       q.where('server_id', options.serverId);
-      if (options.search) {
-        const p = likePattern(options.search);
-        q.where((w) => w.whereRaw("name ilike ? escape '\\'", [p]).orWhereRaw("description ilike ? escape '\\'", [p]));
-      }
+      matching(q, options.search, ['name', 'description']);
     };
-    const countRow = await this.db('mcp_prompts').modify(filter).count<{ count: string | number }[]>({ count: '*' }).first();
-    const rows = await this.db('mcp_prompts')
-      .select(PROMPT_COLUMNS)
-      .modify(filter)
-      .orderBy('name')
-      .offset(options.offset)
-      .limit(options.limit);
-    return { rows, total: Number(countRow?.count ?? 0) };
+    return pageOf<DbPromptRow>(
+      () => this.db('mcp_prompts').modify(filter),
+      (q) => q.select(PROMPT_COLUMNS).orderBy('name'),
+      options,
+    );
   }
+}
+
+/** Narrows `q` to rows where any of `columns` contains `search` (case-insensitive, literally). */
+function matching(q: Knex.QueryBuilder, search: string | undefined, columns: readonly string[]): void {
+  if (!search) return;
+  const p = likePattern(search);
+  q.where((w) => {
+    for (const c of columns) w.orWhereRaw(`${c} ilike ? escape '\\'`, [p]);
+  });
+}
+
+/** One page of a filtered query and the total it pages through (two queries on the same filter). */
+async function pageOf<T>(
+  base: () => Knex.QueryBuilder,
+  select: (q: Knex.QueryBuilder) => Knex.QueryBuilder,
+  options: { offset: number; limit: number },
+): Promise<{ rows: T[]; total: number }> {
+  const countRow = await base().count<{ count: string | number }[]>({ count: '*' }).first();
+  const rows = (await select(base()).offset(options.offset).limit(options.limit)) as T[];
+  return { rows, total: Number(countRow?.count ?? 0) };
 }
