@@ -36,10 +36,7 @@ const config = loadConfig({
 const server = await startServer(config, { logger: createLogger(config) });
 try {
   const s = server.services;
-  const { key, userId } = await bootstrapOwner(
-    { knex: s.db.knex, users: s.users, apiKeys: s.apiKeysStore, apiKeysService: s.apiKeys },
-    { email: 'bench@example.com' },
-  );
+  const { key, userId } = await bootstrapOwner(s, { email: 'bench@example.com' });
   const session = await s.identity.sessions.create(userId, null);
   const principal = await s.identity.authenticateBearer(key, '127.0.0.1');
   const results = [

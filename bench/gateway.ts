@@ -22,10 +22,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-bench-'));
 const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', TOOLGATE_DATA_DIR: dataDir, TOOLGATE_LOG_LEVEL: 'info' });
 const server = await startServer(config, { logger: createLogger(config, fs.createWriteStream('/dev/null')) });
 const s = server.services;
-const { key: ownerKey } = await bootstrapOwner(
-  { knex: s.db.knex, users: s.users, apiKeys: s.apiKeysStore, apiKeysService: s.apiKeys },
-  { email: 'bench@example.com' },
-);
+const { key: ownerKey } = await bootstrapOwner(s, { email: 'bench@example.com' });
 
 function tool(serverId: string, serverName: string, name: string): CatalogTool {
   return {

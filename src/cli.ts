@@ -97,10 +97,7 @@ async function main(argv: string[]): Promise<number> {
   const logger = createLogger({ logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel }, process.stderr);
   const services = await openServices(config, logger);
   try {
-    const { userId, key } = await bootstrapOwner(
-      { knex: services.db.knex, users: services.users, apiKeys: services.apiKeysStore, apiKeysService: services.apiKeys },
-      { email: values.email, ...(values.name ? { name: values.name } : {}) },
-    );
+    const { userId, key } = await bootstrapOwner(services, { email: values.email, ...(values.name ? { name: values.name } : {}) });
     process.stdout.write(
       `Created owner ${values.email} (${userId}).\nTheir API key, shown only this once:\n\n  ${key}\n\nUse it as: Authorization: Bearer <key>\n`,
     );

@@ -154,7 +154,6 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     logger,
     db: services.db,
     clock,
-    apiKeys: services.apiKeys,
     identity: services.identity,
     version: VERSION,
     startedAt,

@@ -1,7 +1,6 @@
 import type { Config } from '../config.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../logger.js';
-import type { ApiKeysService } from '../services/api-keys-service.js';
 import type { BundlesService } from '../services/bundles-service.js';
 import type { ServersService } from '../services/servers-service.js';
 import type { IdentityServices } from '../services/identity.js';
@@ -13,7 +12,6 @@ export interface HandlerDeps {
   readonly logger: Logger;
   readonly db: Database;
   readonly clock: Clock;
-  readonly apiKeys: ApiKeysService;
   /** Users, API keys, sessions, OAuth, invitations, auth settings, rate limits. */
   readonly identity: IdentityServices;
   readonly version: string;

@@ -10,10 +10,10 @@ import type { ApiKeysService } from './api-keys-service.js';
  * transaction. Refuses once any user exists, so it cannot be used to take over an installation.
  */
 export async function bootstrapOwner(
-  deps: { knex: Knex; users: UsersStore; apiKeys: ApiKeysStore; apiKeysService: ApiKeysService },
+  deps: { db: { knex: Knex }; users: UsersStore; apiKeysStore: ApiKeysStore; apiKeys: ApiKeysService },
   input: { email: string; name?: string },
 ): Promise<{ userId: string; key: string }> {
-  return deps.knex.transaction(async (trx) => {
+  return deps.db.knex.transaction(async (trx) => {
     // Serialise concurrent bootstraps: the second waits, then sees the first owner.
     await trx.raw('lock table users in share row exclusive mode');
     const users = deps.users.with(trx);
@@ -24,10 +24,10 @@ export async function bootstrapOwner(
       name: input.name ?? input.email.split('@')[0] ?? input.email,
       role: 'owner',
     });
-    const { key } = await deps.apiKeysService.issue(
+    const { key } = await deps.apiKeys.issue(
       user.id,
       { name: 'bootstrap', description: 'First key of the first owner' },
-      deps.apiKeys.with(trx),
+      deps.apiKeysStore.with(trx),
     );
     return { userId: user.id, key };
   });

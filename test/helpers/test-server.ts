@@ -73,10 +73,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   let ownerKey = '';
   if (!options.noBootstrap && !options.reuse) {
     const s = server.services;
-    ({ key: ownerKey } = await bootstrapOwner(
-      { knex: s.db.knex, users: s.users, apiKeys: s.apiKeysStore, apiKeysService: s.apiKeys },
-      { email: 'owner@example.com', name: 'Owner' },
-    ));
+    ({ key: ownerKey } = await bootstrapOwner(s, { email: 'owner@example.com', name: 'Owner' }));
   }
   return {
     url: server.url,
