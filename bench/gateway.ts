@@ -15,7 +15,7 @@ import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/server.js';
 import { bootstrapOwner } from '../src/services/bootstrap-service.js';
-import type { CatalogTool } from '../src/services/catalog-types.js';
+import type { CatalogTool } from '../src/domain/catalog.js';
 
 const upstreamPort = Number(process.argv[2]);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-bench-'));

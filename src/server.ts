@@ -14,7 +14,7 @@ import { migrateToLatest, openDatabase, type Database } from './stores/database.
 import { UsersStore } from './stores/users-store.js';
 import { loadMasterKey, SecretBox } from './lib/secret-box.js';
 import { InMemoryCatalog } from './services/in-memory-catalog.js';
-import type { UpstreamCaller } from './services/catalog-types.js';
+import type { UpstreamCaller } from './domain/catalog.js';
 import { BundlesRegistry } from './services/bundles-registry.js';
 import { BundlesService } from './services/bundles-service.js';
 import { BundlesStore } from './stores/bundles-store.js';

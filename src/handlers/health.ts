@@ -1,6 +1,6 @@
 import { ServiceUnavailableError } from '../errors.js';
 import type { PartialHandlerMap } from '../http/handler-types.js';
-import { isConnectionError } from '../stores/database.js';
+import { isConnectionError } from '../lib/database-errors.js';
 import type { HandlerDeps } from './deps.js';
 
 /** Why the database check failed, in words safe to show anyone (no addresses, no credentials). */

@@ -1,5 +1,5 @@
 import type { PartialHandlerMap } from '../http/handler-types.js';
-import type { Principal } from '../services/principal.js';
+import type { Principal } from '../domain/principal.js';
 import type { HandlerDeps } from './deps.js';
 
 type Ops = 'getCurrentUser' | 'listUsers' | 'deactivateUser' | 'updateUser' | 'getGatewaySettings' | 'updateGatewaySettings';

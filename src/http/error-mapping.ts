@@ -15,7 +15,7 @@ import {
   UnauthorizedError,
   UnsupportedMediaTypeError,
 } from '../errors.js';
-import { isConnectionError } from '../stores/database.js';
+import { isConnectionError } from '../lib/database-errors.js';
 
 /** An error turned into an HTTP answer. */
 export interface ErrorReply {

@@ -1,6 +1,6 @@
 import type { operations } from '../generated/openapi.js';
 import type { RestOperationId } from '../generated/operation-index.js';
-import type { Principal } from '../services/principal.js';
+import type { Principal } from '../domain/principal.js';
 
 type Op<K extends keyof operations> = operations[K];
 type Section<K extends keyof operations, S extends string> =

@@ -13,7 +13,7 @@ import {
   ForbiddenError,
 } from '../errors.js';
 import { OPERATIONS, type MinRole } from '../generated/operation-index.js';
-import { roleAtLeast, type Principal } from '../services/principal.js';
+import { roleAtLeast, type Principal } from '../domain/principal.js';
 import type { CookieOptions, HandlerMap, HandlerRequest } from './handler-types.js';
 import { toValidationIssues } from './validation-errors.js';
 

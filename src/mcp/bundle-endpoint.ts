@@ -4,7 +4,7 @@ import type { Middleware } from 'koa';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { BundlesRegistry, LiveBundle } from '../services/bundles-registry.js';
-import type { CatalogView, UpstreamCaller } from '../services/catalog-types.js';
+import type { CatalogView, UpstreamCaller } from '../domain/catalog.js';
 import { BundleViews } from './bundle-view.js';
 import type { CallRecorder } from './call-recorder.js';
 import type { McpContext } from './context.js';

@@ -1,7 +1,7 @@
 import type { LiveBundle } from '../services/bundles-registry.js';
 import { effectiveTool } from '../services/bundles-tools.js';
-import type { CatalogView } from '../services/catalog-types.js';
-import type { ToolOverride } from '../stores/bundles-store.js';
+import type { CatalogView } from '../domain/catalog.js';
+import type { ToolOverride } from '../domain/tool-override.js';
 import { META_SERVER_INFO, RawResult, RpcCode, rpcError, type Era } from './protocol.js';
 
 /** A tool the bundle offers: the name clients call it by, and where it really lives. */

@@ -5,11 +5,11 @@ import { ConflictError, NotFoundError, RequestValidationError, UnauthorizedError
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../logger.js';
 import type { ApiKeysStore, ApiKeyWithOwner, DbApiKeyRow } from '../stores/api-keys-store.js';
-import { isConnectionError } from '../stores/database.js';
+import { isConnectionError } from '../lib/database-errors.js';
 import { hashKey, looksLikeUserKey, mintUserKey } from './api-key-format.js';
 import type { AuthSettingsService } from './auth-settings-service.js';
 import type { ChangeBus } from './change-bus.js';
-import type { Principal } from './principal.js';
+import type { Principal } from '../domain/principal.js';
 
 const INVALID = 'Invalid, expired or revoked API key';
 

@@ -4,11 +4,12 @@ import { BadRequestError, ConflictError, NotFoundError, RequestValidationError, 
 import type { components } from '../generated/openapi.js';
 import type { Clock } from '../lib/clock.js';
 import type { SecretBox } from '../lib/secret-box.js';
-import type { BundlesStore, DbBundleRow, DbBundleToolRow, ToolOverride } from '../stores/bundles-store.js';
+import type { ToolOverride } from '../domain/tool-override.js';
+import type { BundlesStore, DbBundleRow, DbBundleToolRow } from '../stores/bundles-store.js';
 import { hashBundleKey, toLiveBundle, type BundlesRegistry } from './bundles-registry.js';
 import { effectiveName, effectiveTool, normaliseOverride, overrideSchemaIssues, overrideView } from './bundles-tools.js';
-import type { CatalogView } from './catalog-types.js';
-import type { Principal } from './principal.js';
+import type { CatalogView } from '../domain/catalog.js';
+import type { Principal } from '../domain/principal.js';
 
 type Schemas = components['schemas'];
 export type BundleSummary = Schemas['MCPBundleSummary'];

@@ -1,6 +1,6 @@
 import type { ValidationIssue } from '../errors.js';
-import type { ToolOverride } from '../stores/bundles-store.js';
-import type { CatalogTool, JsonSchemaObject, ToolAnnotations } from './catalog-types.js';
+import type { ToolOverride } from '../domain/tool-override.js';
+import type { CatalogTool, JsonSchemaObject, ToolAnnotations } from '../domain/catalog.js';
 
 /** Valid MCP tool name (MCP.md: 1–128 of `[A-Za-z0-9_.-]`). */
 export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;

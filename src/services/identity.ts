@@ -20,7 +20,7 @@ import { GatewaySettingsService } from './gateway-settings-service.js';
 import { InvitationsService } from './invitations-service.js';
 import { OAuthLoginService } from './oauth-login-service.js';
 import { OAuthProvidersService } from './oauth-providers-service.js';
-import type { Principal } from './principal.js';
+import type { Principal } from '../domain/principal.js';
 import { RateLimiter, rateLimitHeaders } from './rate-limiter.js';
 import { SessionsService } from './sessions-service.js';
 import { UsersService } from './users-service.js';

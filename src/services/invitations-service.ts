@@ -4,7 +4,7 @@ import type { Clock } from '../lib/clock.js';
 import type { DbInvitationRow, InvitationsStore, InvitationStatus } from '../stores/invitations-store.js';
 import type { UsersStore } from '../stores/users-store.js';
 import type { OAuthProvidersService } from './oauth-providers-service.js';
-import type { Principal, Role } from './principal.js';
+import type { Principal, Role } from '../domain/principal.js';
 
 export interface InvitationView {
   id: string;

@@ -12,7 +12,7 @@ import type { DbUserRow, UsersStore } from '../stores/users-store.js';
 import type { AuthSettingsService } from './auth-settings-service.js';
 import type { InvitationsService } from './invitations-service.js';
 import type { OAuthProvidersService } from './oauth-providers-service.js';
-import type { Role } from './principal.js';
+import type { Role } from '../domain/principal.js';
 import type { IssuedSession, SessionsService } from './sessions-service.js';
 
 /** Name of the short-lived cookie that binds a callback to the browser that started the login. */

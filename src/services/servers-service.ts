@@ -4,11 +4,11 @@ import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprot
 import { BadRequestError, ConflictError, NotFoundError, RequestValidationError, type ValidationIssue } from '../errors.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { Logger } from '../logger.js';
-import type { UpstreamPoolOptions, UpstreamServerSpec, UpstreamState } from '../mcp/upstream/upstream-connection.js';
-import { UpstreamPool, type UpstreamListing } from '../mcp/upstream/upstream-pool.js';
+import type { UpstreamPoolOptions, UpstreamServerSpec, UpstreamState } from '../upstream/upstream-connection.js';
+import { UpstreamPool, type UpstreamListing } from '../upstream/upstream-pool.js';
 import type { CatalogStore, DbPromptRow, DbResourceRow, DbToolRow } from '../stores/catalog-store.js';
 import type { DbServerRow, DbTransport, ServersStore } from '../stores/servers-store.js';
-import type { CatalogTool, JsonSchemaObject } from './catalog-types.js';
+import type { CatalogTool, JsonSchemaObject } from '../domain/catalog.js';
 import type { InMemoryCatalog, ServerCatalogEntry } from './in-memory-catalog.js';
 
 /** Defaults given to servers registered without their own values (general settings). */

@@ -5,7 +5,7 @@ import type { SessionsStore, SessionWithUser } from '../stores/sessions-store.js
 import { ALL_SCOPES } from './api-keys-service.js';
 import type { AuthSettingsService } from './auth-settings-service.js';
 import type { ChangeBus } from './change-bus.js';
-import type { Principal } from './principal.js';
+import type { Principal } from '../domain/principal.js';
 
 const INVALID = 'Invalid or expired session';
 const VERSION = 's1';

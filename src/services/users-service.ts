@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
 import type { Clock } from '../lib/clock.js';
 import type { DbUserRow, UsersStore } from '../stores/users-store.js';
-import type { Principal, Role } from './principal.js';
+import type { Principal, Role } from '../domain/principal.js';
 
 /** A user as the API shows it. */
 export interface UserView {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { ToolOverride } from '../domain/tool-override.js';
 
 export interface DbBundleRow {
   id: string;
@@ -10,18 +11,6 @@ export interface DbBundleRow {
   created_by: string | null;
   created_at: Date;
   updated_at: Date;
-}
-
-/** How a tool is presented in a bundle (the contract's BundleToolOverride, stored as jsonb). */
-export interface ToolOverride {
-  name?: string | null;
-  title?: string | null;
-  description?: string | null;
-  annotations?: Record<string, unknown> | null;
-  defaults?: Record<string, unknown> | null;
-  pinned?: Record<string, unknown> | null;
-  hidden_arguments?: string[] | null;
-  enabled?: boolean;
 }
 
 export interface DbBundleToolRow {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import type { Config } from '../config.js';
+import { isConnectionError } from '../lib/database-errors.js';
 import type { Logger } from '../logger.js';
 
 /** The application's database handle: Knex plus what the rest of the app needs to know of it. */
@@ -129,16 +130,4 @@ export async function migrateToLatest(
       await new Promise((r) => setTimeout(r, delay));
     }
   }
-}
-
-/** True for errors that mean "cannot reach the database", as opposed to a bad query. */
-export function isConnectionError(err: unknown): boolean {
-  const e = err as { code?: string; name?: string; message?: string };
-  return (
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P03', '08006', '08001', '08003'].includes(
-      e.code ?? '',
-    ) ||
-    e.name === 'KnexTimeoutError' ||
-    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e.message ?? '')
-  );
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Role } from '../services/principal.js';
+import type { Role } from '../domain/principal.js';
 
 export interface DbUserRow {
   id: string;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Role } from '../../src/services/principal.js';
+import type { Role } from '../../src/domain/principal.js';
 import { ApiClient } from './api-client.js';
 import { seedSecret } from './secrets.js';
 import type { TestServer } from './test-server.js';

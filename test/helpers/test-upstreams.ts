@@ -5,8 +5,8 @@ import type {
   ToolCallResult,
   UpstreamCallOptions,
   UpstreamCaller,
-} from '../../src/services/catalog-types.js';
-import { UpstreamError } from '../../src/services/catalog-types.js';
+} from '../../src/domain/catalog.js';
+import { UpstreamError } from '../../src/domain/catalog.js';
 import type { InMemoryCatalog } from '../../src/services/in-memory-catalog.js';
 
 /** One call that reached the test upstream. */

@@ -6,7 +6,7 @@ import {
   publishedInputSchema,
   upstreamArguments,
 } from '../../src/services/bundles-tools.js';
-import type { CatalogTool } from '../../src/services/catalog-types.js';
+import type { CatalogTool } from '../../src/domain/catalog.js';
 
 const tool: CatalogTool = {
   id: '00000000-0000-4000-8000-000000000001',

@@ -1,6 +1,6 @@
 import { ConcealedArgumentError, upstreamArguments } from '../../services/bundles-tools.js';
-import { UpstreamError, type ToolCallResult } from '../../services/catalog-types.js';
-import type { CallStatus } from '../../stores/call-records-store.js';
+import { UpstreamError, type ToolCallResult } from '../../domain/catalog.js';
+import type { CallStatus } from '../../domain/call-records.js';
 import type { McpContext, McpMethodDeps } from '../context.js';
 import type { RawResult } from '../protocol.js';
 import { RpcCode, rpcError } from '../protocol.js';

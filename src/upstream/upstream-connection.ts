@@ -14,8 +14,8 @@ import {
   type Implementation,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger } from '../../logger.js';
-import { UpstreamError, type UpstreamCallOptions } from '../../services/catalog-types.js';
+import type { Logger } from '../logger.js';
+import { UpstreamError, type UpstreamCallOptions } from '../domain/catalog.js';
 
 /** How to reach one upstream server (secrets already opened). */
 export type UpstreamTransportSpec =

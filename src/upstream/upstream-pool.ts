@@ -1,5 +1,5 @@
 import { CallToolResultSchema, type Prompt, type Resource, type ResourceTemplate, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { UpstreamError, type ToolCallResult, type UpstreamCallOptions, type UpstreamCaller } from '../../services/catalog-types.js';
+import { UpstreamError, type ToolCallResult, type UpstreamCallOptions, type UpstreamCaller } from '../domain/catalog.js';
 import {
   UpstreamConnection,
   type UpstreamEvents,
