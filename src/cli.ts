@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.js';
 import { ConflictError } from './errors.js';
 import { createLogger } from './logger.js';
-import { openServices } from './server.js';
+import { openServices } from './compose.js';
 import { bootstrapOwner } from './services/bootstrap-service.js';
 import { decodeKey, keyId, loadMasterKey } from './lib/secret-box.js';
 import { rotateMasterKey } from './services/master-key-rotation.js';
@@ -54,7 +54,7 @@ async function rotateMasterKeyCommand(rest: string[]): Promise<number> {
   const logger = createLogger({ logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel }, process.stderr);
   const services = await openServices(config, logger);
   try {
-    const report = await rotateMasterKey(services.db.knex, { current, next });
+    const report = await rotateMasterKey(services.tx, { current, next });
     if (!config.secretKey) {
       const backup = path.join(config.dataDir, `master.key.previous-${keyId(current)}`);
       fs.copyFileSync(keyFile, backup);
@@ -75,8 +75,7 @@ async function rotateMasterKeyCommand(rest: string[]): Promise<number> {
     );
     return 0;
   } finally {
-    await services.identity.close();
-    await services.db.close();
+    await services.close();
   }
 }
 
@@ -109,8 +108,7 @@ async function main(argv: string[]): Promise<number> {
     }
     throw err;
   } finally {
-    await services.identity.close();
-    await services.db.close();
+    await services.close();
   }
 }
 

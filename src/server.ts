@@ -3,124 +3,21 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app.js';
+import { composeMcp, openServices, VERSION, type Services } from './compose.js';
 import type { Config } from './config.js';
+import type { UpstreamCaller } from './domain/catalog.js';
 import { createHandlers } from './handlers/index.js';
+import { PublicUrl } from './http/public-url.js';
 import { createRestApi } from './http/rest-api.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createLogger, type Logger } from './logger.js';
-import type { ApiKeysService } from './services/api-keys-service.js';
-import { ApiKeysStore } from './stores/api-keys-store.js';
-import { migrateToLatest, openDatabase, type Database } from './stores/database.js';
-import { UsersStore } from './stores/users-store.js';
-import { loadMasterKey, SecretBox } from './lib/secret-box.js';
-import { InMemoryCatalog } from './services/in-memory-catalog.js';
-import type { UpstreamCaller } from './domain/catalog.js';
-import { BundlesRegistry } from './services/bundles-registry.js';
-import { BundlesService } from './services/bundles-service.js';
-import { BundlesStore } from './stores/bundles-store.js';
-import { CallRecordsStore } from './stores/call-records-store.js';
-import { BundleEndpoint, type McpOptions } from './mcp/bundle-endpoint.js';
-import { CallRecorder, type CallRecorderOptions } from './mcp/call-recorder.js';
-import { ServersService } from './services/servers-service.js';
-import { ServersStore } from './stores/servers-store.js';
-import { CatalogStore } from './stores/catalog-store.js';
-import { createIdentity, type IdentityServices } from './services/identity.js';
+import type { McpOptions } from './mcp/bundle-endpoint.js';
+import type { CallRecorderOptions } from './mcp/call-recorder.js';
+import { rateLimitHeaders } from './services/rate-limiter.js';
+import { checkScope } from './services/authorization.js';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OPENAPI_PATH = path.join(ROOT_DIR, 'openapi.yaml');
-export const VERSION = '0.1.0';
-
-/** The stores and services of one process, built on one database. */
-export interface Services {
-  readonly db: Database;
-  readonly users: UsersStore;
-  readonly apiKeysStore: ApiKeysStore;
-  readonly apiKeys: ApiKeysService;
-  /** Seals and opens every secret stored at rest. */
-  readonly secrets: SecretBox;
-  /** The tool catalog the hot path reads; filled by the server registry. */
-  readonly catalog: InMemoryCatalog;
-  /** Calls into upstream servers: the shared pool (one MCP client per registered server). */
-  readonly upstreams: UpstreamCaller;
-  /** The upstream server registry (CRUD, catalog sync, tool selection, health). */
-  readonly servers: ServersService;
-  /** Every bundle in memory (by id and key hash), for the MCP hot path. */
-  readonly bundleRegistry: BundlesRegistry;
-  readonly bundles: BundlesService;
-  readonly callRecords: CallRecordsStore;
-  /** Writes call records in batches, off the request path. */
-  readonly callRecorder: CallRecorder;
-  /** Users, keys, sessions, OAuth, invitations, rate limits (`apiKeys` above is `identity.apiKeys`). */
-  readonly identity: IdentityServices;
-}
-
-/** Optional parts of the services a caller may supply (tests, benchmarks). */
-export interface ServiceOptions {
-  /** Replaces the upstream pool as the bundle endpoint's way to call tools (benchmarks, fault tests). */
-  upstreams?: UpstreamCaller;
-  callRecorder?: CallRecorderOptions;
-}
-
-/** Opens the database, migrates it and builds the services on it (no HTTP). */
-export async function openServices(
-  config: Config,
-  logger: Logger,
-  clock: Clock = systemClock,
-  options: ServiceOptions = {},
-): Promise<Services> {
-  const masterKey = loadMasterKey(config.secretKey, config.dataDir);
-  const secrets = new SecretBox(masterKey);
-  const db = openDatabase(config, logger);
-  try {
-    await migrateToLatest(db, logger, { schema: config.databaseSchema, connectTimeoutMs: config.dbConnectTimeoutMs });
-  } catch (err) {
-    await db.close().catch(() => undefined);
-    throw err;
-  }
-  const users = new UsersStore(db.knex);
-  const apiKeysStore = new ApiKeysStore(db.knex);
-  const catalog = new InMemoryCatalog();
-  const servers = new ServersService({
-    knex: db.knex,
-    servers: new ServersStore(db.knex),
-    catalogStore: new CatalogStore(db.knex),
-    catalog,
-    secrets,
-    logger,
-    pool: {
-      clientInfo: { name: 'toolgate', version: VERSION },
-      connectTimeoutMs: config.upstreamConnectTimeoutMs,
-      retryBaseMs: config.upstreamRetryBaseMs,
-      retryMaxMs: config.upstreamRetryMaxMs,
-      maxFastRetries: config.upstreamMaxFastRetries,
-    },
-  });
-  const bundleRegistry = new BundlesRegistry();
-  const bundles = new BundlesService(db.knex, new BundlesStore(db.knex), bundleRegistry, catalog, secrets, clock, config.keyPrefix);
-  const callRecords = new CallRecordsStore(db.knex);
-  try {
-    await bundles.loadRegistry();
-  } catch (err) {
-    await db.close().catch(() => undefined);
-    throw err;
-  }
-  const identity = createIdentity({ config, logger, clock, knex: db.knex, users, apiKeysStore, secrets, masterKey });
-  return {
-    db,
-    users,
-    apiKeysStore,
-    apiKeys: identity.apiKeys,
-    identity,
-    secrets,
-    catalog,
-    servers,
-    upstreams: options.upstreams ?? servers.pool,
-    bundleRegistry,
-    bundles,
-    callRecords,
-    callRecorder: new CallRecorder(callRecords, logger, options.callRecorder),
-  };
-}
 
 export interface RunningServer {
   readonly url: string;
@@ -147,42 +44,23 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const clock = options.clock ?? systemClock;
   const startedAt = new Date();
   const services = await openServices(config, logger, clock, { upstreams: options.upstreams, callRecorder: options.callRecorder });
+  const mcp = composeMcp(services, config, logger, options.mcp);
+  const publicUrl = new PublicUrl(config);
   let stopping = false;
 
-  const handlers = createHandlers({
-    config,
-    logger,
-    db: services.db,
-    clock,
-    identity: services.identity,
-    version: VERSION,
-    startedAt,
-    bundles: services.bundles,
-    servers: services.servers,
-  });
+  const handlers = createHandlers({ config, logger, version: VERSION, startedAt, publicUrl, services });
   const rest = await createRestApi({
     definition: OPENAPI_PATH,
     handlers,
     authenticator: {
-      fromBearer: (token, ip) => services.identity.authenticateBearer(token, ip),
-      fromCookie: (token, ip) => services.identity.authenticateCookie(token, ip),
+      fromBearer: (token, ip) => services.apiKeyAuth.authenticate(token, ip),
+      fromCookie: (token) => services.sessions.authenticate(token),
     },
-    authorize: (principal, operation) => services.identity.checkScope(principal, operation),
-    rateLimit: (principal) => services.identity.checkRateLimit(principal),
+    authorize: checkScope,
+    rateLimit: async (principal) => rateLimitHeaders(await services.rateLimiter.check(principal)),
   });
-  services.identity.start();
-  // The catalog is in memory before the first request; upstreams connect after listen, in the background.
-  await services.servers.loadCatalog();
-  const bundleEndpoint = new BundleEndpoint({
-    registry: services.bundleRegistry,
-    catalog: services.catalog,
-    upstreams: services.upstreams,
-    recorder: services.callRecorder,
-    logger,
-    config,
-    version: VERSION,
-    options: options.mcp,
-  });
+  services.start();
+  const bundleEndpoint = mcp.bundle;
   const app = createApp({
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
@@ -213,10 +91,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     });
   });
   const { port } = server.address() as AddressInfo;
+  publicUrl.bound(config.host, port);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
   logger.info({ url, database: services.db.kind, version: VERSION }, 'toolgate listening');
-  services.servers.connectAll();
+  services.catalogSync.connectAll();
 
   // Keeps /health's database field current even when nothing calls /ready.
   const dbWatch = setInterval(() => services.db.ping().catch(() => undefined), 10_000);
@@ -239,10 +118,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       clearTimeout(timer);
       server.closeAllConnections();
       await closed;
-      await services.callRecorder.stop();
-      await services.servers.close();
-      await services.identity.close();
-      await services.db.close();
+      await services.close();
       logger.info('stopped');
     })();
     return stopPromise;

@@ -77,3 +77,8 @@ export type HandlerMap = { [K in RestOperationId]: Handler<K> };
 
 /** A subset of the map, as each `src/handlers/<tag>.ts` file provides. */
 export type PartialHandlerMap<K extends RestOperationId> = { [P in K]: Handler<P> };
+
+/** The result of an operation that answers 204 (`.then(noContent)` after the service call). */
+export function noContent(): { status: 204; body: undefined } {
+  return { status: 204, body: undefined };
+}

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JSONRPCRequest, JSONRPCServer } from 'json-rpc-2.0';
 import type { Middleware } from 'koa';
 import type { Config } from '../config.js';
+import { isLoopbackName } from '../lib/host-names.js';
 import type { Logger } from '../logger.js';
 import type { BundlesRegistry, LiveBundle } from '../services/bundles-registry.js';
 import type { CatalogView, UpstreamCaller } from '../domain/catalog.js';
@@ -527,10 +528,4 @@ function hostnameOf(host: string): string {
   if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1);
   const colon = h.lastIndexOf(':');
   return colon > 0 ? h.slice(0, colon) : h;
-}
-
-/** localhost, *.localhost, 127.0.0.0/8 and ::1 (with or without brackets). */
-function isLoopbackName(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(h) || h === '::1';
 }

@@ -1,11 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  CatalogTool,
-  JsonSchemaObject,
-  ToolCallResult,
-  UpstreamCallOptions,
-  UpstreamCaller,
-} from '../../src/domain/catalog.js';
+import type { CatalogTool, JsonSchemaObject, ToolCallResult, UpstreamCallOptions, UpstreamCaller } from '../../src/domain/catalog.js';
 import { UpstreamError } from '../../src/domain/catalog.js';
 import type { InMemoryCatalog } from '../../src/services/in-memory-catalog.js';
 

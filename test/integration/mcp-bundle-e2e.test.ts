@@ -91,7 +91,7 @@ describe('/mcp/bundle/{bundle_key} in front of a real upstream (registry + pool)
   });
 
   it('answers an in-flight call with a JSON-RPC error when the upstream process is killed, and recovers', async () => {
-    const pool = t.server.services.servers.pool;
+    const pool = t.server.services.pool;
     const pid = pool.state(fixture.serverId)?.pid;
     expect(pid).to.be.a('number');
     const started = Date.now();

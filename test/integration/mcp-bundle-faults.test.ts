@@ -65,7 +65,7 @@ describe('/mcp/bundle/{bundle_key} when upstreams fail', () => {
     const replies = await Promise.all(['hang', 'echo', 'die', 'echo', 'garbage', 'echo'].map((n) => s.call(n, { n })));
     expect(replies.map((r) => r.error?.code ?? 'ok')).to.deep.equal([-32001, 'ok', -32000, 'ok', -32000, 'ok']);
     await t.server.services.callRecorder.flush();
-    const rows = await t.server.services.callRecords.recent({ limit: 100, bundleId });
+    const rows = await t.server.services.stores.callRecords.recent({ limit: 100, bundleId });
     const byTool = (name: string) => rows.filter((r) => r.tool_name === name).map((r) => r.status);
     expect(byTool('hang')).to.include('timeout');
     expect(byTool('die')).to.include('error');

@@ -350,7 +350,7 @@ describe('/mcp/bundle/{bundle_key} over raw HTTP', () => {
       await s.call('echo', { hello: 'records' });
       await s.call('fail');
       await t.server.services.callRecorder.flush();
-      const rows = await t.server.services.callRecords.recent({ limit: 50, bundleId: bundle.id });
+      const rows = await t.server.services.stores.callRecords.recent({ limit: 50, bundleId: bundle.id });
       const echo = rows.find((r) => r.tool_name === 'echo');
       expect(echo).to.include({
         endpoint: 'bundle',
