@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: e6a8fafd3184a7a0201ef4c75e4cd8b93a45b0a56af7850f3376de72010083da
+// openapi.yaml sha256: b94fc57956bc50a47af497e3c2c8cbe8c2d066ab0c660bd867da87a4222365ed
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -953,6 +953,12 @@ export interface paths {
         /**
          * Delete an MCP server
          * @description Disconnects and deletes the server, its catalog entries and skill attachments, and removes its tools from every bundle.
+         *
+         *     Decision (not shown in the spec): deleting is deliberate, so it is not refused when bundles use the server's
+         *     tools. The server, its catalog and its tools' places in bundles go in one transaction (all or nothing); the
+         *     bundles keep their other tools and their `updated_at` moves, and MCP sessions connected to those bundles
+         *     receive `notifications/tools/list_changed`. To take a server out of service while keeping bundles as they
+         *     are, disable it instead (`POST /api/v1/servers/{server_id}/disable`).
          *
          *     **Authorization:** Requires the admin or owner role.
          */
@@ -2722,7 +2728,7 @@ export interface components {
             cwd?: string;
             /**
              * Format: uri
-             * @description streamable_http / sse: endpoint URL (required).
+             * @description streamable_http / sse: endpoint URL (required). It must pass the outbound-address policy, as OAuth provider URLs do: a loopback (including `localhost.`), private, link-local or metadata address is refused with 422 on `body.url` unless listed in `TOOLGATE_OUTBOUND_ALLOWLIST`; at every connect the host is resolved and checked again, and a refused address leaves the server in status `error` with the reason in `last_error`. No credentials in the URL (use `headers`).
              */
             url?: string;
             /** @description streamable_http / sse: request headers (e.g. `Authorization`); stored encrypted, only names returned. */
@@ -2756,7 +2762,10 @@ export interface components {
                 [key: string]: string | null;
             };
             cwd?: string | null;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description streamable_http / sse: endpoint URL, under the same outbound-address policy as on create.
+             */
             url?: string | null;
             /** @description Merge patch of the headers: a string sets (re-encrypted), null removes. */
             headers?: {
