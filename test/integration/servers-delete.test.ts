@@ -105,7 +105,7 @@ describe('DELETE /api/v1/servers/{server_id} and the bundles that use its tools'
     expect((await t.owner.get(`/api/v1/tools?server_id=${onlyA.serverId}`)).body.total).to.equal(0);
     expect(t.server.services.catalog.serverState(onlyA.serverId)).to.equal(undefined);
     const call = await session.call('a_echo', { text: 'x' });
-    expect(call.error ?? call.result?.isError).to.be.ok;
+    expect(Boolean(call.error ?? call.result?.isError), JSON.stringify(call)).to.equal(true);
     expect(
       responseOf(await mcpFetch(endpoint, { body: { jsonrpc: '2.0', id: 1, method: 'ping' }, headers: session.headers() })).result,
     ).to.deep.equal({});
