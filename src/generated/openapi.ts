@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: e6a8fafd3184a7a0201ef4c75e4cd8b93a45b0a56af7850f3376de72010083da
+// openapi.yaml sha256: 89339b7acea79efd11084af3224a18dbd0ac7e1a23f4d7614999df710daf43fa
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -1540,7 +1540,7 @@ export interface components {
             loc: (string | number)[];
             /** @description Human-readable message. */
             msg: string;
-            /** @description Machine-readable problem type, e.g. `missing`, `string_too_long`, `enum`, `uuid_parsing`, `extra_forbidden`, `value_error`. */
+            /** @description Machine-readable problem type, e.g. `missing`, `string_too_long`, `enum`, `uuid_parsing`, `extra_forbidden`, `string_nul_character` (a NUL character, U+0000, in a string or a field name), `value_error`. */
             type: string;
             /** @description The offending input value (secret fields are redacted). */
             input?: unknown;
@@ -1882,10 +1882,10 @@ export interface components {
             client_id: string;
             /** @description OAuth client secret; stored encrypted, never returned. */
             client_secret: string;
-            /** @default true */
-            is_enabled: boolean;
-            /** @default 0 */
-            display_order: number;
+            /** @description Offer the provider on the login page. Default: `true`. */
+            is_enabled?: boolean;
+            /** @description Position on the login page, ascending. Default: `0`. */
+            display_order?: number;
             config?: components["schemas"]["OAuthProviderConfig"];
         };
         /** @description Partial update: only supplied fields change; `config` is replaced as a whole. `provider_type` cannot change. */
@@ -2063,11 +2063,8 @@ export interface components {
              */
             endpoint?: string;
             config?: components["schemas"]["AIProviderConfig"];
-            /**
-             * @description Make this the active provider of its type (deactivating the current one). The first provider of a type is always activated.
-             * @default false
-             */
-            is_active: boolean;
+            /** @description Make this the active provider of its type (deactivating the current one). The first provider of a type is always activated. Default: `false`. */
+            is_active?: boolean;
         };
         /** @description Partial update. `provider_type` and `provider` cannot change (create a new configuration); activation is `POST …/activate`. */
         AIProviderUpdate: {
@@ -2124,11 +2121,8 @@ export interface components {
             } | null;
             /** @description Optional arguments removed from the published input schema (callers cannot set them). */
             hidden_arguments?: string[] | null;
-            /**
-             * @description Whether the tool is offered by the bundle.
-             * @default true
-             */
-            enabled: boolean;
+            /** @description Whether the tool is offered by the bundle. Default: `true`. */
+            enabled?: boolean;
         };
         /** @description A tool to put in a bundle. */
         BundleToolInput: {
@@ -2166,7 +2160,8 @@ export interface components {
             available: boolean;
             /** @description The override is enabled and the tool is enabled in its server's tool selection. `tools/list` shows tools that are enabled and available. */
             enabled: boolean;
-            override: components["schemas"]["BundleToolOverride"];
+            /** @description The tool's override with every field present (`null`, and `enabled` true, mean the upstream value). */
+            override: WithRequired<components["schemas"]["BundleToolOverride"], "name" | "title" | "description" | "annotations" | "defaults" | "pinned" | "hidden_arguments" | "enabled">;
             effective: components["schemas"]["EffectiveTool"];
         };
         /** @description A bundle without its tools. */
@@ -2469,8 +2464,8 @@ export interface components {
         ApiKeyCreate: {
             name: string;
             description?: string | null;
-            /** @default live */
-            environment: components["schemas"]["ApiKeyEnvironment"];
+            /** @description Environment of the key: `live` or `test` (the key reads `<prefix>_usr_live_…` or `<prefix>_usr_test_…`). Default: `live`. */
+            environment?: components["schemas"]["ApiKeyEnvironment"];
             /** @description Default: all scopes. */
             scopes?: components["schemas"]["ApiKeyScope"][];
             /** @description Default null (general setting). */
@@ -2491,11 +2486,8 @@ export interface components {
         };
         /** @description Rotation options; `{}` rotates with the defaults. */
         ApiKeyRotateRequest: {
-            /**
-             * @description How long the old key keeps working (at most 30 days). 0 or absent: the old key is revoked at once.
-             * @default 0
-             */
-            grace_period_seconds: number;
+            /** @description How long the old key keeps working (at most 30 days). 0 or absent: the old key is revoked at once. Default: `0`. */
+            grace_period_seconds?: number;
             /** @description Name of the new key; default: the old key's name. */
             name?: string;
         };
@@ -2594,10 +2586,10 @@ export interface components {
              * @description Who is invited; they must sign in with this email.
              */
             email: string;
-            /** @default member */
-            role: components["schemas"]["Role"];
-            /** @default 168 */
-            expires_in_hours: number;
+            /** @description Role the invitee gets. Default: `member`. */
+            role?: components["schemas"]["Role"];
+            /** @description How long the invitation can be accepted, in hours. Default: `168`. */
+            expires_in_hours?: number;
         };
         /** @description What the accept page shows. */
         InvitationAcceptInfo: {
@@ -2729,11 +2721,8 @@ export interface components {
             headers?: {
                 [key: string]: string;
             };
-            /**
-             * @description Connect right away.
-             * @default true
-             */
-            enabled: boolean;
+            /** @description Connect right away. Default: `true`. */
+            enabled?: boolean;
             /** @description Per tool-call timeout; default: general setting `upstream_call_timeout_ms` (60000). */
             call_timeout_ms?: number;
             /** @description Default: general setting `health_check_interval_seconds` (60). */
@@ -2982,11 +2971,8 @@ export interface components {
              * @description LLM provider to use; default: the active `llm` provider.
              */
             provider_id?: string;
-            /**
-             * @description Register and connect the server when generation succeeds.
-             * @default true
-             */
-            auto_deploy: boolean;
+            /** @description Register and connect the server when generation succeeds. Default: `true`. */
+            auto_deploy?: boolean;
         };
         /** @description A file bundled with a skill. */
         SkillFile: {
@@ -3107,11 +3093,8 @@ export interface components {
              * @description LLM provider to use; default: the active `llm` provider.
              */
             provider_id?: string;
-            /**
-             * @description Save the generated skill (the completion event then carries its `skill_id`).
-             * @default true
-             */
-            save: boolean;
+            /** @description Save the generated skill (the completion event then carries its `skill_id`). Default: `true`. */
+            save?: boolean;
         };
         /** @description Event `progress`. */
         SkillGenerationProgressEvent: {
@@ -3546,7 +3529,7 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Page number, 1-based. */
+        /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
         Page: number;
         /** @description Items per page. */
         PageSize: number;
@@ -4226,7 +4209,7 @@ export interface operations {
     listBundles: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -4617,7 +4600,7 @@ export interface operations {
     listUsers: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -4777,7 +4760,7 @@ export interface operations {
     listApiKeys: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -5110,7 +5093,7 @@ export interface operations {
     listInvitations: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -5235,7 +5218,7 @@ export interface operations {
     listServers: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -5494,7 +5477,7 @@ export interface operations {
     listServerTools: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -5532,7 +5515,7 @@ export interface operations {
     listServerResources: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -5570,7 +5553,7 @@ export interface operations {
     listServerPrompts: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -5707,7 +5690,7 @@ export interface operations {
     listGenerationJobs: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -5843,7 +5826,7 @@ export interface operations {
     listSkills: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -6129,7 +6112,7 @@ export interface operations {
     listTools: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -7435,3 +7418,6 @@ export interface operations {
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};
