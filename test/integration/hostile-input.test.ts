@@ -123,7 +123,7 @@ const known: Record<string, string> = {};
 function pathWith(op: Op, override?: { name: string; raw: string }): string {
   let path: string = op.path;
   for (const p of parameters(op).filter((x) => x.in === 'path')) {
-    const value = override?.name === p.name ? override.raw : encodeURIComponent(String(known[p.name] ?? sample(p.schema)));
+    const value = override && override.name === p.name ? override.raw : encodeURIComponent(String(known[p.name] ?? sample(p.schema)));
     path = path.replace(`{${p.name}}`, value);
   }
   const query = new URLSearchParams();
