@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 89339b7acea79efd11084af3224a18dbd0ac7e1a23f4d7614999df710daf43fa
+// openapi.yaml sha256: f9e966175c35390ed6a7655948dbf63054233c2cc9a8c1251329c0fa503960b3
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -2115,7 +2115,7 @@ export interface components {
             defaults?: {
                 [key: string]: unknown;
             } | null;
-            /** @description Argument values forced on every call; these arguments are removed from the published input schema. A `tools/call` that supplies a pinned (or hidden) argument is refused with an `isError: true` result naming the argument; the upstream is not called. */
+            /** @description Argument values forced on every call; these arguments are removed from the published input schema. A `tools/call` that supplies a pinned argument is refused with an `isError: true` result naming the argument and saying it is pinned (a hidden one: saying it is hidden); the upstream is not called. */
             pinned?: {
                 [key: string]: unknown;
             } | null;

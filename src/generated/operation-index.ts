@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 89339b7acea79efd11084af3224a18dbd0ac7e1a23f4d7614999df710daf43fa
+// openapi.yaml sha256: f9e966175c35390ed6a7655948dbf63054233c2cc9a8c1251329c0fa503960b3
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */
