@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: b94fc57956bc50a47af497e3c2c8cbe8c2d066ab0c660bd867da87a4222365ed
+// openapi.yaml sha256: 8f5630390bdb1f5454755a229170baec146c6edb2d0381a48a14b51943f838be
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -1546,7 +1546,7 @@ export interface components {
             loc: (string | number)[];
             /** @description Human-readable message. */
             msg: string;
-            /** @description Machine-readable problem type, e.g. `missing`, `string_too_long`, `enum`, `uuid_parsing`, `extra_forbidden`, `value_error`. */
+            /** @description Machine-readable problem type, e.g. `missing`, `string_too_long`, `enum`, `uuid_parsing`, `extra_forbidden`, `string_nul_character` (a NUL character, U+0000, in a string or a field name), `value_error`. */
             type: string;
             /** @description The offending input value (secret fields are redacted). */
             input?: unknown;
@@ -1888,10 +1888,10 @@ export interface components {
             client_id: string;
             /** @description OAuth client secret; stored encrypted, never returned. */
             client_secret: string;
-            /** @default true */
-            is_enabled: boolean;
-            /** @default 0 */
-            display_order: number;
+            /** @description Offer the provider on the login page. Default: `true`. */
+            is_enabled?: boolean;
+            /** @description Position on the login page, ascending. Default: `0`. */
+            display_order?: number;
             config?: components["schemas"]["OAuthProviderConfig"];
         };
         /** @description Partial update: only supplied fields change; `config` is replaced as a whole. `provider_type` cannot change. */
@@ -2069,11 +2069,8 @@ export interface components {
              */
             endpoint?: string;
             config?: components["schemas"]["AIProviderConfig"];
-            /**
-             * @description Make this the active provider of its type (deactivating the current one). The first provider of a type is always activated.
-             * @default false
-             */
-            is_active: boolean;
+            /** @description Make this the active provider of its type (deactivating the current one). The first provider of a type is always activated. Default: `false`. */
+            is_active?: boolean;
         };
         /** @description Partial update. `provider_type` and `provider` cannot change (create a new configuration); activation is `POST …/activate`. */
         AIProviderUpdate: {
@@ -2124,17 +2121,14 @@ export interface components {
             defaults?: {
                 [key: string]: unknown;
             } | null;
-            /** @description Argument values forced on every call; these arguments are removed from the published input schema. A `tools/call` that supplies a pinned (or hidden) argument is refused with an `isError: true` result naming the argument; the upstream is not called. */
+            /** @description Argument values forced on every call; these arguments are removed from the published input schema. A `tools/call` that supplies a pinned argument is refused with an `isError: true` result naming the argument and saying it is pinned (a hidden one: saying it is hidden); the upstream is not called. */
             pinned?: {
                 [key: string]: unknown;
             } | null;
             /** @description Optional arguments removed from the published input schema (callers cannot set them). */
             hidden_arguments?: string[] | null;
-            /**
-             * @description Whether the tool is offered by the bundle.
-             * @default true
-             */
-            enabled: boolean;
+            /** @description Whether the tool is offered by the bundle. Default: `true`. */
+            enabled?: boolean;
         };
         /** @description A tool to put in a bundle. */
         BundleToolInput: {
@@ -2172,7 +2166,8 @@ export interface components {
             available: boolean;
             /** @description The override is enabled and the tool is enabled in its server's tool selection. `tools/list` shows tools that are enabled and available. */
             enabled: boolean;
-            override: components["schemas"]["BundleToolOverride"];
+            /** @description The tool's override with every field present (`null`, and `enabled` true, mean the upstream value). */
+            override: WithRequired<components["schemas"]["BundleToolOverride"], "name" | "title" | "description" | "annotations" | "defaults" | "pinned" | "hidden_arguments" | "enabled">;
             effective: components["schemas"]["EffectiveTool"];
         };
         /** @description A bundle without its tools. */
@@ -2475,8 +2470,8 @@ export interface components {
         ApiKeyCreate: {
             name: string;
             description?: string | null;
-            /** @default live */
-            environment: components["schemas"]["ApiKeyEnvironment"];
+            /** @description Environment of the key: `live` or `test` (the key reads `<prefix>_usr_live_…` or `<prefix>_usr_test_…`). Default: `live`. */
+            environment?: components["schemas"]["ApiKeyEnvironment"];
             /** @description Default: all scopes. */
             scopes?: components["schemas"]["ApiKeyScope"][];
             /** @description Default null (general setting). */
@@ -2497,11 +2492,8 @@ export interface components {
         };
         /** @description Rotation options; `{}` rotates with the defaults. */
         ApiKeyRotateRequest: {
-            /**
-             * @description How long the old key keeps working (at most 30 days). 0 or absent: the old key is revoked at once.
-             * @default 0
-             */
-            grace_period_seconds: number;
+            /** @description How long the old key keeps working (at most 30 days). 0 or absent: the old key is revoked at once. Default: `0`. */
+            grace_period_seconds?: number;
             /** @description Name of the new key; default: the old key's name. */
             name?: string;
         };
@@ -2600,10 +2592,10 @@ export interface components {
              * @description Who is invited; they must sign in with this email.
              */
             email: string;
-            /** @default member */
-            role: components["schemas"]["Role"];
-            /** @default 168 */
-            expires_in_hours: number;
+            /** @description Role the invitee gets. Default: `member`. */
+            role?: components["schemas"]["Role"];
+            /** @description How long the invitation can be accepted, in hours. Default: `168`. */
+            expires_in_hours?: number;
         };
         /** @description What the accept page shows. */
         InvitationAcceptInfo: {
@@ -2735,11 +2727,8 @@ export interface components {
             headers?: {
                 [key: string]: string;
             };
-            /**
-             * @description Connect right away.
-             * @default true
-             */
-            enabled: boolean;
+            /** @description Connect right away. Default: `true`. */
+            enabled?: boolean;
             /** @description Per tool-call timeout; default: general setting `upstream_call_timeout_ms` (60000). */
             call_timeout_ms?: number;
             /** @description Default: general setting `health_check_interval_seconds` (60). */
@@ -2991,11 +2980,8 @@ export interface components {
              * @description LLM provider to use; default: the active `llm` provider.
              */
             provider_id?: string;
-            /**
-             * @description Register and connect the server when generation succeeds.
-             * @default true
-             */
-            auto_deploy: boolean;
+            /** @description Register and connect the server when generation succeeds. Default: `true`. */
+            auto_deploy?: boolean;
         };
         /** @description A file bundled with a skill. */
         SkillFile: {
@@ -3116,11 +3102,8 @@ export interface components {
              * @description LLM provider to use; default: the active `llm` provider.
              */
             provider_id?: string;
-            /**
-             * @description Save the generated skill (the completion event then carries its `skill_id`).
-             * @default true
-             */
-            save: boolean;
+            /** @description Save the generated skill (the completion event then carries its `skill_id`). Default: `true`. */
+            save?: boolean;
         };
         /** @description Event `progress`. */
         SkillGenerationProgressEvent: {
@@ -3555,7 +3538,7 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Page number, 1-based. */
+        /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
         Page: number;
         /** @description Items per page. */
         PageSize: number;
@@ -4235,7 +4218,7 @@ export interface operations {
     listBundles: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -4626,7 +4609,7 @@ export interface operations {
     listUsers: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -4786,7 +4769,7 @@ export interface operations {
     listApiKeys: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -5119,7 +5102,7 @@ export interface operations {
     listInvitations: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -5244,7 +5227,7 @@ export interface operations {
     listServers: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -5503,7 +5486,7 @@ export interface operations {
     listServerTools: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -5541,7 +5524,7 @@ export interface operations {
     listServerResources: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -5579,7 +5562,7 @@ export interface operations {
     listServerPrompts: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -5716,7 +5699,7 @@ export interface operations {
     listGenerationJobs: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -5852,7 +5835,7 @@ export interface operations {
     listSkills: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -6138,7 +6121,7 @@ export interface operations {
     listTools: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -7444,3 +7427,6 @@ export interface operations {
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};

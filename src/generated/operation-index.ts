@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: b94fc57956bc50a47af497e3c2c8cbe8c2d066ab0c660bd867da87a4222365ed
+// openapi.yaml sha256: 8f5630390bdb1f5454755a229170baec146c6edb2d0381a48a14b51943f838be
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */
