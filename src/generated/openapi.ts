@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: e6a8fafd3184a7a0201ef4c75e4cd8b93a45b0a56af7850f3376de72010083da
+// openapi.yaml sha256: d2c88f41c209e119e7a1eb7e60fb42f05d7873c65b10a6319961b42558dfd9cc
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -34,7 +34,7 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description Answers 200 when the instance can serve traffic (the database answers a query), and 503 with `code: service_unavailable` and `detail: "Database unreachable"` when it does not. Not rate limited.
+         * @description Answers 200 when the instance can serve traffic (the database answers a query), and 503 with `code: not_ready` and a `detail` naming the reason (for example `"Not ready: database unreachable"`) when it does not. Not rate limited.
          *
          *     **Authorization:** No authentication.
          */
@@ -3511,8 +3511,8 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "detail": "Database unreachable",
-                 *       "code": "service_unavailable",
+                 *       "detail": "The database is unavailable; try again shortly",
+                 *       "code": "database_unavailable",
                  *       "request_id": "01JD3Q8W5T9YB2Z6K4M7N0P1RS"
                  *     }
                  */
@@ -3679,7 +3679,7 @@ export interface operations {
             };
             /** @description Only GET is supported. */
             405: components["responses"]["MethodNotAllowed"];
-            /** @description Not ready: the database is unreachable (`code: service_unavailable`). */
+            /** @description Not ready: the database is unreachable or did not answer in time (`code: not_ready`). */
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
         };
@@ -6320,6 +6320,27 @@ export interface operations {
                     "application/json": components["schemas"]["JSONRPCError"];
                 };
             };
+            /** @description The instance is shutting down (-32603, `Retry-After`, `Connection: close`): a graceful stop lets calls in flight finish but opens no new session or stream; retry on another instance or after a restart. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32603,
+                     *         "message": "Server is shutting down"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
             /** @description Unexpected failure (-32603). */
             default: {
                 headers: {
@@ -6576,6 +6597,27 @@ export interface operations {
                      *       "error": {
                      *         "code": -32603,
                      *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description The instance is shutting down (-32603, `Retry-After`, `Connection: close`): a graceful stop lets calls in flight finish but opens no new session (initialize); retry on another instance or after a restart. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32603,
+                     *         "message": "Server is shutting down"
                      *       }
                      *     }
                      */
