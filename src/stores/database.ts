@@ -261,6 +261,8 @@ export function isConnectionError(err: unknown): boolean {
     ].includes(e.code ?? '') ||
     e.name === 'KnexTimeoutError' ||
     e.name === 'DatabaseTimeoutError' ||
-    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e.message ?? '')
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e.message ?? '') ||
+    // pg's own connect timeout (connectionTimeoutMillis), as knex passes it on.
+    e.message === 'timeout expired'
   );
 }
