@@ -127,7 +127,9 @@ async function rotateLocked(newKeyFile: string | undefined, config: Config): Pro
 }
 
 function printOwner(email: string, userId: string, key: string): void {
-  process.stdout.write(`Created owner ${email} (${userId}).\nTheir API key, shown only this once:\n\n  ${key}\n\nUse it as: Authorization: Bearer <key>\n`);
+  process.stdout.write(
+    `Created owner ${email} (${userId}).\nTheir API key, shown only this once:\n\n  ${key}\n\nUse it as: Authorization: Bearer <key>\n`,
+  );
 }
 
 /** How long `bootstrap` waits for a server that holds the directory but is still starting. */
@@ -138,7 +140,11 @@ const SERVER_START_WAIT_MS = 120_000;
  * commands (it may still be creating or migrating the database), then asks it over its socket.
  * Returns undefined when the server went away meanwhile (the caller then runs the command itself).
  */
-async function bootstrapThroughServer(dataDir: string, holder: LockHolder, input: { email: string; name?: string }): Promise<number | undefined> {
+async function bootstrapThroughServer(
+  dataDir: string,
+  holder: LockHolder,
+  input: { email: string; name?: string },
+): Promise<number | undefined> {
   const deadline = Date.now() + SERVER_START_WAIT_MS;
   let current: LockHolder | undefined = holder;
   let told = false;

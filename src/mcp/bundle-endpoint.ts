@@ -182,8 +182,7 @@ export class BundleEndpoint {
       if (match[2]) {
         this.access.get(res)!.method = 'info';
         this.info(req, res, key, requestId);
-      }
-      else await this.serve(req, res, key);
+      } else await this.serve(req, res, key);
     } catch (err) {
       this.deps.logger.error({ err, requestId }, 'MCP request failed');
       if (!res.headersSent) sendRpcError(res, 500, RpcCode.InternalError, 'Internal error');

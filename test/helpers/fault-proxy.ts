@@ -76,10 +76,12 @@ export class FaultProxy {
       client.pause();
       this.held.add(client);
       this.sockets.add(client);
-      client.on('error', () => client.destroy()).on('close', () => {
-        this.held.delete(client);
-        this.sockets.delete(client);
-      });
+      client
+        .on('error', () => client.destroy())
+        .on('close', () => {
+          this.held.delete(client);
+          this.sockets.delete(client);
+        });
       return;
     }
     this.connect(client);

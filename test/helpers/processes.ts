@@ -56,7 +56,11 @@ export function spawnServer(command: string, args: string[], env: Record<string,
 }
 
 /** Waits (up to `timeoutMs`) for a log line the server writes after it listens. */
-export async function waitForLog(server: ServerProcess, match: (entry: Record<string, unknown>) => boolean, timeoutMs = 20_000): Promise<void> {
+export async function waitForLog(
+  server: ServerProcess,
+  match: (entry: Record<string, unknown>) => boolean,
+  timeoutMs = 20_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!server.logs.some(match)) {
     if (Date.now() > deadline) throw new Error(`no such log line within ${timeoutMs} ms: ${server.logs.map((l) => l.msg).join(' | ')}`);

@@ -47,7 +47,8 @@ describe('first run: one process per data directory, bootstrap while the server 
   });
 
   it('says what the first start is doing: the database, the migrations, the URL, what to do next', async () => {
-    const next = (l: Record<string, unknown>) => String(l.msg).startsWith('no users yet: create the first owner with `npm run toolgate -- bootstrap');
+    const next = (l: Record<string, unknown>) =>
+      String(l.msg).startsWith('no users yet: create the first owner with `npm run toolgate -- bootstrap');
     await waitForLog(server!, next);
     const messages = server!.logs.map((l) => String(l.msg));
     const order = [

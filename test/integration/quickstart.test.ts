@@ -117,7 +117,10 @@ describe('README quick start, followed literally', function () {
 
   it('after a restart the key, the server and the bundle are still there; SIGINT stops it the same way', async () => {
     server = await spawnServer('npm', ['start'], env);
-    const step3 = commands.slice(3, commands.findIndex((c) => c.startsWith('SERVER_ID=')));
+    const step3 = commands.slice(
+      3,
+      commands.findIndex((c) => c.startsWith('SERVER_ID=')),
+    );
     const again = step3.map((c) => (c.startsWith('export TOOLGATE_KEY=') ? `export TOOLGATE_KEY=${key}` : c));
     const { code, stdout, stderr } = await bash(again.join('\n'));
     expect(code).to.equal(0, stderr);

@@ -56,7 +56,12 @@ describe('graceful stop (SIGTERM) with MCP calls in flight', function () {
       expect((await streamEnded) - stopAsked).to.be.lessThan(CALL_MS);
       // A new session is refused meanwhile (503 on a kept-alive connection, or no connection at all).
       const late = await mcpFetch(fixture.endpoint, {
-        body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'late', version: '1' } } },
+        body: {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'late', version: '1' } },
+        },
         headers: { accept: ACCEPT_BOTH },
       }).then(
         (reply) => reply.status,

@@ -26,7 +26,10 @@ describe('createLogger', () => {
 
   it('writes readable lines on a terminal (format auto), secrets still redacted', () => {
     const out = sink(true);
-    createLogger({ logLevel: 'info', logFormat: 'auto' }, out).info({ url: 'http://127.0.0.1:1', user: { token: 'tok-secret' } }, 'toolgate listening');
+    createLogger({ logLevel: 'info', logFormat: 'auto' }, out).info(
+      { url: 'http://127.0.0.1:1', user: { token: 'tok-secret' } },
+      'toolgate listening',
+    );
     const text = out.text();
     expect(() => JSON.parse(text)).to.throw();
     expect(text).to.include('INFO').and.to.include('toolgate listening').and.to.include('http://127.0.0.1:1');
