@@ -34,7 +34,10 @@ export function spawnServer(command: string, args: string[], env: Record<string,
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not listen within ${LISTEN_TIMEOUT_MS} ms\n${stderr}`)), LISTEN_TIMEOUT_MS);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL'); // never leave a half-started server behind (it holds the data directory)
+      reject(new Error(`server did not listen within ${LISTEN_TIMEOUT_MS} ms\n${stderr}`));
+    }, LISTEN_TIMEOUT_MS);
     readline.createInterface({ input: child.stdout! }).on('line', (line) => {
       let entry: Record<string, unknown>;
       try {
