@@ -105,7 +105,7 @@ export async function openServices(
   options: ServiceOptions = {},
 ): Promise<Services> {
   const masterKey = loadMasterKey(config.secretKey, config.dataDir);
-  const db = openDatabase(config, logger);
+  const db = openDatabase(config, logger, { acquireTimeoutMs: config.dbAcquireTimeoutMs, statementTimeoutMs: config.dbStatementTimeoutMs });
   let services: Services | undefined;
   try {
     await migrateToLatest(db, logger, { schema: config.databaseSchema, connectTimeoutMs: config.dbConnectTimeoutMs });

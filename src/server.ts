@@ -18,6 +18,10 @@ import { checkScope } from './services/authorization.js';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OPENAPI_PATH = path.join(ROOT_DIR, 'openapi.yaml');
+import { DataDirLock } from './lib/data-dir-lock.js';
+import { adminSocketPath, startAdminSocket, type AdminSocket } from './admin-socket.js';
+import { bootstrapOwner } from './services/bootstrap-service.js';
+import { ConflictError } from './errors.js';
 
 export interface RunningServer {
   readonly url: string;
@@ -38,9 +42,23 @@ export interface StartOptions {
   callRecorder?: CallRecorderOptions;
 }
 
-/** Builds everything from the configuration and listens. The composition root of the process. */
+/**
+ * Builds everything from the configuration and listens. The composition root of the process.
+ * Takes the data directory's lock first (throws DataDirLockedError, having written nothing, when
+ * another process holds it) and keeps it until `stop()` has closed the database.
+ */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config);
+  const lock = DataDirLock.acquire(config.dataDir, { role: 'server' });
+  try {
+    return await startLocked(config, options, logger, lock);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+async function startLocked(config: Config, options: StartOptions, logger: Logger, lock: DataDirLock): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
   const startedAt = new Date();
   const services = await openServices(config, logger, clock, { upstreams: options.upstreams, callRecorder: options.callRecorder });
@@ -83,18 +101,39 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (err) {
+    await services.close();
+    throw err;
+  }
   const { port } = server.address() as AddressInfo;
   publicUrl.bound(config.host, port);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+  // CLI commands that write (bootstrap) reach this process through its admin socket.
+  let adminSocket: AdminSocket | undefined;
+  try {
+    adminSocket = await startAdminSocket({
+      socketPath: adminSocketPath(lock.dataDir),
+      logger,
+      commands: { bootstrap: (input) => bootstrapOwner(services, input) },
+      describeError: (err) => (err instanceof ConflictError ? { status: 409, body: { detail: err.message } } : undefined),
+    });
+  } catch (err) {
+    logger.warn({ err }, 'admin socket unavailable: CLI commands cannot reach this server');
+  }
+  lock.update({ url, ...(adminSocket ? { socket: adminSocket.path } : {}) });
   logger.info({ url, database: services.db.kind, version: VERSION }, 'toolgate listening');
+  if ((await services.stores.users.count().catch(() => 1)) === 0) {
+    logger.info('no users yet: create the first owner with `npm run toolgate -- bootstrap --email you@example.com` (in another terminal)');
+  }
   services.catalogSync.connectAll();
 
   // Keeps /health's database field current even when nothing calls /ready.
@@ -106,19 +145,27 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     stopPromise ??= (async () => {
       stopping = true;
       clearInterval(dbWatch);
-      logger.info({ inFlight }, 'stopping: draining in-flight requests');
+      await adminSocket?.close();
+      logger.info({ inFlight, timeoutMs: config.shutdownTimeoutMs }, 'stopping: draining in-flight requests');
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      // Open GET streams never finish on their own: end them (their sessions live on, so calls
+      // in flight on those sessions finish and answer).
+      bundleEndpoint.drain();
       const idle = inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (drained = resolve));
       let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, config.shutdownTimeoutMs)));
-      // Open MCP streams never finish on their own: end them so the drain can.
-      bundleEndpoint.close();
-      await Promise.race([idle, timeout]);
+      const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), config.shutdownTimeoutMs)));
+      const outcome = await Promise.race([idle, timeout]);
       clearTimeout(timer);
+      if (outcome === 'timeout') logger.warn({ inFlight }, 'shutdown timeout reached: cancelling what is still running');
+      // Only now: sessions end (their calls are cancelled), connections close (2026-07-28 calls are
+      // cancelled by their closed streams), and the cancelled calls get their records.
+      bundleEndpoint.close();
       server.closeAllConnections();
+      await bundleEndpoint.settled(1000);
       await closed;
       await services.close();
+      lock.release();
       logger.info('stopped');
     })();
     return stopPromise;

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 8f5630390bdb1f5454755a229170baec146c6edb2d0381a48a14b51943f838be
+// openapi.yaml sha256: c7a1eb4208323d2c9c349e2cb61cf9d6dc1a61ba9a63176598d37ec0867bedac
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -34,7 +34,7 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description Answers 200 when the instance can serve traffic (the database answers a query), and 503 with `code: service_unavailable` and `detail: "Database unreachable"` when it does not. Not rate limited.
+         * @description Answers 200 when the instance can serve traffic (the database answers a query), and 503 with `code: not_ready` and a `detail` naming the reason (for example `"Not ready: database unreachable"`) when it does not. Not rate limited.
          *
          *     **Authorization:** No authentication.
          */
@@ -3503,8 +3503,8 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "detail": "Database unreachable",
-                 *       "code": "service_unavailable",
+                 *       "detail": "The database is unavailable; try again shortly",
+                 *       "code": "database_unavailable",
                  *       "request_id": "01JD3Q8W5T9YB2Z6K4M7N0P1RS"
                  *     }
                  */
@@ -3671,7 +3671,7 @@ export interface operations {
             };
             /** @description Only GET is supported. */
             405: components["responses"]["MethodNotAllowed"];
-            /** @description Not ready: the database is unreachable (`code: service_unavailable`). */
+            /** @description Not ready: the database is unreachable or did not answer in time (`code: not_ready`). */
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
         };
@@ -6312,6 +6312,27 @@ export interface operations {
                     "application/json": components["schemas"]["JSONRPCError"];
                 };
             };
+            /** @description The instance is shutting down (-32603, `Retry-After`, `Connection: close`): a graceful stop lets calls in flight finish but opens no new session or stream; retry on another instance or after a restart. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32603,
+                     *         "message": "Server is shutting down"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
             /** @description Unexpected failure (-32603). */
             default: {
                 headers: {
@@ -6568,6 +6589,27 @@ export interface operations {
                      *       "error": {
                      *         "code": -32603,
                      *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description The instance is shutting down (-32603, `Retry-After`, `Connection: close`): a graceful stop lets calls in flight finish but opens no new session (initialize); retry on another instance or after a restart. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32603,
+                     *         "message": "Server is shutting down"
                      *       }
                      *     }
                      */

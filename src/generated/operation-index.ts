@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 8f5630390bdb1f5454755a229170baec146c6edb2d0381a48a14b51943f838be
+// openapi.yaml sha256: c7a1eb4208323d2c9c349e2cb61cf9d6dc1a61ba9a63176598d37ec0867bedac
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */
