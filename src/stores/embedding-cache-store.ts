@@ -65,7 +65,7 @@ export class EmbeddingCacheStore {
 
   /** Deletes the entries of every model but `keepModel`; returns how many went. */
   async deleteOtherModels(keepModel: string): Promise<number> {
-    return this.db('embedding_cache').whereNot({ model: keepModel }).delete();
+    return (await this.db('embedding_cache').whereNot({ model: keepModel }).delete().returning('content_hash')).length;
   }
 
   /** Number of stored entries (of one model when given). */
