@@ -7,7 +7,7 @@
  * account get a dummy credential: they list their tools without calling their service. A server
  * that fails to install, start or list within the time limit is reported and skipped.
  *
- * Usage: npx tsx bench/search/harvest.ts [--dir /tmp/mcp-harvest] [--only name,name]
+ * Usage: npx tsx bench/search/harvest.ts [--dir /tmp/mcp-harvest] [--only name,name] [--concurrency 3]
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { z } from 'zod';
 
 const run = promisify(execFile);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -46,7 +47,6 @@ const SERVERS: ServerSpec[] = [
   { server: 'slack', pkg: '@modelcontextprotocol/server-slack', env: { SLACK_BOT_TOKEN: DUMMY, SLACK_TEAM_ID: 'T000' } },
   { server: 'puppeteer', pkg: '@modelcontextprotocol/server-puppeteer', installEnv: { PUPPETEER_SKIP_DOWNLOAD: '1' } },
   { server: 'postgres', pkg: '@modelcontextprotocol/server-postgres', args: ['postgresql://127.0.0.1:1/none'] },
-  { server: 'redis', pkg: '@modelcontextprotocol/server-redis', args: ['redis://127.0.0.1:1'] },
   { server: 'brave-search', pkg: '@modelcontextprotocol/server-brave-search', env: { BRAVE_API_KEY: DUMMY } },
   { server: 'google-maps', pkg: '@modelcontextprotocol/server-google-maps', env: { GOOGLE_MAPS_API_KEY: DUMMY } },
   { server: 'sequential-thinking', pkg: '@modelcontextprotocol/server-sequential-thinking' },
@@ -58,7 +58,6 @@ const SERVERS: ServerSpec[] = [
   },
   { server: 'playwright', pkg: '@playwright/mcp' },
   { server: 'chrome-devtools', pkg: 'chrome-devtools-mcp' },
-  { server: 'azure-devops', pkg: '@azure-devops/mcp', args: ['contoso'] },
   { server: 'notion', pkg: '@notionhq/notion-mcp-server', env: { NOTION_TOKEN: DUMMY } },
   { server: 'circleci', pkg: '@circleci/mcp-server-circleci', env: { CIRCLECI_TOKEN: DUMMY } },
   { server: 'mongodb', pkg: 'mongodb-mcp-server', env: { MDB_MCP_TELEMETRY: 'disabled' } },
@@ -115,6 +114,8 @@ const SERVERS: ServerSpec[] = [
   { server: 'cloudflare', pkg: '@cloudflare/mcp-server-cloudflare', args: ['run', 'x'] },
   { server: 'pubmed', pkg: '@cyanheads/pubmed-mcp-server' },
 ];
+
+const ListResult = z.looseObject({ tools: z.array(z.record(z.string(), z.unknown())), nextCursor: z.string().optional() });
 
 interface HarvestedTool {
   server: string;
@@ -182,16 +183,18 @@ async function listTools(spec: ServerSpec, prefix: string, tmp: string): Promise
     const tools: HarvestedTool[] = [];
     let cursor: string | undefined;
     do {
-      const page = await client.listTools(cursor ? { cursor } : {}, { timeout: 45_000 });
+      // A permissive result schema: some published servers list schemas the SDK's strict one rejects.
+      const page = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, ListResult, { timeout: 45_000 });
       for (const t of page.tools) {
+        if (typeof t.name !== 'string' || !t.name) continue;
         tools.push({
           server: spec.server,
           package: spec.pkg,
           version,
           name: t.name,
-          ...(t.title ? { title: t.title } : {}),
-          description: t.description ?? '',
-          inputSchema: t.inputSchema as Record<string, unknown>,
+          ...(typeof t.title === 'string' && t.title ? { title: t.title } : {}),
+          description: typeof t.description === 'string' ? t.description : '',
+          inputSchema: (t.inputSchema ?? { type: 'object' }) as Record<string, unknown>,
         });
       }
       cursor = page.nextCursor;
@@ -214,25 +217,29 @@ async function main(): Promise<void> {
   const harvested = new Map<string, HarvestedTool[]>();
   for (const t of previous) if (!specs.some((s) => s.server === t.server)) harvested.set(t.server, [...(harvested.get(t.server) ?? []), t]);
   const failures: string[] = [];
-  for (const spec of specs) {
-    const started = Date.now();
-    try {
-      const prefix = await install(dir, spec);
-      const tools = await listTools(spec, prefix, tmp);
-      if (tools.length === 0) throw new Error('no tools listed');
-      harvested.set(spec.server, tools);
-      console.log(`${spec.server.padEnd(22)} ${String(tools.length).padStart(4)} tools  (${spec.pkg}, ${Date.now() - started} ms)`);
-    } catch (err) {
-      failures.push(spec.server);
-      console.log(`${spec.server.padEnd(22)} FAILED: ${(err as Error).message.split('\n')[0]}`);
+  const concurrency = Number(argValue('--concurrency') ?? 3);
+  const pending = [...specs];
+  const worker = async () => {
+    for (let spec = pending.shift(); spec; spec = pending.shift()) {
+      const started = Date.now();
+      try {
+        const prefix = await install(dir, spec);
+        const tools = await listTools(spec, prefix, tmp);
+        if (tools.length === 0) throw new Error('no tools listed');
+        harvested.set(spec.server, tools);
+        console.log(`${spec.server.padEnd(22)} ${String(tools.length).padStart(4)} tools  (${spec.pkg}, ${Date.now() - started} ms)`);
+      } catch (err) {
+        failures.push(spec.server);
+        console.log(`${spec.server.padEnd(22)} FAILED: ${(err as Error).message.split('\n')[0]}`);
+      }
     }
-  }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
   const tools = [...harvested.values()].flat().sort((a, b) => a.server.localeCompare(b.server) || a.name.localeCompare(b.name));
   const servers = new Set(tools.map((t) => t.server));
-  fs.writeFileSync(
-    OUT,
-    JSON.stringify({ harvested_at: new Date().toISOString(), servers: servers.size, count: tools.length, tools }, null, 1) + '\n',
-  );
+  // One tool per line: compact, and a re-harvest diffs line by line.
+  const header = JSON.stringify({ harvested_at: new Date().toISOString(), servers: servers.size, count: tools.length });
+  fs.writeFileSync(OUT, `${header.slice(0, -1)},"tools":[\n${tools.map((t) => JSON.stringify(t)).join(',\n')}\n]}\n`);
   fs.rmSync(tmp, { recursive: true, force: true });
   console.log(`\n${tools.length} tools from ${servers.size} servers written to ${path.relative(process.cwd(), OUT)}`);
   if (failures.length) console.log(`not harvested: ${failures.join(', ')}`);

@@ -4,7 +4,14 @@
  */
 export { MemoryEmbeddingCache, type Embedder, type EmbeddingCache, type EmbeddingCacheEntry } from './embedding.js';
 export { fuse, RRF_60, type FusedHit, type FusionMethod } from './fusion.js';
-export { DEFAULT_BOOSTS, KeywordIndex, type FieldBoosts, type KeywordIndexOptions, type RankedHit } from './keyword-index.js';
+export {
+  DEFAULT_BOOSTS,
+  KeywordIndex,
+  MAX_QUERY_LENGTH,
+  type FieldBoosts,
+  type KeywordIndexOptions,
+  type RankedHit,
+} from './keyword-index.js';
 export { splitIdentifier, tokenize, type TokenizeOptions } from './tokenizer.js';
 export {
   argumentsOfSchema,

@@ -44,6 +44,8 @@ export interface KeywordIndexOptions {
 const FIELDS: (keyof FieldBoosts)[] = ['name', 'title', 'description', 'argumentNames', 'argumentDescriptions', 'serverName'];
 /** Distinct query terms used at most; more only cost time on hostile input. */
 const MAX_QUERY_TERMS = 32;
+/** Characters of a query read at most (a natural-language query is far shorter). */
+export const MAX_QUERY_LENGTH = 2000;
 
 /**
  * BM25 keyword index over tool documents (MiniSearch). Updates are incremental: replacing or
@@ -107,7 +109,7 @@ export class KeywordIndex {
    * while scoring, so they can neither appear nor take a place in the top `limit`.
    */
   search(query: string, options: { allowed?: ReadonlySet<string> | undefined; limit: number }): RankedHit[] {
-    const terms = [...new Set(tokenize(query, this.tokenizer))].slice(0, MAX_QUERY_TERMS);
+    const terms = [...new Set(tokenize(query.slice(0, MAX_QUERY_LENGTH), this.tokenizer))].slice(0, MAX_QUERY_TERMS);
     if (terms.length === 0 || options.limit <= 0) return [];
     const allowed = options.allowed;
     const minPrefix = this.prefixMinLength;

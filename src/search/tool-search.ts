@@ -1,7 +1,7 @@
 import type { Logger } from '../logger.js';
 import { MemoryEmbeddingCache, type Embedder, type EmbeddingCache } from './embedding.js';
 import { fuse, type FusionMethod } from './fusion.js';
-import { KeywordIndex, type KeywordIndexOptions, type RankedHit } from './keyword-index.js';
+import { KeywordIndex, MAX_QUERY_LENGTH, type KeywordIndexOptions, type RankedHit } from './keyword-index.js';
 import { contentHash, embeddingText, type ToolDocument } from './tool-document.js';
 import { VectorIndex } from './vector-index.js';
 
@@ -262,14 +262,15 @@ export class ToolSearch {
   async search(request: ToolSearchRequest): Promise<ToolSearchResult> {
     const limit = clampLimit(request.limit);
     const pool = Math.max(limit, this.candidates);
-    const keyword = this.keyword.search(request.query, { allowed: request.allowed, limit: pool });
+    const query = request.query.slice(0, MAX_QUERY_LENGTH);
+    const keyword = this.keyword.search(query, { allowed: request.allowed, limit: pool });
     const keywordOnly = (reason: KeywordOnlyReason): ToolSearchResult => ({ mode: 'keyword', reason, hits: keyword.slice(0, limit) });
     const embedder = this.embedder;
     if (!embedder) return keywordOnly('no_embedder');
     if (!this.vectors || this.vectors.size === 0) return keywordOnly('not_embedded');
     let queryVector: Float32Array;
     try {
-      queryVector = await this.embedQuery(embedder, request.query, request.signal);
+      queryVector = await this.embedQuery(embedder, query, request.signal);
     } catch (err) {
       if (request.signal?.aborted) throw request.signal.reason;
       const timedOut = (err as Error)?.name === 'TimeoutError';
