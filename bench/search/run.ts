@@ -26,7 +26,6 @@ import { fuse, type FusionMethod } from '../../src/search/fusion.js';
 import {
   DEFAULT_BOOSTS,
   KeywordIndex,
-  type FieldBoosts,
   type KeywordIndexOptions,
   type RankedHit,
 } from '../../src/search/keyword-index.js';
