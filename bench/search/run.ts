@@ -20,15 +20,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import { stemmer } from 'stemmer';
 import { createLogger } from '../../src/logger.js';
 import type { Embedder } from '../../src/search/embedding.js';
 import { fuse, type FusionMethod } from '../../src/search/fusion.js';
-import {
-  DEFAULT_BOOSTS,
-  KeywordIndex,
-  type KeywordIndexOptions,
-  type RankedHit,
-} from '../../src/search/keyword-index.js';
+import { DEFAULT_BOOSTS, KeywordIndex, type KeywordIndexOptions, type RankedHit } from '../../src/search/keyword-index.js';
 import { embeddingText, toToolDocument, type ToolDocument } from '../../src/search/tool-document.js';
 import { DEFAULT_FUSION, ToolSearch } from '../../src/search/tool-search.js';
 import { VectorIndex } from '../../src/search/vector-index.js';
@@ -151,7 +147,8 @@ async function main(): Promise<void> {
   const keyword = quality(queries, kwRank(base));
   const ablations: Record<string, Quality> = { default: keyword };
   const variants: [string, KeywordIndexOptions][] = [
-    ['no stemming', { tokenizer: { stem: false } }],
+    ['plural stemming', { tokenizer: { stem: true } }],
+    ['Porter stemming (stemmer)', { tokenizer: { stem: stemmer } }],
     ['no joined identifiers', { tokenizer: { compounds: false } }],
     ['no stop words dropped', { tokenizer: { stopWords: false } }],
     ['no prefix matching', { prefixMinLength: 0 }],

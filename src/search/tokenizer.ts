@@ -1,11 +1,10 @@
-import { stemmer } from 'stemmer';
-
 /**
  * Words too common in tool texts to tell tools apart. BM25's IDF already discounts them; dropping
  * them keeps long descriptions from matching every query on "the" and "to".
  */
 const STOP_WORDS = new Set([
   'a',
+  'about',
   'an',
   'and',
   'are',
@@ -14,8 +13,14 @@ const STOP_WORDS = new Set([
   'be',
   'by',
   'can',
+  'could',
+  'do',
+  'does',
   'for',
   'from',
+  'has',
+  'have',
+  'how',
   'i',
   'if',
   'in',
@@ -28,12 +33,20 @@ const STOP_WORDS = new Set([
   'of',
   'on',
   'or',
+  'our',
   'please',
+  'should',
   'so',
   'that',
   'the',
+  'their',
+  'them',
+  'there',
+  'these',
   'this',
+  'those',
   'to',
+  'us',
   'use',
   'used',
   'using',
@@ -41,9 +54,13 @@ const STOP_WORDS = new Set([
   'we',
   'what',
   'when',
+  'where',
   'which',
+  'who',
+  'why',
   'will',
   'with',
+  'would',
   'you',
   'your',
 ]);
@@ -63,10 +80,27 @@ export function splitIdentifier(word: string): string[] {
   return parts;
 }
 
+/**
+ * Light plural stemmer (after Harman's S-stemmer, with the sibilant plurals added): `files` →
+ * `file`, `repositories` → `repository`, `indexes` → `index`, `matches` → `match`. Available as
+ * `stem: true`; not the default: on the labelled set (BENCHMARKS.md, "Tool search") no stemming
+ * ranked best, plural stemming next, Porter stemming (which conflates `manager`/`manage`,
+ * `directions`/`direct`, `driving`/`drive`) worst. With stemming on, a term is indexed both as
+ * written and stemmed, so an exact form still scores above a mere stem match.
+ */
+export function pluralStem(term: string): string {
+  if (term.length <= 3 || !term.endsWith('s')) return term;
+  if (term.endsWith('ies') && !term.endsWith('eies') && !term.endsWith('aies')) return `${term.slice(0, -3)}y`;
+  if (/(?:ss|x|ch|sh|zz)es$/.test(term)) return term.slice(0, -2);
+  if (term.endsWith('es') && !term.endsWith('aes') && !term.endsWith('ees') && !term.endsWith('oes')) return term.slice(0, -1);
+  if (term.endsWith('us') || term.endsWith('ss') || term.endsWith('is')) return term;
+  return term.slice(0, -1);
+}
+
 /** Options of {@link tokenize}; the defaults are the ones the index uses. */
 export interface TokenizeOptions {
-  /** Porter-stem each term (`files` → `file`, `searching` → `search`). Default true. */
-  stem?: boolean;
+  /** Stem each term: false = none (default), true = {@link pluralStem}, or a stemmer of your own. */
+  stem?: boolean | ((term: string) => string);
   /** Also emit a multi-part identifier joined (`list_issues` → `listissues`). Default true. */
   compounds?: boolean;
   /** Drop {@link STOP_WORDS}. Default true. */
@@ -78,18 +112,20 @@ const MAX_TERM_LENGTH = 40;
 
 /**
  * The terms of a text, used the same way for documents and queries: identifiers split at
- * snake_case, kebab-case, camelCase and digit boundaries, lower-cased, stop words dropped,
- * Porter-stemmed; a multi-part identifier is also kept whole (`getUserById` → get, user, id,
- * getuserbyid) so that a query naming a tool exactly favours that tool.
+ * snake_case, kebab-case, camelCase and digit boundaries, lower-cased, stop words dropped
+ * (stemmed only when asked); a multi-part identifier is also kept whole (`getUserById` → get,
+ * user, id, getuserbyid) so that a query naming a tool exactly favours that tool.
  */
 export function tokenize(text: string, options: TokenizeOptions = {}): string[] {
-  const stem = options.stem ?? true;
+  const stem = options.stem === true ? pluralStem : options.stem || undefined;
   const compounds = options.compounds ?? true;
   const stopWords = options.stopWords ?? true;
   const terms: string[] = [];
   const add = (term: string) => {
     if (term.length > MAX_TERM_LENGTH || (stopWords && STOP_WORDS.has(term))) return;
-    terms.push(stem ? stemmer(term) : term);
+    const stemmed = stem ? stem(term) : term;
+    terms.push(term);
+    if (stemmed !== term) terms.push(stemmed);
   };
   for (const match of text.matchAll(WORD)) {
     const parts = splitIdentifier(match[0]);

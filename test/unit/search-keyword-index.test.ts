@@ -57,10 +57,18 @@ describe('KeywordIndex', () => {
       expect(ids(index.search('create entities', { limit: 1 }))).to.deep.equal(['mem:createEntities']);
     });
 
-    it('matches inflected words and prefixes of long words', () => {
+    it('matches query words of five letters or more as prefixes', () => {
       const index = build();
-      expect(ids(index.search('navigating to a url', { limit: 1 }))).to.deep.equal(['pw:browser_navigate']);
+      expect(ids(index.search('screensh', { limit: 1 }))).to.deep.equal(['pw:browser_take_screenshot']);
       expect(ids(index.search('directo listing', { limit: 1 }))).to.deep.equal(['fs:list_directory']);
+      expect(index.search('scre', { limit: 1 })).to.deep.equal([]); // four letters: whole words only
+    });
+
+    it('matches plurals when plural stemming is on', () => {
+      const stemming = new KeywordIndex({ tokenizer: { stem: true } });
+      for (const d of CORPUS) stemming.upsert(d);
+      expect(ids(stemming.search('entity', { limit: 1 }))).to.deep.equal(['mem:createEntities']);
+      expect(build().search('entity', { limit: 1 })).to.deep.equal([]);
     });
 
     it('uses argument names and descriptions', () => {
