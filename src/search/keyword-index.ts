@@ -58,15 +58,18 @@ export class KeywordIndex {
   private readonly prefixMinLength: number;
   private readonly bm25: { k: number; b: number; d: number } | undefined;
   private readonly tokenizer: TokenizeOptions;
+  private readonly searchBoosts: Record<string, number>;
 
   constructor(options: KeywordIndexOptions = {}) {
     this.boosts = { ...DEFAULT_BOOSTS, ...options.boosts };
     this.prefixMinLength = options.prefixMinLength ?? 5;
     this.bm25 = options.bm25;
     this.tokenizer = options.tokenizer ?? {};
+    this.searchBoosts = Object.fromEntries(Object.entries(this.boosts).filter(([, b]) => b > 0));
     const tokenizer = this.tokenizer;
     this.ms = new MiniSearch<ToolDocumentFields>({
-      fields: FIELDS,
+      // A field boosted 0 is not indexed at all: fewer postings to walk per query.
+      fields: FIELDS.filter((f) => this.boosts[f] > 0),
       storeFields: [],
       tokenize: (text) => tokenize(text, tokenizer),
       processTerm: (term) => term,
@@ -114,7 +117,7 @@ export class KeywordIndex {
     const allowed = options.allowed;
     const minPrefix = this.prefixMinLength;
     const results = this.ms.search(terms.join(' '), {
-      boost: this.boosts as unknown as Record<string, number>,
+      boost: this.searchBoosts,
       prefix: minPrefix > 0 ? (term) => term.length >= minPrefix : false,
       ...(this.bm25 ? { bm25: this.bm25 } : {}),
       ...(allowed ? { boostDocument: (id) => (allowed.has(id as string) ? 1 : 0) } : {}),
