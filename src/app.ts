@@ -4,7 +4,7 @@ import bodyParser from 'koa-bodyparser';
 import { PayloadTooLargeError, RequestValidationError, UnsupportedMediaTypeError } from './errors.js';
 import { toErrorReply } from './http/error-mapping.js';
 import type { Logger } from './logger.js';
-import type { McpAccess } from './mcp/bundle-endpoint.js';
+import type { McpAccess } from './mcp/endpoint-core.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Path segments that are secrets (invitation tokens, bundle keys) and must not reach a log line. */

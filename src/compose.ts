@@ -4,7 +4,9 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { OutboundPolicy } from './lib/outbound-policy.js';
 import { deriveKey, loadMasterKey, SecretBox } from './lib/secret-box.js';
 import type { Logger } from './logger.js';
-import { BundleEndpoint, type McpOptions } from './mcp/bundle-endpoint.js';
+import type { Middleware } from 'koa';
+import { BundleEndpoint } from './mcp/bundle-endpoint.js';
+import { EndpointCore, type McpOptions } from './mcp/endpoint-core.js';
 import { CallRecorder, type CallRecorderOptions } from './mcp/call-recorder.js';
 import { ApiKeyAuthenticator } from './services/api-key-authenticator.js';
 import { ApiKeysService } from './services/api-keys-service.js';
@@ -256,23 +258,38 @@ function buildServices(input: {
   };
 }
 
-/** The MCP server side of one process: the endpoints, built on the services. */
+/** The MCP server side of one process: the endpoint core and the routes on it. */
 export interface McpEndpoints {
+  /** The Streamable HTTP core both routes share (sessions, transport rules, dispatch). */
+  readonly core: EndpointCore;
   readonly bundle: BundleEndpoint;
+  /** One Koa middleware serving every MCP route; other paths pass on. */
+  middleware(): Middleware;
+  /** Graceful stop, first step: GET streams end, no new sessions. */
+  drain(): void;
+  /** Graceful stop, last step: sessions end, running calls are cancelled. */
+  close(): void;
+  /** Resolves once every MCP request being served has answered, or after `maxMs`. */
+  settled(maxMs: number): Promise<void>;
 }
 
 /** Builds the MCP endpoints (`/mcp/bundle/{bundle_key}`; the gateway joins here). */
 export function composeMcp(services: Services, config: Config, logger: Logger, options: McpOptions = {}): McpEndpoints {
+  const core = new EndpointCore({
+    upstreams: services.upstreams,
+    recorder: services.callRecorder,
+    logger,
+    config,
+    version: VERSION,
+    options,
+  });
+  const bundle = new BundleEndpoint({ core, registry: services.bundleRegistry, catalog: services.catalog, config, version: VERSION });
   return {
-    bundle: new BundleEndpoint({
-      registry: services.bundleRegistry,
-      catalog: services.catalog,
-      upstreams: services.upstreams,
-      recorder: services.callRecorder,
-      logger,
-      config,
-      version: VERSION,
-      options,
-    }),
+    core,
+    bundle,
+    middleware: () => bundle.middleware(),
+    drain: () => core.drain(),
+    close: () => core.close(),
+    settled: (maxMs) => core.settled(maxMs),
   };
 }

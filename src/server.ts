@@ -11,7 +11,7 @@ import { PublicUrl } from './http/public-url.js';
 import { createRestApi } from './http/rest-api.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createLogger, type Logger } from './logger.js';
-import type { McpOptions } from './mcp/bundle-endpoint.js';
+import type { McpOptions } from './mcp/endpoint-core.js';
 import type { CallRecorderOptions } from './mcp/call-recorder.js';
 import { rateLimitHeaders } from './services/rate-limiter.js';
 import { checkScope } from './services/authorization.js';
@@ -78,12 +78,11 @@ async function startLocked(config: Config, options: StartOptions, logger: Logger
     rateLimit: async (principal) => rateLimitHeaders(await services.rateLimiter.check(principal)),
   });
   services.start();
-  const bundleEndpoint = mcp.bundle;
   const app = createApp({
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
     rest,
-    mcp: bundleEndpoint.middleware(),
+    mcp: mcp.middleware(),
     isStopping: () => stopping,
   });
 
@@ -151,7 +150,7 @@ async function startLocked(config: Config, options: StartOptions, logger: Logger
       server.closeIdleConnections();
       // Open GET streams never finish on their own: end them (their sessions live on, so calls
       // in flight on those sessions finish and answer).
-      bundleEndpoint.drain();
+      mcp.drain();
       const idle = inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (drained = resolve));
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), config.shutdownTimeoutMs)));
@@ -160,9 +159,9 @@ async function startLocked(config: Config, options: StartOptions, logger: Logger
       if (outcome === 'timeout') logger.warn({ inFlight }, 'shutdown timeout reached: cancelling what is still running');
       // Only now: sessions end (their calls are cancelled), connections close (2026-07-28 calls are
       // cancelled by their closed streams), and the cancelled calls get their records.
-      bundleEndpoint.close();
+      mcp.close();
       server.closeAllConnections();
-      await bundleEndpoint.settled(1000);
+      await mcp.settled(1000);
       await closed;
       await services.close();
       lock.release();

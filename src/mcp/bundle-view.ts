@@ -1,35 +1,10 @@
 import type { LiveBundle } from '../services/bundles-registry.js';
 import { effectiveName, effectiveTool } from '../services/bundles-tools.js';
 import type { CatalogView } from '../domain/catalog.js';
-import type { ToolOverride } from '../domain/tool-override.js';
 import { META_SERVER_INFO, RawResult, RpcCode, rpcError, type Era } from './protocol.js';
+import type { McpView, OfferedTool, UnavailableReason, UnavailableTool } from './view.js';
 
-/** A tool the bundle offers: the name clients call it by, and where it really lives. */
-export interface OfferedTool {
-  readonly name: string;
-  readonly toolId: string;
-  readonly serverId: string;
-  readonly upstreamName: string;
-  readonly override: ToolOverride;
-  /** The MCP Tool object as `tools/list` shows it. */
-  readonly wire: Record<string, unknown>;
-}
-
-/**
- * Why a tool of the bundle cannot be called right now although the bundle offers it: its server
- * is disabled, its server is not connected (down, connecting, failed), or its server is up but
- * no longer has the tool.
- */
-export type UnavailableReason = 'server_disabled' | 'server_unavailable' | 'tool_gone';
-
-/** A tool of the bundle that is left out of `tools/list` for now, under the name clients know. */
-export interface UnavailableTool {
-  readonly name: string;
-  readonly toolId: string;
-  readonly serverId: string;
-  readonly upstreamName: string;
-  readonly reason: UnavailableReason;
-}
+export type { OfferedTool, UnavailableReason, UnavailableTool } from './view.js';
 
 /** How long a 2026-07-28 client may reuse a list (ms); changes are announced on legacy streams only. */
 const LIST_TTL_MS = 10_000;
@@ -46,7 +21,7 @@ function compact(o: Record<string, unknown>): Record<string, unknown> {
  * index for `tools/call`, and the `tools/list` pages serialised once per era and reused until the
  * bundle or the catalog changes.
  */
-export class BundleView {
+export class BundleView implements McpView {
   readonly tools: OfferedTool[] = [];
   readonly byName = new Map<string, OfferedTool>();
   /**
@@ -56,6 +31,8 @@ export class BundleView {
   readonly unavailable = new Map<string, UnavailableTool>();
   /** The bundle's servers, in the order of their first tool. */
   readonly serverIds: string[] = [];
+  readonly title: string;
+  readonly instructions: string | null;
   private pages = new Map<string, RawResult>();
 
   constructor(
@@ -65,6 +42,8 @@ export class BundleView {
     private readonly pageSize: number,
     private readonly serverInfo: { name: string; version: string },
   ) {
+    this.title = `Toolgate bundle: ${bundle.name}`;
+    this.instructions = bundle.description || null;
     const servers = new Set<string>();
     for (const t of bundle.tools) {
       const tool = catalog.tool(t.toolId);
@@ -83,7 +62,14 @@ export class BundleView {
       if (reason) {
         const name = effectiveName(tool.name, t.override);
         if (!this.unavailable.has(name)) {
-          this.unavailable.set(name, { name, toolId: tool.id, serverId: tool.serverId, upstreamName: tool.name, reason });
+          this.unavailable.set(name, {
+            name,
+            bundleId: bundle.id,
+            toolId: tool.id,
+            serverId: tool.serverId,
+            upstreamName: tool.name,
+            reason,
+          });
         }
         continue;
       }
@@ -91,6 +77,7 @@ export class BundleView {
       if (this.byName.has(eff.name)) continue;
       const offered: OfferedTool = {
         name: eff.name,
+        bundleId: bundle.id,
         toolId: tool.id,
         serverId: tool.serverId,
         upstreamName: tool.name,

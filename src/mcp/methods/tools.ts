@@ -1,7 +1,7 @@
 import { ConcealedArgumentError, upstreamArguments } from '../../services/bundles-tools.js';
 import { UpstreamError, type ToolCallResult } from '../../domain/catalog.js';
 import type { CallStatus } from '../../domain/call-records.js';
-import type { UnavailableTool } from '../bundle-view.js';
+import type { UnavailableTool } from '../view.js';
 import type { McpContext, McpMethodDeps } from '../context.js';
 import type { RawResult } from '../protocol.js';
 import { RpcCode, rpcError } from '../protocol.js';
@@ -93,13 +93,13 @@ export async function toolsCall(params: Record<string, unknown>, ctx: McpContext
   const record = (status: CallStatus, error: string | null) =>
     deps.recorder.record({
       occurred_at: new Date(),
-      endpoint: 'bundle',
-      bundle_id: ctx.view.bundle.id,
+      endpoint: ctx.caller.endpoint,
+      bundle_id: target.bundleId,
       server_id: target.serverId,
       tool_id: target.toolId,
       tool_name: target.upstreamName,
-      user_id: null,
-      api_key_id: null,
+      user_id: ctx.caller.userId,
+      api_key_id: ctx.caller.apiKeyId,
       status,
       latency_ms: Math.round((performance.now() - started) * 1000) / 1000,
       error,
