@@ -25,6 +25,7 @@ import { ServersService } from './services/servers-service.js';
 import { ServersStore } from './stores/servers-store.js';
 import { CatalogStore } from './stores/catalog-store.js';
 import { createIdentity, type IdentityServices } from './services/identity.js';
+import { KeySessionService } from './services/key-session-service.js';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OPENAPI_PATH = path.join(ROOT_DIR, 'openapi.yaml');
@@ -159,6 +160,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     startedAt,
     bundles: services.bundles,
     servers: services.servers,
+    keySessions: new KeySessionService(services.identity.apiKeys, services.identity.sessions, services.identity.users),
   });
   const rest = await createRestApi({
     definition: OPENAPI_PATH,

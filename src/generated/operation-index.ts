@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: e6a8fafd3184a7a0201ef4c75e4cd8b93a45b0a56af7850f3376de72010083da
+// openapi.yaml sha256: 5a2c534bbec69c2f86d56732e581515c4fea47b6f0df6ddecb060db43c967c31
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */
@@ -66,6 +66,7 @@ export const OPERATIONS = [
   {"operationId":"listLoginProviders","method":"get","path":"/api/v1/auth/providers","tag":"auth","minRole":"public","transport":"rest","specAddition":true},
   {"operationId":"startOAuthLogin","method":"get","path":"/api/v1/auth/login/{provider_type}","tag":"auth","minRole":"public","transport":"rest","specAddition":true},
   {"operationId":"oauthCallback","method":"get","path":"/api/v1/auth/callback/{provider_type}","tag":"auth","minRole":"public","transport":"rest","specAddition":true},
+  {"operationId":"createSession","method":"post","path":"/api/v1/auth/session","tag":"auth","minRole":"public","transport":"rest","specAddition":true},
   {"operationId":"logout","method":"post","path":"/api/v1/auth/logout","tag":"auth","minRole":"member","transport":"rest","specAddition":true},
   {"operationId":"listInvitations","method":"get","path":"/api/v1/invitations","tag":"invitations","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"createInvitation","method":"post","path":"/api/v1/invitations","tag":"invitations","minRole":"admin","transport":"rest","specAddition":true},

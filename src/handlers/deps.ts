@@ -4,6 +4,7 @@ import type { Logger } from '../logger.js';
 import type { BundlesService } from '../services/bundles-service.js';
 import type { ServersService } from '../services/servers-service.js';
 import type { IdentityServices } from '../services/identity.js';
+import type { KeySessionService } from '../services/key-session-service.js';
 import type { Database } from '../stores/database.js';
 
 /** What handlers may use: services and read-only facts about the process. */
@@ -18,4 +19,6 @@ export interface HandlerDeps {
   readonly startedAt: Date;
   readonly bundles: BundlesService;
   readonly servers: ServersService;
+  /** Console sign-in: an API key exchanged for a browser session. */
+  readonly keySessions: KeySessionService;
 }
