@@ -6,6 +6,7 @@ import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { createHandlers } from './handlers/index.js';
 import { createRestApi } from './http/rest-api.js';
+import { consoleStatic } from './http/console-static.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createLogger, type Logger } from './logger.js';
 import type { ApiKeysService } from './services/api-keys-service.js';
@@ -29,6 +30,8 @@ import { KeySessionService } from './services/key-session-service.js';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OPENAPI_PATH = path.join(ROOT_DIR, 'openapi.yaml');
+/** The built web console (`npm run build:web`, run by `npm install`). */
+export const CONSOLE_DIR = path.join(ROOT_DIR, 'web', 'dist');
 export const VERSION = '0.1.0';
 
 /** The stores and services of one process, built on one database. */
@@ -140,6 +143,8 @@ export interface StartOptions {
   /** Tunables of the MCP endpoints. */
   mcp?: McpOptions;
   callRecorder?: CallRecorderOptions;
+  /** Directory of the built web console (default `web/dist`). */
+  consoleDir?: string;
 }
 
 /** Builds everything from the configuration and listens. The composition root of the process. */
@@ -190,6 +195,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     bodyLimitBytes: config.bodyLimitBytes,
     rest,
     mcp: bundleEndpoint.middleware(),
+    console: consoleStatic({
+      dir: options.consoleDir ?? CONSOLE_DIR,
+      onMissing: (dir) => logger.warn({ dir }, 'web console not built: run npm run build:web'),
+    }),
     isStopping: () => stopping,
   });
 
