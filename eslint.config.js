@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'src/generated/', 'data/', 'bench/results/'] },
+  { ignores: ['node_modules/', 'src/generated/', 'data/', 'bench/results/', 'web/dist/', 'test-artifacts/'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
