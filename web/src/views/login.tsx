@@ -1,6 +1,6 @@
 import { useLocation } from 'preact-iso';
 import { useEffect, useState } from 'preact/hooks';
-import { api, call, type Schema } from '../lib/api.js';
+import { api, ApiError, call, type Schema } from '../lib/api.js';
 import { formErrors, NO_ERRORS, type FormErrors } from '../lib/forms.js';
 import type { User } from '../lib/session.js';
 import { Button, FormError, Loading, TextField } from '../ui/kit.js';
@@ -53,7 +53,9 @@ export function LoginView(props: { reason: string | null; onSignedIn: (user: Use
       setKey('');
       props.onSignedIn(res.user);
     } catch (err) {
-      setErrors(formErrors(err, ['api_key']));
+      // A refused key (401, or 403 for a key without the scopes) is about the field itself.
+      if (err instanceof ApiError && (err.status === 401 || err.status === 403)) setErrors({ fields: { api_key: err.message }, form: null });
+      else setErrors(formErrors(err, ['api_key']));
     } finally {
       setBusy(false);
     }

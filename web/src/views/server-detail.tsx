@@ -298,7 +298,7 @@ function ToolsTab(props: { serverId: string; version: string }) {
                           <code>{t.name}</code>
                           {t.title && <div class="muted small">{t.title}</div>}
                         </th>
-                        <td class="wrap clamp-3">{t.description ?? <span class="muted">—</span>}</td>
+                        <td class="wrap">{t.description ? <div class="clamp-3">{t.description}</div> : <span class="muted">—</span>}</td>
                         <td>{t.available ? <Pill tone="ok">available</Pill> : <Pill tone="warn">unavailable</Pill>}</td>
                       </tr>
                     ))}
