@@ -4,7 +4,7 @@ export default tseslint.config(
   { ignores: ['node_modules/', 'src/generated/', 'data/', 'bench/results/', 'web/dist/', 'test-artifacts/'] },
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',

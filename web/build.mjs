@@ -7,7 +7,9 @@ let vite;
 try {
   vite = await import('vite');
 } catch {
-  console.warn('toolgate: vite is not installed (dev dependencies omitted), so the web console was not built; run `npm run build:web` where they are.');
+  console.warn(
+    'toolgate: vite is not installed (dev dependencies omitted), so the web console was not built; run `npm run build:web` where they are.',
+  );
   process.exit(0);
 }
 await vite.build({ configFile: fileURLToPath(new URL('./vite.config.ts', import.meta.url)), logLevel: process.env.CI ? 'info' : 'warn' });

@@ -95,7 +95,9 @@ function compressed(asset: Asset, encoding: 'br' | 'gzip'): Promise<Buffer | nul
   if (!p) {
     p = (
       encoding === 'br'
-        ? brotli(asset.body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: asset.body.length } })
+        ? brotli(asset.body, {
+            params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: asset.body.length },
+          })
         : gzip(asset.body, { level: 9 })
     ).then(
       (buf) => (buf.length < asset.body.length ? buf : null),

@@ -36,7 +36,7 @@ describe('web console in a browser', function () {
 
   const screenshot = async (name: string, p: Page = page) => {
     shot += 1;
-    await p.evaluate(() => window.scrollTo(0, 0));
+    await p.evaluate('window.scrollTo(0, 0)');
     await p.screenshot({ path: path.join(ARTIFACTS, `${String(shot).padStart(2, '0')}-${name}.png`), fullPage: true });
   };
 
@@ -68,7 +68,8 @@ describe('web console in a browser', function () {
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && page) await screenshot(`failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
+    if (this.currentTest?.state === 'failed' && page)
+      await screenshot(`failed-${this.currentTest.title.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
     expect(pageErrors, 'uncaught errors in the page').to.deep.equal([]);
   });
 
@@ -88,8 +89,11 @@ describe('web console in a browser', function () {
     expect(new URL(page.url()).pathname).to.equal('/dashboard');
 
     // The key was exchanged for the HttpOnly cookie; nothing secret is readable by scripts.
-    const storage = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie);
+    const storage = String(
+      await page.evaluate('JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie'),
+    );
     expect(storage).to.not.include(t.ownerKey);
+    expect(storage).to.not.include('access_token');
     const cookies = await context.cookies();
     const session = cookies.find((c) => c.name === 'access_token');
     expect(session?.httpOnly).to.equal(true);
@@ -150,14 +154,20 @@ describe('web console in a browser', function () {
     const add = page.getByRole('dialog', { name: 'Add tools from the catalog' });
     await add.getByLabel('Search the catalog').fill('echo');
     await add.locator('.catalog-item', { hasText: 'echo_args' }).waitFor();
-    await add.locator('.catalog-item', { has: page.locator('code', { hasText: /^echo$/ }) }).getByRole('checkbox').check();
+    await add
+      .locator('.catalog-item', { has: page.locator('code', { hasText: /^echo$/ }) })
+      .getByRole('checkbox')
+      .check();
     await add.locator('.catalog-item', { hasText: 'echo_args' }).getByRole('checkbox').check();
     await add.getByRole('button', { name: 'Add 2 tools' }).click();
     await page.locator('.tool-row').nth(1).waitFor();
     expect(await page.locator('.tool-row .tool-name').allTextContents()).to.deep.equal(['echo', 'echo_args']);
 
     // Override echo: new name, description, a default; the preview follows every keystroke.
-    await page.locator('.tool-row', { has: page.locator('.tool-name', { hasText: /^echo$/ }) }).getByRole('button', { name: 'Override' }).click();
+    await page
+      .locator('.tool-row', { has: page.locator('.tool-name', { hasText: /^echo$/ }) })
+      .getByRole('button', { name: 'Override' })
+      .click();
     const editor = page.getByRole('dialog', { name: /Override fixture \/ echo/ });
     const preview = editor.getByTestId('override-preview');
     await preview.waitFor();
@@ -176,7 +186,10 @@ describe('web console in a browser', function () {
     // A pinned argument that the tool does not have: the API's 422 appears at "Pinned values".
     await editor.getByLabel('Pinned values').fill('{"no_such_argument": 1}');
     await editor.getByRole('button', { name: 'Save override' }).click();
-    await editor.locator('.field.invalid', { has: page.getByLabel('Pinned values') }).getByText(/no_such_argument/).waitFor();
+    await editor
+      .locator('.field.invalid', { has: page.getByLabel('Pinned values') })
+      .getByText(/no_such_argument/)
+      .waitFor();
     await editor.getByLabel('Pinned values').fill('');
     await editor.getByRole('button', { name: 'Save override' }).click();
     await editor.waitFor({ state: 'hidden' });
@@ -186,7 +199,9 @@ describe('web console in a browser', function () {
     const rows = page.locator('.tool-row');
     await rows.nth(1).locator('.handle').dragTo(rows.nth(0));
     await waitFor('order saved', async () => {
-      const order = (await t.owner.get(`/api/v1/bundles/${new URL(page.url()).pathname.split('/').pop()}`)).body.tools.map((x: any) => x.effective.name);
+      const order = (await t.owner.get(`/api/v1/bundles/${new URL(page.url()).pathname.split('/').pop()}`)).body.tools.map(
+        (x: any) => x.effective.name,
+      );
       return order.join(',') === 'echo_args,say';
     });
     // And back with the keyboard.
@@ -203,7 +218,7 @@ describe('web console in a browser', function () {
     await page.getByRole('button', { name: 'Show endpoint URL' }).click();
     await page.getByRole('button', { name: 'Copy URL' }).click();
     await page.getByRole('button', { name: 'Copied' }).waitFor();
-    bundleUrl = await page.evaluate(() => navigator.clipboard.readText());
+    bundleUrl = String(await page.evaluate('navigator.clipboard.readText()'));
     seedSecret(bundleUrl.split('/').pop()!);
     expect(bundleUrl).to.match(new RegExp(`^${t.url}/mcp/bundle/[A-Za-z0-9_-]+$`));
     expect(await page.locator('.snippet pre').first().textContent()).to.include(bundleUrl);
@@ -247,7 +262,10 @@ describe('web console in a browser', function () {
     await screenshot('api-keys');
 
     await page.getByRole('button', { name: 'Revoke ci pipeline' }).first().click();
-    await page.getByRole('dialog', { name: /Revoke ci pipeline/ }).getByRole('button', { name: 'Revoke key' }).click();
+    await page
+      .getByRole('dialog', { name: /Revoke ci pipeline/ })
+      .getByRole('button', { name: 'Revoke key' })
+      .click();
     await waitFor('a key revoked', async () => (await page.getByText('revoked or expired').count()) >= 1);
   });
 
@@ -270,7 +288,12 @@ describe('web console in a browser', function () {
     const mcp = new RawSession(bundleUrl, '2025-11-25');
     await mcp.initialize();
     await mcp.call('say', { text: 'seen on the dashboard' });
-    await waitFor('the new call on the dashboard', async () => (await activity.locator('tbody tr', { hasText: 'tools/call' }).count()) > before, 60_000, 500);
+    await waitFor(
+      'the new call on the dashboard',
+      async () => (await activity.locator('tbody tr', { hasText: 'tools/call' }).count()) > before,
+      60_000,
+      500,
+    );
     await page.locator('.stat', { hasText: 'Tool calls (24 h)' }).waitFor();
     await screenshot('dashboard');
   });
@@ -290,12 +313,10 @@ describe('web console in a browser', function () {
       await page.getByRole('heading', { name: title, level: 1 }).waitFor();
       await page.waitForLoadState('networkidle');
       await waitFor(`${route} loaded`, async () => (await page.locator('.loading').count()) === 0, 10_000);
-      const unlabelled = await page.evaluate(() =>
-        [...document.querySelectorAll('main input, main select, main textarea')]
-          .filter((el) => (el as HTMLInputElement).type !== 'hidden')
-          .filter((el) => !(el as HTMLInputElement).labels?.length && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby'))
-          .map((el) => el.outerHTML.slice(0, 120)),
-      );
+      const unlabelled = await page.evaluate(`[...document.querySelectorAll('main input, main select, main textarea')]
+        .filter((el) => el.type !== 'hidden')
+        .filter((el) => !el.labels?.length && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby'))
+        .map((el) => el.outerHTML.slice(0, 120))`);
       expect(unlabelled, `${route}: controls without a label`).to.deep.equal([]);
       await screenshot(route.slice(1).replace(/\//g, '-'));
     }
@@ -327,7 +348,7 @@ describe('web console in a browser', function () {
     await page.setViewportSize(TABLET);
     await page.goto('/bundles');
     await page.getByRole('heading', { name: 'Bundles', level: 1 }).waitFor();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
     expect(overflow).to.be.at.most(0);
     const menu = page.getByRole('button', { name: 'Menu' });
     expect(await menu.getAttribute('aria-expanded')).to.equal('false');
@@ -345,14 +366,14 @@ describe('web console in a browser', function () {
     await page.setViewportSize(LAPTOP);
     await page.goto('/servers');
     await page.getByRole('heading', { name: 'Servers', level: 1 }).waitFor();
-    expect(await page.evaluate(() => document.activeElement?.textContent)).to.equal('Servers');
+    expect(await page.evaluate('document.activeElement?.textContent')).to.equal('Servers');
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).to.equal('Add server');
+    expect(await page.evaluate('document.activeElement?.textContent')).to.equal('Add server');
     const skip = page.getByRole('link', { name: 'Skip to content' });
     await skip.focus();
     expect((await skip.boundingBox())!.y).to.be.at.least(0);
     await page.keyboard.press('Enter');
-    expect(await page.evaluate(() => document.activeElement?.id)).to.equal('main');
+    expect(await page.evaluate('document.activeElement?.id')).to.equal('main');
   });
 
   it('signs out: the session cookie no longer works', async () => {

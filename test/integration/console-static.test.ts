@@ -105,7 +105,7 @@ describe('the web console at / (static files)', function () {
     expect(api.headers.get('content-type')).to.include('application/json');
     const unknownApi = await fetch(`${t.url}/api/v1/no-such-thing`, { headers: html });
     expect(unknownApi.status).to.equal(404);
-    expect((await unknownApi.json()).code).to.equal('not_found');
+    expect(((await unknownApi.json()) as { code: string }).code).to.equal('not_found');
     const mcp = await fetch(`${t.url}/mcp/bundle/nope`, { headers: html });
     expect(mcp.headers.get('content-type')).to.not.include('text/html');
     const apiRoot = await fetch(`${t.url}/api`, { headers: html });

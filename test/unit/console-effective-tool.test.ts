@@ -10,6 +10,7 @@ import { effectiveWireTool, type OverrideShape } from '../../web/src/lib/effecti
 const upstream: CatalogTool = {
   id: '5b0c2f4e-8d1a-4c39-9f1e-2a3b4c5d6e7f',
   serverId: '0e1d2c3b-4a59-4687-9a8b-7c6d5e4f3a2b',
+  serverName: 'github',
   name: 'create_issue',
   title: 'Create issue',
   description: 'Opens an issue in a repository.',
@@ -29,7 +30,7 @@ const upstream: CatalogTool = {
   meta: null,
   enabled: true,
   available: true,
-} as unknown as CatalogTool;
+};
 
 const cases: { name: string; override: OverrideShape }[] = [
   { name: 'no override', override: {} },
@@ -37,7 +38,10 @@ const cases: { name: string; override: OverrideShape }[] = [
   { name: 'pinned required argument', override: { pinned: { repo: 'acme/widgets' } } },
   { name: 'defaults make an argument optional', override: { defaults: { title: 'Untitled', draft: true } } },
   { name: 'hidden optional arguments', override: { hidden_arguments: ['labels', 'draft'] } },
-  { name: 'everything at once', override: { pinned: { repo: 'a/b' }, defaults: { title: 'T' }, hidden_arguments: ['draft'], annotations: { readOnlyHint: true } } },
+  {
+    name: 'everything at once',
+    override: { pinned: { repo: 'a/b' }, defaults: { title: 'T' }, hidden_arguments: ['draft'], annotations: { readOnlyHint: true } },
+  },
   { name: 'defaults and pins of the same argument', override: { pinned: { title: 'x' }, defaults: { title: 'y', body: '' } } },
 ];
 

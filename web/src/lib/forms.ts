@@ -27,7 +27,10 @@ export function formErrors(err: unknown, fields: readonly string[]): FormErrors 
     if (field) out[field] = out[field] ? `${out[field]}; ${issue.msg}${where}` : `${issue.msg}${where}`;
     else rest.push(path.length ? `${dotted}: ${issue.msg}` : issue.msg);
   }
-  return { fields: out, form: rest.length ? rest.join('; ') : Object.keys(out).length ? 'Please correct the highlighted fields.' : err.message };
+  return {
+    fields: out,
+    form: rest.length ? rest.join('; ') : Object.keys(out).length ? 'Please correct the highlighted fields.' : err.message,
+  };
 }
 
 /** Lines of a textarea as a list: trimmed, blanks dropped. */

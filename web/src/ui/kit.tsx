@@ -51,8 +51,8 @@ export function Loading(props: { label?: string }) {
 export function NotAvailable(props: { feature: string }) {
   return (
     <div class="notice info not-available" role="status">
-      <strong>{props.feature} is not available yet.</strong> This Toolgate server does not implement it in this version (it answered
-      501 Not Implemented). The view will work as soon as the server supports it.
+      <strong>{props.feature} is not available yet.</strong> This Toolgate server does not implement it in this version (it answered 501 Not
+      Implemented). The view will work as soon as the server supports it.
     </div>
   );
 }
@@ -154,9 +154,7 @@ interface InputAttrs {
   readOnly?: boolean;
 }
 
-export function TextField(
-  props: FieldProps & InputAttrs & { value: string; onValue: (v: string) => void; wide?: boolean; name: string },
-) {
+export function TextField(props: FieldProps & InputAttrs & { value: string; onValue: (v: string) => void; wide?: boolean; name: string }) {
   const { label, error, hint, value, onValue, wide, required, type, ...rest } = props;
   const id = `f-${useId()}`;
   return (
@@ -226,7 +224,14 @@ export function SelectField<V extends string>(
   );
 }
 
-export function Checkbox(props: { label: ComponentChildren; checked: boolean; onValue: (v: boolean) => void; name: string; hint?: string; error?: string }) {
+export function Checkbox(props: {
+  label: ComponentChildren;
+  checked: boolean;
+  onValue: (v: boolean) => void;
+  name: string;
+  hint?: string;
+  error?: string;
+}) {
   const id = `f-${useId()}`;
   return (
     <div class={`check${props.error ? ' invalid' : ''}`}>
@@ -292,7 +297,11 @@ export function FormError(props: { message: string | null }) {
 /* ---------- buttons and dialogs ---------- */
 
 export function Button(
-  props: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: 'primary' | 'danger' | 'ghost' | 'default'; busy?: boolean; small?: boolean },
+  props: ButtonHTMLAttributes<HTMLButtonElement> & {
+    variant?: 'primary' | 'danger' | 'ghost' | 'default';
+    busy?: boolean;
+    small?: boolean;
+  },
 ) {
   const { variant = 'default', busy, small, children, class: cls, disabled, type, ...rest } = props;
   return (
@@ -341,7 +350,9 @@ export function Dialog(props: { title: string; open: boolean; onClose: () => voi
 
 /** A confirmation dialog for destructive actions: resolves true when confirmed. */
 export function useConfirm(): [(opts: { title: string; body: ComponentChildren; confirm: string }) => Promise<boolean>, ComponentChildren] {
-  const [state, setState] = useState<{ title: string; body: ComponentChildren; confirm: string; resolve: (v: boolean) => void } | null>(null);
+  const [state, setState] = useState<{ title: string; body: ComponentChildren; confirm: string; resolve: (v: boolean) => void } | null>(
+    null,
+  );
   const ask = (opts: { title: string; body: ComponentChildren; confirm: string }) =>
     new Promise<boolean>((resolve) => setState({ ...opts, resolve }));
   const close = (v: boolean) => {
@@ -434,11 +445,17 @@ export function Pager(props: { page: number; pageSize: number; total: number; on
 }
 
 /** Tabs with the ARIA tab pattern (arrow keys move between tabs). */
-export function Tabs<K extends string>(props: { label: string; tabs: readonly { key: K; label: string }[]; value: K; onValue: (k: K) => void }) {
+export function Tabs<K extends string>(props: {
+  label: string;
+  tabs: readonly { key: K; label: string }[];
+  value: K;
+  onValue: (k: K) => void;
+}) {
   const refs = useRef<Record<string, HTMLButtonElement | null>>({});
   const onKey = (e: KeyboardEvent, i: number) => {
     const n = props.tabs.length;
-    const next = e.key === 'ArrowRight' ? (i + 1) % n : e.key === 'ArrowLeft' ? (i - 1 + n) % n : e.key === 'Home' ? 0 : e.key === 'End' ? n - 1 : -1;
+    const next =
+      e.key === 'ArrowRight' ? (i + 1) % n : e.key === 'ArrowLeft' ? (i - 1 + n) % n : e.key === 'Home' ? 0 : e.key === 'End' ? n - 1 : -1;
     if (next < 0) return;
     e.preventDefault();
     const tab = props.tabs[next]!;

@@ -2,7 +2,22 @@ import { useState } from 'preact/hooks';
 import { api, call, errorMessage, type Schema } from '../lib/api.js';
 import { formErrors, intOrNull, NO_ERRORS, type FormErrors } from '../lib/forms.js';
 import { useAsync } from '../lib/hooks.js';
-import { Button, Checkbox, Dialog, Empty, ErrorNotice, FormError, Loaded, ms, PageHeader, Pill, SelectField, TextField, Time, useConfirm } from '../ui/kit.js';
+import {
+  Button,
+  Checkbox,
+  Dialog,
+  Empty,
+  ErrorNotice,
+  FormError,
+  Loaded,
+  ms,
+  PageHeader,
+  Pill,
+  SelectField,
+  TextField,
+  Time,
+  useConfirm,
+} from '../ui/kit.js';
 
 type Provider = Schema<'AIProvider'>;
 type ProviderType = Schema<'AIProviderType'>;
@@ -54,7 +69,12 @@ export function AiProvidersView() {
   const remove = async (p: Provider) => {
     const ok = await confirm({
       title: `Delete ${p.display_name}?`,
-      body: <p>The configuration and its stored API key are deleted.{p.is_active && ' It is the active provider of its type: none will be active until you activate another.'}</p>,
+      body: (
+        <p>
+          The configuration and its stored API key are deleted.
+          {p.is_active && ' It is the active provider of its type: none will be active until you activate another.'}
+        </p>
+      ),
       confirm: 'Delete provider',
     });
     if (!ok) return;
@@ -151,7 +171,12 @@ export function AiProvidersView() {
           )
         }
       </Loaded>
-      <Dialog title={editing === 'new' ? 'Add an AI provider' : editing ? `Edit ${editing.display_name}` : ''} open={editing !== null} onClose={() => setEditing(null)} wide>
+      <Dialog
+        title={editing === 'new' ? 'Add an AI provider' : editing ? `Edit ${editing.display_name}` : ''}
+        open={editing !== null}
+        onClose={() => setEditing(null)}
+        wide
+      >
         {editing && (
           <ProviderForm
             provider={editing === 'new' ? undefined : editing}
@@ -233,7 +258,22 @@ function ProviderForm(props: { provider?: Provider; onDone: () => void; onCancel
       setApiKey('');
       props.onDone();
     } catch (err) {
-      setErrors(formErrors(err, ['provider_type', 'provider', 'model', 'display_name', 'api_key', 'endpoint', 'config', 'config.temperature', 'config.max_tokens', 'config.dimensions', 'config.timeout_ms', 'is_active']));
+      setErrors(
+        formErrors(err, [
+          'provider_type',
+          'provider',
+          'model',
+          'display_name',
+          'api_key',
+          'endpoint',
+          'config',
+          'config.temperature',
+          'config.max_tokens',
+          'config.dimensions',
+          'config.timeout_ms',
+          'is_active',
+        ]),
+      );
     } finally {
       setBusy(false);
     }
@@ -258,8 +298,23 @@ function ProviderForm(props: { provider?: Provider; onDone: () => void; onCancel
           <SelectField label="Provider" name="provider" value={name} onValue={setName} options={NAMES} error={f.provider} />
         </>
       )}
-      <TextField label="Model" name="model" value={model} onValue={setModel} required error={f.model} placeholder={type === 'llm' ? 'gpt-4.1-mini' : 'text-embedding-3-small'} />
-      <TextField label="Label" name="display_name" value={displayName} onValue={setDisplayName} error={f.display_name} hint="Blank: provider and model." />
+      <TextField
+        label="Model"
+        name="model"
+        value={model}
+        onValue={setModel}
+        required
+        error={f.model}
+        placeholder={type === 'llm' ? 'gpt-4.1-mini' : 'text-embedding-3-small'}
+      />
+      <TextField
+        label="Label"
+        name="display_name"
+        value={displayName}
+        onValue={setDisplayName}
+        error={f.display_name}
+        hint="Blank: provider and model."
+      />
       <TextField
         label="Endpoint"
         name="endpoint"
@@ -268,7 +323,9 @@ function ProviderForm(props: { provider?: Provider; onDone: () => void; onCancel
         onValue={setEndpoint}
         required={!p && NEEDS_ENDPOINT.has(name)}
         error={f.endpoint}
-        hint={NEEDS_ENDPOINT.has(p?.provider ?? name) ? 'Base URL of the API, e.g. http://localhost:11434/v1.' : 'Blank: the provider default.'}
+        hint={
+          NEEDS_ENDPOINT.has(p?.provider ?? name) ? 'Base URL of the API, e.g. http://localhost:11434/v1.' : 'Blank: the provider default.'
+        }
         wide
       />
       <TextField
@@ -284,14 +341,57 @@ function ProviderForm(props: { provider?: Provider; onDone: () => void; onCancel
       {p?.has_api_key && <Checkbox name="remove_api_key" label="Remove the stored key" checked={removeKey} onValue={setRemoveKey} />}
       {type === 'llm' ? (
         <>
-          <TextField label="Temperature" name="config.temperature" type="number" step="0.1" min={0} max={2} value={temperature} onValue={setTemperature} error={f['config.temperature']} />
-          <TextField label="Max tokens" name="config.max_tokens" type="number" min={1} value={maxTokens} onValue={setMaxTokens} error={f['config.max_tokens']} />
+          <TextField
+            label="Temperature"
+            name="config.temperature"
+            type="number"
+            step="0.1"
+            min={0}
+            max={2}
+            value={temperature}
+            onValue={setTemperature}
+            error={f['config.temperature']}
+          />
+          <TextField
+            label="Max tokens"
+            name="config.max_tokens"
+            type="number"
+            min={1}
+            value={maxTokens}
+            onValue={setMaxTokens}
+            error={f['config.max_tokens']}
+          />
         </>
       ) : (
-        <TextField label="Dimensions" name="config.dimensions" type="number" min={1} value={dimensions} onValue={setDimensions} error={f['config.dimensions']} />
+        <TextField
+          label="Dimensions"
+          name="config.dimensions"
+          type="number"
+          min={1}
+          value={dimensions}
+          onValue={setDimensions}
+          error={f['config.dimensions']}
+        />
       )}
-      <TextField label="Request timeout (ms)" name="config.timeout_ms" type="number" min={100} max={600000} value={timeoutMs} onValue={setTimeoutMs} error={f['config.timeout_ms']} />
-      {!p && <Checkbox name="is_active" label="Make it the active provider of its type" checked={active} onValue={setActive} hint="The first provider of a type is always activated." />}
+      <TextField
+        label="Request timeout (ms)"
+        name="config.timeout_ms"
+        type="number"
+        min={100}
+        max={600000}
+        value={timeoutMs}
+        onValue={setTimeoutMs}
+        error={f['config.timeout_ms']}
+      />
+      {!p && (
+        <Checkbox
+          name="is_active"
+          label="Make it the active provider of its type"
+          checked={active}
+          onValue={setActive}
+          hint="The first provider of a type is always activated."
+        />
+      )}
       <div class="wide">
         <FormError message={errors.form} />
       </div>

@@ -174,7 +174,11 @@ export function ApiKeysView() {
       <Dialog title={shown?.title ?? ''} open={shown !== null} onClose={() => setShown(null)}>
         {shown && (
           <div class="stack">
-            <SecretOnce label="API key" value={shown.key} warning="Copy it now: this is the only time it is shown. Toolgate keeps only a hash." />
+            <SecretOnce
+              label="API key"
+              value={shown.key}
+              warning="Copy it now: this is the only time it is shown. Toolgate keeps only a hash."
+            />
             {shown.note && (
               <p class="notice info" role="status">
                 {shown.note}
@@ -232,7 +236,14 @@ function CreateKeyForm(props: { onDone: (k: Schema<'ApiKeyWithSecret'>) => void;
   return (
     <form onSubmit={submit} class="stack">
       <TextField label="Name" name="name" value={name} onValue={setName} required maxLength={255} error={errors.fields.name} />
-      <TextArea label="Description" name="description" rows={2} value={description} onValue={setDescription} error={errors.fields.description} />
+      <TextArea
+        label="Description"
+        name="description"
+        rows={2}
+        value={description}
+        onValue={setDescription}
+        error={errors.fields.description}
+      />
       <SelectField
         label="Environment"
         name="environment"
@@ -255,7 +266,15 @@ function CreateKeyForm(props: { onDone: (k: Schema<'ApiKeyWithSecret'>) => void;
         error={errors.fields.rate_limit_rpm}
         hint="Blank: the default of the installation."
       />
-      <TextField label="Expires on" name="expires_at" type="date" value={expires} onValue={setExpires} error={errors.fields.expires_at} hint="Blank: the longest lifetime allowed." />
+      <TextField
+        label="Expires on"
+        name="expires_at"
+        type="date"
+        value={expires}
+        onValue={setExpires}
+        error={errors.fields.expires_at}
+        hint="Blank: the longest lifetime allowed."
+      />
       <FormError message={errors.form} />
       <div class="form-actions">
         <Button onClick={props.onCancel}>Cancel</Button>
@@ -297,8 +316,22 @@ function RotateForm(props: { apiKey: ApiKey; onDone: (r: Schema<'ApiKeyRotationR
       <p>
         A new key replaces <code>{props.apiKey.key_prefix}…</code> with the same scopes, rate limit and expiry.
       </p>
-      <SelectField label="The old key" name="grace_period_seconds" value={grace} onValue={setGrace} options={GRACE} error={errors.fields.grace_period_seconds} />
-      <TextField label="Name of the new key" name="name" value={name} onValue={setName} placeholder={props.apiKey.name} error={errors.fields.name} />
+      <SelectField
+        label="The old key"
+        name="grace_period_seconds"
+        value={grace}
+        onValue={setGrace}
+        options={GRACE}
+        error={errors.fields.grace_period_seconds}
+      />
+      <TextField
+        label="Name of the new key"
+        name="name"
+        value={name}
+        onValue={setName}
+        placeholder={props.apiKey.name}
+        error={errors.fields.name}
+      />
       <FormError message={errors.form} />
       <div class="form-actions">
         <Button onClick={props.onCancel}>Cancel</Button>

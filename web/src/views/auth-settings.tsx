@@ -2,7 +2,23 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Schema } from '../lib/api.js';
 import { formErrors, intOrNull, lines, NO_ERRORS, type FormErrors } from '../lib/forms.js';
 import { useAsync } from '../lib/hooks.js';
-import { Button, Checkbox, Dialog, Empty, ErrorNotice, FormError, Loaded, PageHeader, Pill, Section, SelectField, TextArea, TextField, Time, useConfirm } from '../ui/kit.js';
+import {
+  Button,
+  Checkbox,
+  Dialog,
+  Empty,
+  ErrorNotice,
+  FormError,
+  Loaded,
+  PageHeader,
+  Pill,
+  Section,
+  SelectField,
+  TextArea,
+  TextField,
+  Time,
+  useConfirm,
+} from '../ui/kit.js';
 
 type Provider = Schema<'OAuthProvider'>;
 
@@ -10,7 +26,10 @@ type Provider = Schema<'OAuthProvider'>;
 export function AuthSettingsView() {
   return (
     <>
-      <PageHeader title="Sign-in & OAuth" intro="Who may sign in, how long sessions and keys last, and the OAuth providers on the sign-in page." />
+      <PageHeader
+        title="Sign-in & OAuth"
+        intro="Who may sign in, how long sessions and keys last, and the OAuth providers on the sign-in page."
+      />
       <SettingsSection />
       <ProvidersSection />
     </>
@@ -136,7 +155,12 @@ function ProvidersSection() {
   const remove = async (p: Provider) => {
     const ok = await confirm({
       title: `Delete ${p.display_name}?`,
-      body: <p>The provider and its stored client secret are deleted. People who signed in with it keep their accounts but cannot sign in with it again.</p>,
+      body: (
+        <p>
+          The provider and its stored client secret are deleted. People who signed in with it keep their accounts but cannot sign in with it
+          again.
+        </p>
+      ),
       confirm: 'Delete provider',
     });
     if (!ok) return;
@@ -204,7 +228,12 @@ function ProvidersSection() {
           )
         }
       </Loaded>
-      <Dialog title={editing === 'new' ? 'Add an OAuth provider' : editing ? `Edit ${editing.display_name}` : ''} open={editing !== null} onClose={() => setEditing(null)} wide>
+      <Dialog
+        title={editing === 'new' ? 'Add an OAuth provider' : editing ? `Edit ${editing.display_name}` : ''}
+        open={editing !== null}
+        onClose={() => setEditing(null)}
+        wide
+      >
         {editing && (
           <ProviderForm
             provider={editing === 'new' ? undefined : editing}
@@ -226,7 +255,11 @@ const CONFIG_URLS = ['issuer', 'discovery_url', 'authorization_url', 'token_url'
 
 function ProviderForm(props: { provider?: Provider; onDone: () => void; onCancel: () => void }) {
   const p = props.provider;
-  const initialKind: Kind = !p ? 'github' : p.provider_type === 'github' || p.provider_type === 'google' || p.provider_type === 'oidc' ? p.provider_type : 'custom';
+  const initialKind: Kind = !p
+    ? 'github'
+    : p.provider_type === 'github' || p.provider_type === 'google' || p.provider_type === 'oidc'
+      ? p.provider_type
+      : 'custom';
   const [kind, setKind] = useState<Kind>(initialKind);
   const [type, setType] = useState(p?.provider_type ?? 'github');
   const [displayName, setDisplayName] = useState(p?.display_name ?? 'GitHub');
@@ -235,7 +268,9 @@ function ProviderForm(props: { provider?: Provider; onDone: () => void; onCancel
   const [enabled, setEnabled] = useState(p?.is_enabled ?? true);
   const [order, setOrder] = useState(String(p?.display_order ?? 0));
   const cfg = (p?.config ?? {}) as Record<string, unknown>;
-  const [urls, setUrls] = useState<Record<string, string>>(Object.fromEntries(CONFIG_URLS.map((k) => [k, typeof cfg[k] === 'string' ? (cfg[k] as string) : ''])));
+  const [urls, setUrls] = useState<Record<string, string>>(
+    Object.fromEntries(CONFIG_URLS.map((k) => [k, typeof cfg[k] === 'string' ? (cfg[k] as string) : ''])),
+  );
   const [scopes, setScopes] = useState(Array.isArray(cfg.scopes) ? (cfg.scopes as string[]).join(' ') : '');
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
@@ -289,7 +324,19 @@ function ProviderForm(props: { provider?: Provider; onDone: () => void; onCancel
       setClientSecret('');
       props.onDone();
     } catch (err) {
-      setErrors(formErrors(err, ['provider_type', 'display_name', 'client_id', 'client_secret', 'is_enabled', 'display_order', 'config', ...CONFIG_URLS.map((k) => `config.${k}`), 'config.scopes']));
+      setErrors(
+        formErrors(err, [
+          'provider_type',
+          'display_name',
+          'client_id',
+          'client_secret',
+          'is_enabled',
+          'display_order',
+          'config',
+          ...CONFIG_URLS.map((k) => `config.${k}`),
+          'config.scopes',
+        ]),
+      );
     } finally {
       setBusy(false);
     }
@@ -334,12 +381,37 @@ function ProviderForm(props: { provider?: Provider; onDone: () => void; onCancel
         onValue={setClientSecret}
         required={!p}
         error={f.client_secret}
-        hint={p ? (p.has_client_secret ? 'A secret is stored (never shown). Leave blank to keep it.' : 'No secret stored yet.') : 'Stored encrypted; never shown again.'}
+        hint={
+          p
+            ? p.has_client_secret
+              ? 'A secret is stored (never shown). Leave blank to keep it.'
+              : 'No secret stored yet.'
+            : 'Stored encrypted; never shown again.'
+        }
       />
-      <TextField label="Order on the sign-in page" name="display_order" type="number" min={0} max={10000} value={order} onValue={setOrder} error={f.display_order} />
+      <TextField
+        label="Order on the sign-in page"
+        name="display_order"
+        type="number"
+        min={0}
+        max={10000}
+        value={order}
+        onValue={setOrder}
+        error={f.display_order}
+      />
       {needsEndpoints && (
         <>
-          {kind === 'oidc' && <TextField label="Issuer URL" name="config.issuer" type="url" value={urls.issuer ?? ''} onValue={(v) => setUrls({ ...urls, issuer: v })} error={f['config.issuer']} wide />}
+          {kind === 'oidc' && (
+            <TextField
+              label="Issuer URL"
+              name="config.issuer"
+              type="url"
+              value={urls.issuer ?? ''}
+              onValue={(v) => setUrls({ ...urls, issuer: v })}
+              error={f['config.issuer']}
+              wide
+            />
+          )}
           <TextField
             label="Discovery URL"
             name="config.discovery_url"
@@ -352,11 +424,32 @@ function ProviderForm(props: { provider?: Provider; onDone: () => void; onCancel
           />
           {kind === 'custom' &&
             (['authorization_url', 'token_url', 'userinfo_url'] as const).map((k) => (
-              <TextField key={k} label={k.replace('_url', ' URL').replace('userinfo', 'Userinfo').replace('authorization', 'Authorization').replace('token', 'Token')} name={`config.${k}`} type="url" value={urls[k] ?? ''} onValue={(v) => setUrls({ ...urls, [k]: v })} error={f[`config.${k}`]} wide />
+              <TextField
+                key={k}
+                label={k
+                  .replace('_url', ' URL')
+                  .replace('userinfo', 'Userinfo')
+                  .replace('authorization', 'Authorization')
+                  .replace('token', 'Token')}
+                name={`config.${k}`}
+                type="url"
+                value={urls[k] ?? ''}
+                onValue={(v) => setUrls({ ...urls, [k]: v })}
+                error={f[`config.${k}`]}
+                wide
+              />
             ))}
         </>
       )}
-      <TextField label="Scopes" name="config.scopes" value={scopes} onValue={setScopes} error={f['config.scopes']} hint="Space-separated; blank: the provider's defaults." wide />
+      <TextField
+        label="Scopes"
+        name="config.scopes"
+        value={scopes}
+        onValue={setScopes}
+        error={f['config.scopes']}
+        hint="Space-separated; blank: the provider's defaults."
+        wide
+      />
       <Checkbox name="is_enabled" label="Offer on the sign-in page" checked={enabled} onValue={setEnabled} />
       <div class="wide">
         <p class="muted small">

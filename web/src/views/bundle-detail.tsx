@@ -32,9 +32,16 @@ type CatalogTool = Schema<'CatalogTool'>;
 
 /** Client configuration snippets for a bundle endpoint. */
 export function clientSnippets(name: string, url: string): { label: string; text: string }[] {
-  const key = name.toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'toolgate';
+  const key =
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9_-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'toolgate';
   return [
-    { label: 'mcp.json (Claude Desktop, Cursor, VS Code and most MCP clients)', text: JSON.stringify({ mcpServers: { [key]: { type: 'http', url } } }, null, 2) },
+    {
+      label: 'mcp.json (Claude Desktop, Cursor, VS Code and most MCP clients)',
+      text: JSON.stringify({ mcpServers: { [key]: { type: 'http', url } } }, null, 2),
+    },
     { label: 'Claude Code', text: `claude mcp add --transport http ${key} ${url}` },
   ];
 }
@@ -166,10 +173,18 @@ export function BundleDetailView() {
                   <label class="sr-only" for="bundle-url">
                     Bundle endpoint URL
                   </label>
-                  <input id="bundle-url" class="mono" readOnly value={endpoint} onFocus={(e) => (e.currentTarget as HTMLInputElement).select()} />
+                  <input
+                    id="bundle-url"
+                    class="mono"
+                    readOnly
+                    value={endpoint}
+                    onFocus={(e) => (e.currentTarget as HTMLInputElement).select()}
+                  />
                   <CopyButton text={endpoint} label="Copy URL" />
                 </div>
-                <p class="notice warn small">The URL contains the bundle key, which is the credential of this endpoint: share it like a password.</p>
+                <p class="notice warn small">
+                  The URL contains the bundle key, which is the credential of this endpoint: share it like a password.
+                </p>
                 {clientSnippets(b.name, endpoint).map((s) => (
                   <div key={s.label} class="snippet">
                     <div class="snippet-head">
@@ -240,7 +255,12 @@ export function BundleDetailView() {
               />
             )}
           </Dialog>
-          <Dialog title={overriding ? `Override ${overriding.server_name} / ${overriding.name}` : ''} open={overriding !== null} onClose={() => setOverriding(null)} wide>
+          <Dialog
+            title={overriding ? `Override ${overriding.server_name} / ${overriding.name}` : ''}
+            open={overriding !== null}
+            onClose={() => setOverriding(null)}
+            wide
+          >
             {overriding && (
               <OverrideEditor
                 bundleId={b.id}
@@ -289,7 +309,11 @@ function ToolList(props: {
       <p class="sr-only" aria-live="assertive">
         {announce}
       </p>
-      {props.editable && <p class="muted small">Drag a row by its handle, or focus the handle and press Arrow Up / Arrow Down, to change the order clients see.</p>}
+      {props.editable && (
+        <p class="muted small">
+          Drag a row by its handle, or focus the handle and press Arrow Up / Arrow Down, to change the order clients see.
+        </p>
+      )}
       <ol class="tool-list">
         {props.tools.map((t, i) => (
           <li
@@ -326,8 +350,9 @@ function ToolList(props: {
                 class="handle"
                 aria-label={`Reorder ${t.effective.name}, position ${i + 1} of ${props.tools.length}`}
                 onKeyDown={(e) => {
-                  if (e.key === 'ArrowUp') (e.preventDefault(), move(i, i - 1));
-                  if (e.key === 'ArrowDown') (e.preventDefault(), move(i, i + 1));
+                  if (e.key !== 'ArrowUp' && e.key !== 'ArrowDown') return;
+                  e.preventDefault();
+                  move(i, e.key === 'ArrowUp' ? i - 1 : i + 1);
                 }}
               >
                 ⠿
@@ -357,7 +382,12 @@ function ToolList(props: {
                 <Button small onClick={() => move(i, i - 1)} disabled={i === 0} aria-label={`Move ${t.effective.name} up`}>
                   ↑
                 </Button>
-                <Button small onClick={() => move(i, i + 1)} disabled={i === props.tools.length - 1} aria-label={`Move ${t.effective.name} down`}>
+                <Button
+                  small
+                  onClick={() => move(i, i + 1)}
+                  disabled={i === props.tools.length - 1}
+                  aria-label={`Move ${t.effective.name} down`}
+                >
                   ↓
                 </Button>
                 <Button small onClick={() => props.onOverride(t)}>
@@ -387,7 +417,10 @@ function AddTools(props: { bundle: Bundle; onDone: (b: Bundle) => void; onCancel
   const [error, setError] = useState<unknown>(null);
   const q = useDebounced(search);
   const inBundle = useMemo(() => new Set(props.bundle.tools.map((t) => t.tool_id)), [props.bundle]);
-  const catalog = useAsync(() => call(api.GET('/api/v1/tools', { params: { query: { page_size: 100, ...(q ? { search: q } : {}) } } })), [q]);
+  const catalog = useAsync(
+    () => call(api.GET('/api/v1/tools', { params: { query: { page_size: 100, ...(q ? { search: q } : {}) } } })),
+    [q],
+  );
 
   const toggle = (t: CatalogTool, on: boolean) => {
     const next = new Map(chosen);
@@ -416,7 +449,15 @@ function AddTools(props: { bundle: Bundle; onDone: (b: Bundle) => void; onCancel
 
   return (
     <div class="stack">
-      <TextField label="Search the catalog" name="catalog_search" type="search" value={search} onValue={setSearch} placeholder="Tool name or description" autoFocus />
+      <TextField
+        label="Search the catalog"
+        name="catalog_search"
+        type="search"
+        value={search}
+        onValue={setSearch}
+        placeholder="Tool name or description"
+        autoFocus
+      />
       <Loaded state={catalog} feature="The tool catalog">
         {(data) =>
           data.items.length === 0 ? (
@@ -427,7 +468,12 @@ function AddTools(props: { bundle: Bundle; onDone: (b: Bundle) => void; onCancel
                 const already = inBundle.has(t.id);
                 return (
                   <label key={t.id} class={`catalog-item${already ? ' muted' : ''}`}>
-                    <input type="checkbox" checked={already || chosen.has(t.id)} disabled={already} onChange={(e) => toggle(t, (e.currentTarget as HTMLInputElement).checked)} />
+                    <input
+                      type="checkbox"
+                      checked={already || chosen.has(t.id)}
+                      disabled={already}
+                      onChange={(e) => toggle(t, (e.currentTarget as HTMLInputElement).checked)}
+                    />
                     <span>
                       <code>{t.name}</code> <span class="muted small">· {t.server_name}</span>
                       {already && <span class="muted small"> (in the bundle)</span>}
@@ -437,7 +483,11 @@ function AddTools(props: { bundle: Bundle; onDone: (b: Bundle) => void; onCancel
                   </label>
                 );
               })}
-              {data.total > data.items.length && <p class="muted small">Showing {data.items.length} of {data.total}: search to narrow down.</p>}
+              {data.total > data.items.length && (
+                <p class="muted small">
+                  Showing {data.items.length} of {data.total}: search to narrow down.
+                </p>
+              )}
             </div>
           )
         }
@@ -473,7 +523,9 @@ const jsonText = (v: unknown) => (v && typeof v === 'object' && Object.keys(v).l
 function OverrideEditor(props: { bundleId: string; tool: BundleTool; onDone: () => void; onCancel: () => void }) {
   const o = props.tool.override;
   const upstream = useAsync(async () => {
-    const res = await call(api.GET('/api/v1/tools', { params: { query: { server_id: props.tool.server_id, search: props.tool.name, page_size: 100 } } }));
+    const res = await call(
+      api.GET('/api/v1/tools', { params: { query: { server_id: props.tool.server_id, search: props.tool.name, page_size: 100 } } }),
+    );
     const found = res.items.find((t) => t.id === props.tool.tool_id);
     if (!found) throw new Error('The upstream tool is no longer in the catalog.');
     return found;
@@ -485,7 +537,10 @@ function OverrideEditor(props: { bundleId: string; tool: BundleTool; onDone: () 
   const [description, setDescription] = useState(o.description ?? '');
   const [hints, setHints] = useState<Record<Hint, Tri>>(() => {
     const a = (o.annotations ?? {}) as Record<string, unknown>;
-    return Object.fromEntries(HINTS.map((h) => [h.key, typeof a[h.key] === 'boolean' ? String(a[h.key]) : 'upstream'])) as Record<Hint, Tri>;
+    return Object.fromEntries(HINTS.map((h) => [h.key, typeof a[h.key] === 'boolean' ? String(a[h.key]) : 'upstream'])) as Record<
+      Hint,
+      Tri
+    >;
   });
   const [defaults, setDefaults] = useState(jsonText(o.defaults));
   const [pinned, setPinned] = useState(jsonText(o.pinned));
@@ -555,9 +610,26 @@ function OverrideEditor(props: { bundleId: string; tool: BundleTool; onDone: () 
     <form class="override" onSubmit={save}>
       <div class="override-form stack">
         <Checkbox name="enabled" label="Offer this tool in the bundle" checked={enabled} onValue={setEnabled} error={f.enabled} />
-        <TextField label="Name" name="name" value={name} onValue={setName} placeholder={props.tool.name} error={f.name} hint="Blank: the upstream name. Letters, digits, . _ -" />
+        <TextField
+          label="Name"
+          name="name"
+          value={name}
+          onValue={setName}
+          placeholder={props.tool.name}
+          error={f.name}
+          hint="Blank: the upstream name. Letters, digits, . _ -"
+        />
         <TextField label="Title" name="title" value={title} onValue={setTitle} placeholder={u?.title ?? ''} error={f.title} />
-        <TextArea label="Description" name="description" rows={4} value={description} onValue={setDescription} placeholder={u?.description ?? ''} error={f.description} hint="Blank: the upstream description." />
+        <TextArea
+          label="Description"
+          name="description"
+          rows={4}
+          value={description}
+          onValue={setDescription}
+          placeholder={u?.description ?? ''}
+          error={f.description}
+          hint="Blank: the upstream description."
+        />
         <fieldset class={`group${f.annotations ? ' invalid' : ''}`}>
           <legend>Annotations</legend>
           <div class="hint-grid">
@@ -578,8 +650,28 @@ function OverrideEditor(props: { bundleId: string; tool: BundleTool; onDone: () 
           </div>
           {f.annotations && <small class="field-error">{f.annotations}</small>}
         </fieldset>
-        <TextArea label="Pinned values" name="pinned" rows={3} mono value={pinned} onValue={setPinned} error={f.pinned} placeholder='{"repo": "acme/widgets"}' hint="JSON object. Forced on every call and removed from the published schema." />
-        <TextArea label="Defaults" name="defaults" rows={3} mono value={defaults} onValue={setDefaults} error={f.defaults} placeholder='{"limit": 10}' hint="JSON object. Used when the caller leaves an argument out." />
+        <TextArea
+          label="Pinned values"
+          name="pinned"
+          rows={3}
+          mono
+          value={pinned}
+          onValue={setPinned}
+          error={f.pinned}
+          placeholder='{"repo": "acme/widgets"}'
+          hint="JSON object. Forced on every call and removed from the published schema."
+        />
+        <TextArea
+          label="Defaults"
+          name="defaults"
+          rows={3}
+          mono
+          value={defaults}
+          onValue={setDefaults}
+          error={f.defaults}
+          placeholder='{"limit": 10}'
+          hint="JSON object. Used when the caller leaves an argument out."
+        />
         {properties.length > 0 && (
           <CheckGroup
             legend="Hidden arguments"
@@ -589,7 +681,11 @@ function OverrideEditor(props: { bundleId: string; tool: BundleTool; onDone: () 
             error={f.hidden_arguments}
             options={properties
               .filter((p) => !pinnedKeys.has(p))
-              .map((p) => ({ value: p, label: <code>{p}</code>, hint: required.has(p) ? 'required upstream: pin it or give it a default' : undefined }))}
+              .map((p) => ({
+                value: p,
+                label: <code>{p}</code>,
+                hint: required.has(p) ? 'required upstream: pin it or give it a default' : undefined,
+              }))}
           />
         )}
         <FormError message={errors.form} />
@@ -618,4 +714,3 @@ function OverrideEditor(props: { bundleId: string; tool: BundleTool; onDone: () 
     </form>
   );
 }
-

@@ -26,7 +26,10 @@ export function BundlesView() {
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
   const q = useDebounced(search);
-  const list = useAsync(() => call(api.GET('/api/v1/bundles', { params: { query: { page, page_size: 25, ...(q ? { search: q } : {}) } } })), [page, q]);
+  const list = useAsync(
+    () => call(api.GET('/api/v1/bundles', { params: { query: { page, page_size: 25, ...(q ? { search: q } : {}) } } })),
+    [page, q],
+  );
 
   return (
     <>
@@ -42,7 +45,14 @@ export function BundlesView() {
         }
       />
       <div class="toolbar">
-        <TextField label="Search" name="search" type="search" value={search} onValue={(v) => (setSearch(v), setPage(1))} placeholder="Bundle name" />
+        <TextField
+          label="Search"
+          name="search"
+          type="search"
+          value={search}
+          onValue={(v) => (setSearch(v), setPage(1))}
+          placeholder="Bundle name"
+        />
       </div>
       <Loaded state={list} feature="Bundles">
         {(data) =>
@@ -136,7 +146,14 @@ export function BundleForm(props: { bundle?: Schema<'MCPBundleDetailResponse'>; 
   return (
     <form onSubmit={submit} class="stack">
       <TextField label="Name" name="name" value={name} onValue={setName} required maxLength={255} error={errors.fields.name} />
-      <TextArea label="Description" name="description" rows={3} value={description} onValue={setDescription} error={errors.fields.description} />
+      <TextArea
+        label="Description"
+        name="description"
+        rows={3}
+        value={description}
+        onValue={setDescription}
+        error={errors.fields.description}
+      />
       <TextField
         label="Agent id"
         name="agent_id"

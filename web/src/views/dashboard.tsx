@@ -2,7 +2,20 @@ import { useMemo, useState } from 'preact/hooks';
 import { api, ApiError, call, type Schema } from '../lib/api.js';
 import { useAsync, useInterval } from '../lib/hooks.js';
 import { ChartTable, TimeChart, type ChartSeries } from '../ui/chart.js';
-import { Checkbox, Empty, ErrorNotice, Loading, ms, NotAvailable, PageHeader, Pill, Section, SelectField, Time, type Tone } from '../ui/kit.js';
+import {
+  Checkbox,
+  Empty,
+  ErrorNotice,
+  Loading,
+  ms,
+  NotAvailable,
+  PageHeader,
+  Pill,
+  Section,
+  SelectField,
+  Time,
+  type Tone,
+} from '../ui/kit.js';
 
 type Filter = Schema<'ActivityFilter'>;
 const FILTERS: { value: Filter; label: string }[] = [
@@ -109,7 +122,12 @@ export function DashboardView() {
 function Stats(props: { stats: Schema<'DashboardStats'> }) {
   const s = props.stats;
   const cards: { label: string; value: string; detail?: string; tone?: Tone }[] = [
-    { label: 'Servers connected', value: `${s.servers_connected} / ${s.servers_total}`, detail: s.servers_error ? `${s.servers_error} in error` : 'none in error', tone: s.servers_error ? 'bad' : 'ok' },
+    {
+      label: 'Servers connected',
+      value: `${s.servers_connected} / ${s.servers_total}`,
+      detail: s.servers_error ? `${s.servers_error} in error` : 'none in error',
+      tone: s.servers_error ? 'bad' : 'ok',
+    },
     { label: 'Tools enabled', value: `${s.tools_enabled} / ${s.tools_total}` },
     { label: 'Bundles', value: String(s.bundles_total) },
     { label: 'Users', value: String(s.users_total), detail: `${s.api_keys_active} active API keys` },

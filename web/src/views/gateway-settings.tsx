@@ -9,7 +9,11 @@ export function GatewaySettingsView() {
   const settings = useAsync(() => call(api.GET('/api/v1/users/me/gateway-settings')), []);
   const bundles = useAsync(() => call(api.GET('/api/v1/bundles', { params: { query: { page_size: 100 } } })), []);
   const url = `${location.origin}/mcp/gateway`;
-  const snippet = JSON.stringify({ mcpServers: { toolgate: { type: 'http', url, headers: { Authorization: 'Bearer <your API key with the mcp scope>' } } } }, null, 2);
+  const snippet = JSON.stringify(
+    { mcpServers: { toolgate: { type: 'http', url, headers: { Authorization: 'Bearer <your API key with the mcp scope>' } } } },
+    null,
+    2,
+  );
 
   return (
     <>
@@ -44,7 +48,11 @@ export function GatewaySettingsView() {
   );
 }
 
-function SettingsForm(props: { settings: Schema<'GatewaySettings'>; bundles: Schema<'MCPBundleSummary'>[]; onSaved: (s: Schema<'GatewaySettings'>) => void }) {
+function SettingsForm(props: {
+  settings: Schema<'GatewaySettings'>;
+  bundles: Schema<'MCPBundleSummary'>[];
+  onSaved: (s: Schema<'GatewaySettings'>) => void;
+}) {
   const s = props.settings;
   const [mode, setMode] = useState<Schema<'GatewayMode'>>(s.mode);
   const [bundleIds, setBundleIds] = useState<string[]>(s.bundle_ids);
@@ -59,7 +67,11 @@ function SettingsForm(props: { settings: Schema<'GatewaySettings'>; bundles: Sch
     setSaved(false);
     setErrors(NO_ERRORS);
     try {
-      props.onSaved(await call(api.PUT('/api/v1/users/me/gateway-settings', { body: { mode, bundle_ids: bundleIds, search_result_limit: Number(limit) } })));
+      props.onSaved(
+        await call(
+          api.PUT('/api/v1/users/me/gateway-settings', { body: { mode, bundle_ids: bundleIds, search_result_limit: Number(limit) } }),
+        ),
+      );
       setSaved(true);
     } catch (err) {
       setErrors(formErrors(err, ['mode', 'bundle_ids', 'search_result_limit']));
@@ -79,7 +91,13 @@ function SettingsForm(props: { settings: Schema<'GatewaySettings'>; bundles: Sch
           </span>
         </label>
         <label class="radio">
-          <input type="radio" name="mode" value="search_execute" checked={mode === 'search_execute'} onChange={() => setMode('search_execute')} />
+          <input
+            type="radio"
+            name="mode"
+            value="search_execute"
+            checked={mode === 'search_execute'}
+            onChange={() => setMode('search_execute')}
+          />
           <span>
             <strong>Search and execute</strong>: two tools; the model searches for what it needs, then calls it. Best with many tools.
           </span>
@@ -99,7 +117,17 @@ function SettingsForm(props: { settings: Schema<'GatewaySettings'>; bundles: Sch
         <p class="muted">No bundles exist yet: the gateway serves nothing until one does.</p>
       )}
       {mode === 'search_execute' && (
-        <TextField label="Search results" name="search_result_limit" type="number" min={1} max={50} value={limit} onValue={setLimit} error={errors.fields.search_result_limit} hint="The most tools one search returns." />
+        <TextField
+          label="Search results"
+          name="search_result_limit"
+          type="number"
+          min={1}
+          max={50}
+          value={limit}
+          onValue={setLimit}
+          error={errors.fields.search_result_limit}
+          hint="The most tools one search returns."
+        />
       )}
       <FormError message={errors.form} />
       {saved && (

@@ -10,9 +10,21 @@ type Settings = Schema<'GeneralSettingsResponse'>;
 const NUMBERS: { key: keyof Settings & keyof Schema<'GeneralSettingsUpdate'>; label: string; min: number; max: number; hint?: string }[] = [
   { key: 'log_retention_days', label: 'Tool-call log retention (days)', min: 1, max: 3650 },
   { key: 'activity_log_retention_days', label: 'Activity log retention (days)', min: 1, max: 3650 },
-  { key: 'default_rate_limit_rpm', label: 'Default rate limit (requests per minute)', min: 1, max: 100000, hint: 'For API keys without a limit of their own.' },
+  {
+    key: 'default_rate_limit_rpm',
+    label: 'Default rate limit (requests per minute)',
+    min: 1,
+    max: 100000,
+    hint: 'For API keys without a limit of their own.',
+  },
   { key: 'mcp_session_idle_timeout_minutes', label: 'MCP session idle timeout (minutes)', min: 1, max: 1440 },
-  { key: 'upstream_call_timeout_ms', label: 'Default tool-call timeout (ms)', min: 100, max: 600000, hint: 'For servers registered without one.' },
+  {
+    key: 'upstream_call_timeout_ms',
+    label: 'Default tool-call timeout (ms)',
+    min: 100,
+    max: 600000,
+    hint: 'For servers registered without one.',
+  },
   { key: 'health_check_interval_seconds', label: 'Default health check interval (s)', min: 10, max: 86400 },
 ];
 
@@ -22,7 +34,14 @@ export function GeneralSettingsView() {
   const settings = useAsync(() => call(api.GET('/api/v1/settings/general')), []);
   return (
     <>
-      <PageHeader title="General settings" intro={isAdmin ? 'Retention, limits and timeouts of this installation.' : 'Retention, limits and timeouts of this installation (read-only for members).'} />
+      <PageHeader
+        title="General settings"
+        intro={
+          isAdmin
+            ? 'Retention, limits and timeouts of this installation.'
+            : 'Retention, limits and timeouts of this installation (read-only for members).'
+        }
+      />
       <Loaded state={settings} feature="General settings">
         {(s) => <SettingsForm key={s.updated_at ?? 'defaults'} settings={s} readOnly={!isAdmin} onSaved={settings.set} />}
       </Loaded>
@@ -134,7 +153,16 @@ function SettingsForm(props: { settings: Settings; readOnly: boolean; onSaved: (
               error={errors.fields.outbound_allowlist}
               hint="Hosts or CIDR ranges the server may reach although they are private or loopback."
             />
-            <TextField label="Registry URL" name="registry_url" type="url" value={registryUrl} onValue={setRegistryUrl} error={errors.fields.registry_url} hint="Blank: the built-in default." wide />
+            <TextField
+              label="Registry URL"
+              name="registry_url"
+              type="url"
+              value={registryUrl}
+              onValue={setRegistryUrl}
+              error={errors.fields.registry_url}
+              hint="Blank: the built-in default."
+              wide
+            />
             {!ro && (
               <>
                 <TextField
@@ -147,7 +175,14 @@ function SettingsForm(props: { settings: Settings; readOnly: boolean; onSaved: (
                   error={errors.fields.registry_token}
                   hint={s.has_registry_token ? 'A token is stored (never shown). Leave blank to keep it.' : 'No token stored.'}
                 />
-                {s.has_registry_token && <Checkbox name="clear_registry_token" label="Remove the stored registry token" checked={clearToken} onValue={setClearToken} />}
+                {s.has_registry_token && (
+                  <Checkbox
+                    name="clear_registry_token"
+                    label="Remove the stored registry token"
+                    checked={clearToken}
+                    onValue={setClearToken}
+                  />
+                )}
               </>
             )}
           </fieldset>

@@ -3,7 +3,24 @@ import { useState } from 'preact/hooks';
 import { api, ApiError, call, type Schema } from '../lib/api.js';
 import { formErrors, NO_ERRORS, type FormErrors } from '../lib/forms.js';
 import { useAsync, useInterval } from '../lib/hooks.js';
-import { Button, Checkbox, Dialog, Empty, ErrorNotice, FormError, Loaded, PageHeader, Pager, Pill, Section, SelectField, TextArea, TextField, Time, type Tone } from '../ui/kit.js';
+import {
+  Button,
+  Checkbox,
+  Dialog,
+  Empty,
+  ErrorNotice,
+  FormError,
+  Loaded,
+  PageHeader,
+  Pager,
+  Pill,
+  Section,
+  SelectField,
+  TextArea,
+  TextField,
+  Time,
+  type Tone,
+} from '../ui/kit.js';
 
 type Job = Schema<'GenerationJob'>;
 type Status = Schema<'GenerationJobStatus'>;
@@ -20,7 +37,10 @@ export function GenerationJobsView() {
   const [status, setStatus] = useState<'' | Status>('');
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
-  const jobs = useAsync(() => call(api.GET('/api/v1/servers/generate', { params: { query: { page, page_size: 20, ...(status ? { status } : {}) } } })), [page, status]);
+  const jobs = useAsync(
+    () => call(api.GET('/api/v1/servers/generate', { params: { query: { page, page_size: 20, ...(status ? { status } : {}) } } })),
+    [page, status],
+  );
   useInterval(() => void jobs.reload(), 3000, !!jobs.data?.items.some((j) => RUNNING.has(j.status)));
   const unavailable = jobs.error instanceof ApiError && jobs.error.notImplemented;
 
@@ -44,7 +64,10 @@ export function GenerationJobsView() {
             name="status"
             value={status}
             onValue={(v) => (setStatus(v), setPage(1))}
-            options={[{ value: '', label: 'Any status' }, ...(['pending', 'running', 'completed', 'failed', 'cancelled'] as const).map((s) => ({ value: s, label: s }))]}
+            options={[
+              { value: '', label: 'Any status' },
+              ...(['pending', 'running', 'completed', 'failed', 'cancelled'] as const).map((s) => ({ value: s, label: s })),
+            ]}
           />
         </div>
       )}
@@ -99,7 +122,11 @@ function Progress(props: { job: Job }) {
       </div>
       <ol class="phases" aria-label="Phases">
         {PHASES.map((p, i) => (
-          <li key={p} class={i < phaseIndex || j.status === 'completed' ? 'done' : i === phaseIndex ? 'current' : ''} aria-current={i === phaseIndex && RUNNING.has(j.status) ? 'step' : undefined}>
+          <li
+            key={p}
+            class={i < phaseIndex || j.status === 'completed' ? 'done' : i === phaseIndex ? 'current' : ''}
+            aria-current={i === phaseIndex && RUNNING.has(j.status) ? 'step' : undefined}
+          >
             {p}
           </li>
         ))}
@@ -167,7 +194,8 @@ export function GenerationJobView() {
             </div>
             {j.deployed_server && (
               <p class="notice ok">
-                Deployed as <a href={`/servers/${j.deployed_server.server_id}`}>{j.deployed_server.server_name}</a> with {j.deployed_server.tool_count} tools.
+                Deployed as <a href={`/servers/${j.deployed_server.server_id}`}>{j.deployed_server.server_name}</a> with{' '}
+                {j.deployed_server.tool_count} tools.
               </p>
             )}
           </Section>
@@ -218,7 +246,12 @@ function CreateJobForm(props: { onDone: (j: Job) => void; onCancel: () => void }
     try {
       const job = await call(
         api.POST('/api/v1/servers/generate', {
-          body: { description: description.trim(), auto_deploy: deploy, ...(serverName.trim() ? { server_name: serverName.trim() } : {}), ...(providerId ? { provider_id: providerId } : {}) },
+          body: {
+            description: description.trim(),
+            auto_deploy: deploy,
+            ...(serverName.trim() ? { server_name: serverName.trim() } : {}),
+            ...(providerId ? { provider_id: providerId } : {}),
+          },
         }),
       );
       props.onDone(job);
@@ -231,15 +264,34 @@ function CreateJobForm(props: { onDone: (j: Job) => void; onCancel: () => void }
 
   return (
     <form onSubmit={submit} class="stack">
-      <TextArea label="What should the server do?" name="description" rows={6} value={description} onValue={setDescription} required error={errors.fields.description} placeholder="Tools to look up orders and refunds in our shop's PostgreSQL database…" />
-      <TextField label="Server name" name="server_name" value={serverName} onValue={setServerName} error={errors.fields.server_name} hint="Blank: chosen during design." />
+      <TextArea
+        label="What should the server do?"
+        name="description"
+        rows={6}
+        value={description}
+        onValue={setDescription}
+        required
+        error={errors.fields.description}
+        placeholder="Tools to look up orders and refunds in our shop's PostgreSQL database…"
+      />
+      <TextField
+        label="Server name"
+        name="server_name"
+        value={serverName}
+        onValue={setServerName}
+        error={errors.fields.server_name}
+        hint="Blank: chosen during design."
+      />
       <SelectField
         label="Language model"
         name="provider_id"
         value={providerId}
         onValue={setProviderId}
         error={errors.fields.provider_id}
-        options={[{ value: '', label: 'The active LLM provider' }, ...llms.map((p) => ({ value: p.id, label: `${p.display_name}${p.is_active ? ' (active)' : ''}` }))]}
+        options={[
+          { value: '', label: 'The active LLM provider' },
+          ...llms.map((p) => ({ value: p.id, label: `${p.display_name}${p.is_active ? ' (active)' : ''}` })),
+        ]}
       />
       <Checkbox name="auto_deploy" label="Register and connect the server when it succeeds" checked={deploy} onValue={setDeploy} />
       <FormError message={errors.form} />

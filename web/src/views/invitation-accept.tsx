@@ -50,8 +50,8 @@ export function InvitationAcceptView() {
             <strong>{info.data.details.role}</strong>.
           </p>
           <p class="muted">
-            The invitation expires <Time iso={info.data.details.expires_at} relative /> (<Time iso={info.data.details.expires_at} />). Sign in
-            with the invited email address to accept it.
+            The invitation expires <Time iso={info.data.details.expires_at} relative /> (<Time iso={info.data.details.expires_at} />
+            ). Sign in with the invited email address to accept it.
           </p>
           {(() => {
             const offered = info.data.providers.filter((p) => info.data!.details.available_providers.includes(p.provider_type));
@@ -64,7 +64,11 @@ export function InvitationAcceptView() {
             return (
               <div class="providers">
                 {offered.map((p) => (
-                  <a key={p.provider_type} class="btn primary block" href={oauthLoginUrl(p.provider_type, { invitation: token, redirectTo: '/' })}>
+                  <a
+                    key={p.provider_type}
+                    class="btn primary block"
+                    href={oauthLoginUrl(p.provider_type, { invitation: token, redirectTo: '/' })}
+                  >
                     Accept with {p.display_name}
                   </a>
                 ))}

@@ -54,7 +54,8 @@ export function LoginView(props: { reason: string | null; onSignedIn: (user: Use
       props.onSignedIn(res.user);
     } catch (err) {
       // A refused key (401, or 403 for a key without the scopes) is about the field itself.
-      if (err instanceof ApiError && (err.status === 401 || err.status === 403)) setErrors({ fields: { api_key: err.message }, form: null });
+      if (err instanceof ApiError && (err.status === 401 || err.status === 403))
+        setErrors({ fields: { api_key: err.message }, form: null });
       else setErrors(formErrors(err, ['api_key']));
     } finally {
       setBusy(false);

@@ -67,8 +67,8 @@ export function ServerDetailView() {
       title: `Delete ${s.name}?`,
       body: (
         <p>
-          The server is disconnected and deleted with its catalog entries, and <strong>its tools are removed from every bundle</strong>. This
-          cannot be undone.
+          The server is disconnected and deleted with its catalog entries, and <strong>its tools are removed from every bundle</strong>.
+          This cannot be undone.
         </p>
       ),
       confirm: 'Delete server',
@@ -233,7 +233,12 @@ function ToolsTab(props: { serverId: string; version: string }) {
     setError(null);
     setPending(new Set(ids));
     try {
-      await call(api.PATCH('/api/v1/servers/{server_id}/tool-selection', { params: { path: { server_id: props.serverId } }, body: { tool_ids: ids, enabled } }));
+      await call(
+        api.PATCH('/api/v1/servers/{server_id}/tool-selection', {
+          params: { path: { server_id: props.serverId } },
+          body: { tool_ids: ids, enabled },
+        }),
+      );
       await tools.reload();
     } catch (err) {
       setError(errorMessage(err));
@@ -248,10 +253,26 @@ function ToolsTab(props: { serverId: string; version: string }) {
         <TextField label="Search tools" name="tool_search" type="search" value={search} onValue={(v) => (setSearch(v), setPage(1))} />
         {tools.data && tools.data.items.length > 0 && (
           <div class="row-actions">
-            <Button small onClick={() => select(tools.data!.items.map((t) => t.id), true)}>
+            <Button
+              small
+              onClick={() =>
+                select(
+                  tools.data!.items.map((t) => t.id),
+                  true,
+                )
+              }
+            >
               Enable all shown
             </Button>
-            <Button small onClick={() => select(tools.data!.items.map((t) => t.id), false)}>
+            <Button
+              small
+              onClick={() =>
+                select(
+                  tools.data!.items.map((t) => t.id),
+                  false,
+                )
+              }
+            >
               Disable all shown
             </Button>
           </div>
@@ -317,7 +338,12 @@ function ToolsTab(props: { serverId: string; version: string }) {
 function ResourcesTab(props: { serverId: string }) {
   const [page, setPage] = useState(1);
   const list = useAsync(
-    () => call(api.GET('/api/v1/servers/{server_id}/resources', { params: { path: { server_id: props.serverId }, query: { page, page_size: 50 } } })),
+    () =>
+      call(
+        api.GET('/api/v1/servers/{server_id}/resources', {
+          params: { path: { server_id: props.serverId }, query: { page, page_size: 50 } },
+        }),
+      ),
     [props.serverId, page],
   );
   return (
@@ -360,7 +386,10 @@ function ResourcesTab(props: { serverId: string }) {
 function PromptsTab(props: { serverId: string }) {
   const [page, setPage] = useState(1);
   const list = useAsync(
-    () => call(api.GET('/api/v1/servers/{server_id}/prompts', { params: { path: { server_id: props.serverId }, query: { page, page_size: 50 } } })),
+    () =>
+      call(
+        api.GET('/api/v1/servers/{server_id}/prompts', { params: { path: { server_id: props.serverId }, query: { page, page_size: 50 } } }),
+      ),
     [props.serverId, page],
   );
   return (
@@ -464,7 +493,8 @@ function SkillsTab(props: { serverId: string }) {
         (error instanceof ApiError && error.notImplemented ? <NotAvailable feature="Attaching skills" /> : <ErrorNotice error={error} />)}
       {result && (
         <p class="notice ok" role="status">
-          Attached. Tools registered: {result.tools_registered.length ? result.tools_registered.join(', ') : 'none (the skill defines no workflow)'}.
+          Attached. Tools registered:{' '}
+          {result.tools_registered.length ? result.tools_registered.join(', ') : 'none (the skill defines no workflow)'}.
         </p>
       )}
     </div>

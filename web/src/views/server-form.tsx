@@ -161,14 +161,49 @@ export function ServerForm(props: { server?: Server; onDone: (server: Server) =>
   const f = errors.fields;
   return (
     <form onSubmit={submit} class="form-grid" autocomplete="off">
-      <TextField label="Name" name="name" value={name} onValue={setName} required error={f.name} hint="Letters, digits, . _ -; the tool prefix in the gateway." />
+      <TextField
+        label="Name"
+        name="name"
+        value={name}
+        onValue={setName}
+        required
+        error={f.name}
+        hint="Letters, digits, . _ -; the tool prefix in the gateway."
+      />
       <SelectField label="Transport" name="transport" value={transport} onValue={setTransport} options={TRANSPORTS} error={f.transport} />
       <TextArea label="Description" name="description" rows={2} value={description} onValue={setDescription} error={f.description} />
       {stdio ? (
         <>
-          <TextField label="Command" name="command" value={command} onValue={setCommand} required error={f.command} hint="The executable, e.g. npx or node." wide />
-          <TextArea label="Arguments" name="args" rows={3} mono value={args} onValue={setArgs} error={f.args} hint="One argument per line." />
-          <TextArea label="Environment" name="env" rows={3} mono value={env} onValue={setEnv} error={f.env} hint="KEY=value per line. Not secret: shown to admins." />
+          <TextField
+            label="Command"
+            name="command"
+            value={command}
+            onValue={setCommand}
+            required
+            error={f.command}
+            hint="The executable, e.g. npx or node."
+            wide
+          />
+          <TextArea
+            label="Arguments"
+            name="args"
+            rows={3}
+            mono
+            value={args}
+            onValue={setArgs}
+            error={f.args}
+            hint="One argument per line."
+          />
+          <TextArea
+            label="Environment"
+            name="env"
+            rows={3}
+            mono
+            value={env}
+            onValue={setEnv}
+            error={f.env}
+            hint="KEY=value per line. Not secret: shown to admins."
+          />
           <TextArea
             label={s ? 'Set secret environment variables' : 'Secret environment'}
             name="secret_env"

@@ -57,7 +57,14 @@ export function ServersView() {
         }
       />
       <div class="toolbar">
-        <TextField label="Search" name="search" type="search" value={search} onValue={(v) => (setSearch(v), setPage(1))} placeholder="Name or description" />
+        <TextField
+          label="Search"
+          name="search"
+          type="search"
+          value={search}
+          onValue={(v) => (setSearch(v), setPage(1))}
+          placeholder="Name or description"
+        />
         <SelectField
           label="Status"
           name="status"
@@ -118,7 +125,11 @@ export function ServersView() {
                         <td class="num">{ms(s.latency_ms)}</td>
                         {isAdmin && (
                           <td class="row-actions">
-                            <Button small onClick={() => act(s, s.enabled ? 'disable' : 'enable')} aria-label={`${s.enabled ? 'Disable' : 'Enable'} ${s.name}`}>
+                            <Button
+                              small
+                              onClick={() => act(s, s.enabled ? 'disable' : 'enable')}
+                              aria-label={`${s.enabled ? 'Disable' : 'Enable'} ${s.name}`}
+                            >
                               {s.enabled ? 'Disable' : 'Enable'}
                             </Button>
                             <Button small onClick={() => act(s, 'refresh')} disabled={!s.enabled} aria-label={`Refresh ${s.name}`}>

@@ -63,10 +63,17 @@ function SavedSkills(props: { version: number }) {
   const [error, setError] = useState<unknown>(null);
   const [confirm, confirmNode] = useConfirm();
   const q = useDebounced(search);
-  const skills = useAsync(() => call(api.GET('/api/v1/skills', { params: { query: { page, page_size: 25, ...(q ? { search: q } : {}) } } })), [page, q, props.version]);
+  const skills = useAsync(
+    () => call(api.GET('/api/v1/skills', { params: { query: { page, page_size: 25, ...(q ? { search: q } : {}) } } })),
+    [page, q, props.version],
+  );
 
   const remove = async (s: Skill) => {
-    const ok = await confirm({ title: `Delete ${s.name}?`, body: <p>The skill is deleted and detached from every server; its script tools are removed.</p>, confirm: 'Delete skill' });
+    const ok = await confirm({
+      title: `Delete ${s.name}?`,
+      body: <p>The skill is deleted and detached from every server; its script tools are removed.</p>,
+      confirm: 'Delete skill',
+    });
     if (!ok) return;
     setError(null);
     try {
@@ -130,7 +137,10 @@ function SavedSkills(props: { version: number }) {
             <p>{open.description}</p>
             {open.source_url && (
               <p class="muted small">
-                From <a href={open.source_url} rel="noreferrer noopener" target="_blank">{open.source}</a>
+                From{' '}
+                <a href={open.source_url} rel="noreferrer noopener" target="_blank">
+                  {open.source}
+                </a>
                 {open.version && ` · version ${open.version}`}
               </p>
             )}
@@ -175,7 +185,11 @@ function CatalogBrowser(props: { onImported: () => void }) {
   const [error, setError] = useState<unknown>(null);
   const listing = useAsync(async () => {
     if (!query) return null;
-    return call(api.GET('/api/v1/skills/catalog/{source}', { params: { path: { source: query.source }, query: query.search ? { search: query.search } : {} } }));
+    return call(
+      api.GET('/api/v1/skills/catalog/{source}', {
+        params: { path: { source: query.source }, query: query.search ? { search: query.search } : {} },
+      }),
+    );
   }, [query?.source, query?.search]);
 
   const importSkill = async (name: string) => {
@@ -202,7 +216,14 @@ function CatalogBrowser(props: { onImported: () => void }) {
           setQuery({ source: source.trim(), search: search.trim() });
         }}
       >
-        <TextField label="Catalog" name="source" value={source} onValue={setSource} required hint="A GitHub repository (owner/repo[/path]) or an https:// catalog index URL." />
+        <TextField
+          label="Catalog"
+          name="source"
+          value={source}
+          onValue={setSource}
+          required
+          hint="A GitHub repository (owner/repo[/path]) or an https:// catalog index URL."
+        />
         <TextField label="Search" name="catalog_search" type="search" value={search} onValue={setSearch} />
         <div class="row-actions">
           <Button type="submit" variant="primary">
@@ -294,7 +315,12 @@ function Generate(props: { onSaved: () => void }) {
     try {
       const body = await call(
         api.POST('/api/v1/skills/generate', {
-          body: { intent: intent.trim(), save, ...(name.trim() ? { name: name.trim() } : {}), ...(providerId ? { provider_id: providerId } : {}) },
+          body: {
+            intent: intent.trim(),
+            save,
+            ...(name.trim() ? { name: name.trim() } : {}),
+            ...(providerId ? { provider_id: providerId } : {}),
+          },
           parseAs: 'stream',
           signal: controller.signal,
           headers: { accept: 'text/event-stream' },
@@ -303,16 +329,23 @@ function Generate(props: { onSaved: () => void }) {
       if (!body) throw new Error('The server sent no stream');
       for await (const ev of readEvents(body as ReadableStream<Uint8Array>, controller.signal)) {
         const data = JSON.parse(ev.data) as Record<string, unknown>;
-        if (ev.event === 'progress') state = { ...state, phase: String(data.phase), message: String(data.message), percent: Number(data.percent) };
+        if (ev.event === 'progress')
+          state = { ...state, phase: String(data.phase), message: String(data.message), percent: Number(data.percent) };
         else if (ev.event === 'thinking') state = { ...state, thinking: state.thinking + String(data.text) };
         else if (ev.event === 'token') state = { ...state, text: state.text + String(data.text) };
         else if (ev.event === 'completion') {
-          state = { ...state, done: data as unknown as Schema<'SkillGenerationCompletionEvent'>, percent: 100, text: String(data.skill_md) };
+          state = {
+            ...state,
+            done: data as unknown as Schema<'SkillGenerationCompletionEvent'>,
+            percent: 100,
+            text: String(data.skill_md),
+          };
           if (data.skill_id) props.onSaved();
         } else if (ev.event === 'error') state = { ...state, failed: String(data.detail) };
         setRun(state);
       }
-      if (!state.done && !state.failed && !controller.signal.aborted) setRun({ ...state, failed: 'The stream ended before the skill was complete.' });
+      if (!state.done && !state.failed && !controller.signal.aborted)
+        setRun({ ...state, failed: 'The stream ended before the skill was complete.' });
     } catch (err) {
       if (controller.signal.aborted) setRun({ ...state, failed: 'Cancelled: nothing was saved.' });
       else if (err instanceof ApiError && err.notImplemented) {
@@ -333,8 +366,24 @@ function Generate(props: { onSaved: () => void }) {
   return (
     <div class="grid two">
       <form onSubmit={start} class="stack card">
-        <TextArea label="What should the skill do?" name="intent" rows={6} value={intent} onValue={setIntent} required error={errors.fields.intent} placeholder="Review pull requests against our style guide and…" />
-        <TextField label="Skill name" name="name" value={name} onValue={setName} error={errors.fields.name} hint="Lower-case, digits and -; blank: chosen by the model." />
+        <TextArea
+          label="What should the skill do?"
+          name="intent"
+          rows={6}
+          value={intent}
+          onValue={setIntent}
+          required
+          error={errors.fields.intent}
+          placeholder="Review pull requests against our style guide and…"
+        />
+        <TextField
+          label="Skill name"
+          name="name"
+          value={name}
+          onValue={setName}
+          error={errors.fields.name}
+          hint="Lower-case, digits and -; blank: chosen by the model."
+        />
         <SelectField
           label="Language model"
           name="provider_id"
@@ -398,4 +447,3 @@ function Generate(props: { onSaved: () => void }) {
     </div>
   );
 }
-

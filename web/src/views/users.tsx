@@ -45,7 +45,10 @@ function UsersSection() {
   const [busy, setBusy] = useState<string | null>(null);
   const [confirm, confirmNode] = useConfirm();
   const q = useDebounced(search);
-  const users = useAsync(() => call(api.GET('/api/v1/users', { params: { query: { page, page_size: 25, ...(q ? { search: q } : {}) } } })), [page, q]);
+  const users = useAsync(
+    () => call(api.GET('/api/v1/users', { params: { query: { page, page_size: 25, ...(q ? { search: q } : {}) } } })),
+    [page, q],
+  );
 
   const update = async (u: User, body: Schema<'UserUpdate'>) => {
     setRowError(null);
@@ -75,7 +78,14 @@ function UsersSection() {
   return (
     <Section title="Users">
       <div class="toolbar">
-        <TextField label="Search" name="user_search" type="search" value={search} onValue={(v) => (setSearch(v), setPage(1))} placeholder="Email or name" />
+        <TextField
+          label="Search"
+          name="user_search"
+          type="search"
+          value={search}
+          onValue={(v) => (setSearch(v), setPage(1))}
+          placeholder="Email or name"
+        />
       </div>
       {rowError && (
         <p class="notice error" role="alert">
@@ -117,7 +127,11 @@ function UsersSection() {
                             ) : (
                               <label>
                                 <span class="sr-only">Role of {u.email}</span>
-                                <select value={u.role} disabled={busy === u.id} onChange={(e) => update(u, { role: (e.currentTarget as HTMLSelectElement).value as Role })}>
+                                <select
+                                  value={u.role}
+                                  disabled={busy === u.id}
+                                  onChange={(e) => update(u, { role: (e.currentTarget as HTMLSelectElement).value as Role })}
+                                >
                                   {roleOptions.map((r) => (
                                     <option key={r.value} value={r.value}>
                                       {r.label}
@@ -176,7 +190,11 @@ function InvitationsSection() {
   );
 
   const revoke = async (inv: Schema<'Invitation'>) => {
-    const ok = await confirm({ title: `Revoke the invitation of ${inv.email}?`, body: <p>The invitation link stops working at once.</p>, confirm: 'Revoke' });
+    const ok = await confirm({
+      title: `Revoke the invitation of ${inv.email}?`,
+      body: <p>The invitation link stops working at once.</p>,
+      confirm: 'Revoke',
+    });
     if (!ok) return;
     setRowError(null);
     try {
@@ -283,7 +301,11 @@ function InvitationsSection() {
               Send this link to <strong>{created.email}</strong>. They accept it by signing in with that address before{' '}
               <Time iso={created.expires_at} />.
             </p>
-            <SecretOnce label="Invitation link" value={created.accept_url} warning="The link is shown only now. Anyone with it can accept the invitation with the invited email." />
+            <SecretOnce
+              label="Invitation link"
+              value={created.accept_url}
+              warning="The link is shown only now. Anyone with it can accept the invitation with the invited email."
+            />
             <div class="form-actions">
               <Button variant="primary" onClick={() => setCreated(null)}>
                 Done
@@ -321,8 +343,24 @@ function InviteForm(props: { canInviteOwners: boolean; onDone: (inv: Schema<'Inv
   return (
     <form onSubmit={submit} class="stack">
       <TextField label="Email" name="email" type="email" value={email} onValue={setEmail} required error={errors.fields.email} />
-      <SelectField label="Role" name="role" value={role} onValue={setRole} options={props.canInviteOwners ? ROLES : ROLES.filter((r) => r.value !== 'owner')} error={errors.fields.role} />
-      <TextField label="Valid for (hours)" name="expires_in_hours" type="number" min={1} max={720} value={hours} onValue={setHours} error={errors.fields.expires_in_hours} />
+      <SelectField
+        label="Role"
+        name="role"
+        value={role}
+        onValue={setRole}
+        options={props.canInviteOwners ? ROLES : ROLES.filter((r) => r.value !== 'owner')}
+        error={errors.fields.role}
+      />
+      <TextField
+        label="Valid for (hours)"
+        name="expires_in_hours"
+        type="number"
+        min={1}
+        max={720}
+        value={hours}
+        onValue={setHours}
+        error={errors.fields.expires_in_hours}
+      />
       <FormError message={errors.form} />
       <div class="form-actions">
         <Button onClick={props.onCancel}>Cancel</Button>
