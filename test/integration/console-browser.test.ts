@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS, ensureConsoleBuilt } from '../helpers/console-build.js';
-import { ROOT } from '../helpers/contract.js';
+import { assertResponseMatchesContract, ROOT } from '../helpers/contract.js';
 import { RawSession } from '../helpers/mcp-http.js';
 import { seedSecret } from '../helpers/secrets.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -50,16 +50,18 @@ describe('web console in a browser', function () {
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     for (const f of fs.readdirSync(ARTIFACTS)) if (f.endsWith('.png')) fs.rmSync(path.join(ARTIFACTS, f));
     const started = Date.now();
-    [t, upstream, browser] = await Promise.all([
-      startTestServer(),
-      startFixtureHttp('http'),
-      chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS }),
-    ]);
+    // One after the other: on a loaded machine, starting all three at once starves each of them.
+    upstream = await startFixtureHttp('http').catch(() => startFixtureHttp('http'));
+    t = await startTestServer();
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
     console.log(`      (server, upstream and browser started in ${Date.now() - started} ms)`);
     context = await browser.newContext({ viewport: LAPTOP, baseURL: t.url, colorScheme: 'light' });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.url });
     page = await context.newPage();
     page.on('pageerror', (err) => pageErrors.push(err.message));
+    page.on('console', (msg) => {
+      if (msg.type() === 'error' && /Content.Security.Policy|Refused to/i.test(msg.text())) pageErrors.push(msg.text());
+    });
   });
 
   after(async () => {
@@ -129,12 +131,16 @@ describe('web console in a browser', function () {
 
     // Disable and re-enable one tool from the tool selection.
     const sleepSwitch = page.getByRole('switch', { name: 'Enable sleep' });
+    const sleepEnabled = async () =>
+      (await t.owner.get('/api/v1/tools?search=sleep')).body.items.find((x: { name: string }) => x.name === 'sleep').enabled as boolean;
     await sleepSwitch.uncheck();
-    await waitFor('sleep disabled', async () => !(await sleepSwitch.isChecked()) && !(await sleepSwitch.isDisabled()));
-    const tools = await t.owner.get('/api/v1/tools?search=sleep');
-    expect(tools.body.items.find((x: { name: string }) => x.name === 'sleep').enabled).to.equal(false);
+    await waitFor('sleep disabled', async () => !(await sleepEnabled()));
+    await waitFor(
+      'the switch settled off',
+      async () => (await sleepSwitch.getAttribute('aria-busy')) === null && !(await sleepSwitch.isChecked()),
+    );
     await sleepSwitch.check();
-    await waitFor('sleep enabled', async () => (await sleepSwitch.isChecked()) && !(await sleepSwitch.isDisabled()));
+    await waitFor('sleep enabled', sleepEnabled);
 
     await page.goto('/servers');
     await page.getByRole('link', { name: 'fixture' }).waitFor();
@@ -298,6 +304,53 @@ describe('web console in a browser', function () {
     await screenshot('dashboard');
   });
 
+  it('draws the dashboard charts, health, top servers and activity from contract-shaped data (under the CSP)', async () => {
+    // The dashboard operations may not be built yet: answer them in the browser with data that
+    // the contract validates, so the view itself is exercised either way.
+    const { overview, charts } = sampleDashboard();
+    assertResponseMatchesContract('GET', '/api/v1/dashboard', 200, 'application/json', overview);
+    assertResponseMatchesContract('GET', '/api/v1/dashboard/charts', 200, 'application/json', charts);
+    const activityFor = (filter: string) => ({
+      filter,
+      items: overview.activity.items.filter(
+        (a) =>
+          filter === 'all' ||
+          (filter === 'tools' ? a.kind === 'tool_call' : filter === 'errors' ? a.status === 'error' : a.kind === 'admin'),
+      ),
+    });
+    assertResponseMatchesContract('GET', '/api/v1/dashboard/activity', 200, 'application/json', activityFor('errors'));
+    const seen: string[] = [];
+    await page.route(/\/api\/v1\/dashboard(\/charts|\/activity)?(\?.*)?$/, async (route) => {
+      const url = new URL(route.request().url());
+      seen.push(url.pathname + url.search);
+      const body = url.pathname.endsWith('/charts')
+        ? charts
+        : url.pathname.endsWith('/activity')
+          ? activityFor(url.searchParams.get('activity_filter') ?? 'all')
+          : overview;
+      await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
+    });
+    try {
+      await page.goto('/dashboard');
+      await page.locator('.stat', { hasText: 'Tool calls (24 h)' }).getByText('1,234').waitFor();
+      expect(await page.locator('.chart canvas').count()).to.be.at.least(2);
+      await page.getByRole('rowheader', { name: 'github' }).first().waitFor();
+      const activity = page.locator('section', { has: page.getByRole('heading', { name: 'Activity' }) });
+      expect(await activity.locator('tbody tr').count()).to.equal(3);
+      await activity.getByLabel('Show').selectOption('errors');
+      await waitFor('the error filter', async () => (await activity.locator('tbody tr').count()) === 1);
+      expect(seen.some((u) => u === '/api/v1/dashboard/activity?activity_filter=errors')).to.equal(true);
+      await page.getByText('Show data: Tool calls and errors per hour').click();
+      expect(await page.locator('.chart-data table').first().locator('tbody tr').count()).to.equal(24);
+      await screenshot('dashboard-sample-data');
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await screenshot('dashboard-sample-data-dark');
+      await page.emulateMedia({ colorScheme: 'light' });
+    } finally {
+      await page.unroute(/\/api\/v1\/dashboard/);
+    }
+  });
+
   it('renders every other view (signed in as the owner), with labels on every control', async () => {
     const views: [string, string][] = [
       ['/users', 'Users & invitations'],
@@ -384,3 +437,106 @@ describe('web console in a browser', function () {
     expect(res.status).to.equal(401);
   });
 });
+
+/** A day of dashboard data as the contract shapes it (DashboardResponse and DashboardCharts). */
+function sampleDashboard() {
+  const hour = 3600_000;
+  const start = Math.floor(Date.now() / hour) * hour - 23 * hour;
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const wave = (i: number) => Math.round(40 + 30 * Math.sin(i / 3) + (i % 5) * 6);
+  const servers = [
+    { server_id: '3f6b7c1e-2a4d-4e5f-8a9b-0c1d2e3f4a5b', name: 'github' },
+    { server_id: '7a8b9c0d-1e2f-4a3b-9c4d-5e6f7a8b9c0d', name: 'postgres' },
+    { server_id: 'b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e', name: 'slack' },
+  ];
+  const tool_calls = Array.from({ length: 24 }, (_, i) => ({
+    bucket: iso(start + i * hour),
+    calls: wave(i),
+    errors: i % 7 === 3 ? 4 : i % 5 === 0 ? 1 : 0,
+  }));
+  const latency = Array.from({ length: 24 }, (_, i) => ({
+    bucket: iso(start + i * hour),
+    p50_ms: i === 4 ? null : 80 + (i % 6) * 9,
+    p95_ms: i === 4 ? null : 240 + (i % 4) * 35,
+    p99_ms: i === 4 ? null : 480 + (i % 3) * 90,
+  }));
+  const overview = {
+    stats: {
+      servers_total: 3,
+      servers_connected: 2,
+      servers_error: 1,
+      tools_total: 64,
+      tools_enabled: 58,
+      bundles_total: 4,
+      users_total: 9,
+      api_keys_active: 12,
+      calls_24h: 1234,
+      errors_24h: 17,
+      error_rate_24h: 17 / 1234,
+      p50_latency_ms_24h: 92.5,
+      p95_latency_ms_24h: 310,
+    },
+    health: [
+      {
+        ...servers[2]!,
+        status: 'error',
+        latency_ms: null,
+        last_checked_at: iso(Date.now() - 60_000),
+        last_error: 'connect ECONNREFUSED 10.0.0.7:443',
+      },
+      { ...servers[0]!, status: 'connected', latency_ms: 41.2, last_checked_at: iso(Date.now() - 20_000), last_error: null },
+      { ...servers[1]!, status: 'connected', latency_ms: 8.9, last_checked_at: iso(Date.now() - 35_000), last_error: null },
+    ],
+    activity: {
+      filter: 'all',
+      items: [
+        {
+          id: 'c0a80101-0000-4000-8000-000000000001',
+          kind: 'tool_call',
+          timestamp: iso(Date.now() - 30_000),
+          actor: 'Support agent',
+          action: 'tools/call',
+          target: 'github.create_issue',
+          status: 'success',
+          latency_ms: 212,
+          details: {},
+        },
+        {
+          id: 'c0a80101-0000-4000-8000-000000000002',
+          kind: 'error',
+          timestamp: iso(Date.now() - 90_000),
+          actor: 'ana@example.com',
+          action: 'tools/call',
+          target: 'slack.post_message',
+          status: 'error',
+          latency_ms: 30001,
+          details: { error: 'timeout' },
+        },
+        {
+          id: 'c0a80101-0000-4000-8000-000000000003',
+          kind: 'admin',
+          timestamp: iso(Date.now() - 600_000),
+          actor: 'owner@example.com',
+          action: 'bundle.create',
+          target: 'Support agent',
+          status: 'success',
+          latency_ms: null,
+          details: {},
+        },
+      ],
+    },
+    top_servers: [
+      { ...servers[0]!, calls: 801, errors: 3, avg_latency_ms: 120.4 },
+      { ...servers[1]!, calls: 390, errors: 0, avg_latency_ms: 22.1 },
+      { ...servers[2]!, calls: 43, errors: 14, avg_latency_ms: 2400 },
+    ],
+    generated_at: iso(Date.now()),
+  };
+  const charts = {
+    window: { from: iso(start), to: iso(start + 24 * hour), bucket_seconds: 3600 },
+    tool_calls,
+    latency,
+    server_load: overview.top_servers.map((s) => ({ server_id: s.server_id, name: s.name, calls: s.calls })),
+  };
+  return { overview, charts };
+}

@@ -217,6 +217,7 @@ function ToolsTab(props: { serverId: string; version: string }) {
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
   const [pending, setPending] = useState<Set<string>>(new Set());
+  const [optimistic, setOptimistic] = useState<Record<string, boolean>>({});
   const [error, setError] = useState<string | null>(null);
   const q = useDebounced(search);
   const tools = useAsync(
@@ -232,6 +233,8 @@ function ToolsTab(props: { serverId: string; version: string }) {
   const select = async (ids: string[], enabled: boolean) => {
     setError(null);
     setPending(new Set(ids));
+    // Show the new state at once; the reload confirms it, a failure puts the old one back.
+    setOptimistic(Object.fromEntries(ids.map((id) => [id, enabled])));
     try {
       await call(
         api.PATCH('/api/v1/servers/{server_id}/tool-selection', {
@@ -244,6 +247,7 @@ function ToolsTab(props: { serverId: string; version: string }) {
       setError(errorMessage(err));
     } finally {
       setPending(new Set());
+      setOptimistic({});
     }
   };
 
@@ -308,8 +312,8 @@ function ToolsTab(props: { serverId: string; version: string }) {
                             <input
                               type="checkbox"
                               role="switch"
-                              checked={t.enabled}
-                              disabled={pending.has(t.id)}
+                              checked={optimistic[t.id] ?? t.enabled}
+                              aria-busy={pending.has(t.id) || undefined}
                               onChange={(e) => select([t.id], (e.currentTarget as HTMLInputElement).checked)}
                             />
                             <span class="sr-only">Enable {t.name}</span>
