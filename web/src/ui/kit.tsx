@@ -51,8 +51,8 @@ export function Loading(props: { label?: string }) {
 export function NotAvailable(props: { feature: string }) {
   return (
     <div class="notice info not-available" role="status">
-      <strong>{props.feature} is not available yet.</strong> This Toolgate server does not implement it in this version (it answered 501 Not
-      Implemented). The view will work as soon as the server supports it.
+      <strong>Not available yet: {props.feature}.</strong> This Toolgate server does not implement this feature in its current version (it
+      answered 501 Not Implemented). This view works as soon as the server does.
     </div>
   );
 }

@@ -458,7 +458,7 @@ function AddTools(props: { bundle: Bundle; onDone: (b: Bundle) => void; onCancel
         placeholder="Tool name or description"
         autoFocus
       />
-      <Loaded state={catalog} feature="The tool catalog">
+      <Loaded state={catalog} feature="Tool catalog">
         {(data) =>
           data.items.length === 0 ? (
             <Empty>{q ? 'No tool matches.' : 'The catalog is empty: add a server first.'}</Empty>

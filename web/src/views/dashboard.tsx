@@ -78,7 +78,7 @@ export function DashboardView() {
         }
       />
       {unavailable ? (
-        <NotAvailable feature="The dashboard" />
+        <NotAvailable feature="Dashboard" />
       ) : overview.error && !overview.data ? (
         <ErrorNotice error={overview.error} onRetry={overview.reload} />
       ) : !overview.data ? (
@@ -133,7 +133,8 @@ function Stats(props: { stats: Schema<'DashboardStats'> }) {
     { label: 'Users', value: String(s.users_total), detail: `${s.api_keys_active} active API keys` },
     { label: 'Tool calls (24 h)', value: s.calls_24h.toLocaleString(), detail: `${s.errors_24h.toLocaleString()} failed` },
     { label: 'Error rate (24 h)', value: `${(s.error_rate_24h * 100).toFixed(1)} %`, tone: s.error_rate_24h > 0.05 ? 'bad' : 'ok' },
-    { label: 'Latency p50 / p95', value: `${ms(s.p50_latency_ms_24h)} / ${ms(s.p95_latency_ms_24h)}` },
+    { label: 'Median latency (24 h)', value: ms(s.p50_latency_ms_24h) },
+    { label: 'p95 latency (24 h)', value: ms(s.p95_latency_ms_24h) },
   ];
   return (
     <ul class="stats" aria-label="Headline numbers">
