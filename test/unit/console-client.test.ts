@@ -71,6 +71,16 @@ describe('console: server-sent events of skill generation (web/src/lib/sse.ts)',
     ]);
   });
 
+  it('reads CRLF line ends even when a chunk ends between CR and LF', async () => {
+    const text = 'event: token\r\ndata: {"text":"a"}\r\n\r\nevent: token\r\ndata: {"text":"b"}\r\n\r\n';
+    const seen = [];
+    for await (const ev of readEvents(streamOf(text.split('')))) seen.push(ev);
+    expect(seen).to.deep.equal([
+      { event: 'token', data: '{"text":"a"}' },
+      { event: 'token', data: '{"text":"b"}' },
+    ]);
+  });
+
   it('drops an unfinished last event (the stream broke off)', async () => {
     const seen = [];
     for await (const ev of readEvents(streamOf(['event: token\ndata: {"text":"a"}\n\nevent: token\ndata: {"te']))) seen.push(ev);

@@ -9,15 +9,21 @@ export interface SseEvent {
  * `event:` and `data:` lines, a blank line ending each event; comments and `id:`/`retry:` skipped).
  */
 export async function* readEvents(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<SseEvent> {
-  const reader = body.pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>).getReader();
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
   const onAbort = () => void reader.cancel().catch(() => undefined);
   signal?.addEventListener('abort', onAbort);
   let buffer = '';
+  let carry = '';
   try {
     for (;;) {
       const { value, done } = await reader.read();
       if (done) break;
-      buffer += value.replace(/\r\n?/g, '\n');
+      // A CR at the end of a chunk may be the first half of a CRLF: hold it for the next chunk.
+      let text = carry + decoder.decode(value, { stream: true });
+      carry = text.endsWith('\r') ? '\r' : '';
+      if (carry) text = text.slice(0, -1);
+      buffer += text.replace(/\r\n?/g, '\n');
       let end: number;
       while ((end = buffer.indexOf('\n\n')) >= 0) {
         const block = buffer.slice(0, end);
