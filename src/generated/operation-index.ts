@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 5a2c534bbec69c2f86d56732e581515c4fea47b6f0df6ddecb060db43c967c31
+// openapi.yaml sha256: 47684763eb7ee3013c1f89a84b2e3e62dc8dcb80278dca7b7268948dc480309c
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */

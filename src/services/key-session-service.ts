@@ -1,7 +1,9 @@
 import { ForbiddenError } from '../errors.js';
+import type { components } from '../generated/openapi.js';
+import type { ApiKeyAuthenticator } from './api-key-authenticator.js';
 import type { ApiKeysService } from './api-keys-service.js';
 import type { IssuedSession, SessionsService } from './sessions-service.js';
-import type { UsersService, UserView } from './users-service.js';
+import type { UsersService } from './users-service.js';
 
 /** Scopes a key needs before it may open a full browser session (which is not narrowed by scopes). */
 const SESSION_SCOPES = ['api:read', 'api:write'] as const;
@@ -17,14 +19,18 @@ export const API_KEY_SESSION_PROVIDER = 'api_key';
  */
 export class KeySessionService {
   constructor(
-    private readonly apiKeys: Pick<ApiKeysService, 'authenticate' | 'usableUntil'>,
+    private readonly authenticator: Pick<ApiKeyAuthenticator, 'authenticate'>,
+    private readonly apiKeys: Pick<ApiKeysService, 'usableUntil'>,
     private readonly sessions: Pick<SessionsService, 'create'>,
     private readonly users: Pick<UsersService, 'me'>,
   ) {}
 
-  /** Opens a session for the key's user; UnauthorizedError for any bad key, ForbiddenError for a narrow one. */
-  async signIn(apiKey: string, ip: string): Promise<{ session: IssuedSession; user: UserView }> {
-    const principal = await this.apiKeys.authenticate(apiKey, ip);
+  /**
+   * Opens a session for the key's user: the contract body and the session whose token goes in the
+   * cookie. UnauthorizedError for any bad key, ForbiddenError for a narrow one.
+   */
+  async signIn(apiKey: string, ip: string): Promise<{ session: IssuedSession; body: components['schemas']['SessionResponse'] }> {
+    const principal = await this.authenticator.authenticate(apiKey, ip);
     const missing = SESSION_SCOPES.filter((s) => !principal.scopes.includes(s));
     if (missing.length) {
       throw new ForbiddenError(
@@ -34,6 +40,7 @@ export class KeySessionService {
     }
     const notAfter = await this.apiKeys.usableUntil(principal.userId, principal.apiKeyId!);
     const session = await this.sessions.create(principal.userId, API_KEY_SESSION_PROVIDER, { notAfter });
-    return { session, user: await this.users.me(principal.userId) };
+    const user = await this.users.me(principal.userId);
+    return { session, body: { user, expires_at: session.expiresAt.toISOString() } };
   }
 }

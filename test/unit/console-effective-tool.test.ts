@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { effectiveTool } from '../../src/services/bundles-tools.js';
-import type { CatalogTool } from '../../src/services/catalog-types.js';
+import type { CatalogTool } from '../../src/domain/catalog.js';
 import { effectiveWireTool, type OverrideShape } from '../../web/src/lib/effective-tool.js';
 
 /**
