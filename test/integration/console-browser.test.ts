@@ -6,7 +6,7 @@ import { CHROMIUM, CHROMIUM_ARGS, ensureConsoleBuilt } from '../helpers/console-
 import { assertResponseMatchesContract, ROOT } from '../helpers/contract.js';
 import { RawSession } from '../helpers/mcp-http.js';
 import { seedSecret } from '../helpers/secrets.js';
-import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { LOOPBACK_UPSTREAMS, startTestServer, type TestServer } from '../helpers/test-server.js';
 import { startFixtureHttp, waitFor, type ChildServer } from '../helpers/upstreams.js';
 
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'console');
@@ -52,7 +52,8 @@ describe('web console in a browser', function () {
     const started = Date.now();
     // One after the other: on a loaded machine, starting all three at once starves each of them.
     upstream = await startFixtureHttp('http').catch(() => startFixtureHttp('http'));
-    t = await startTestServer();
+    // The fixture upstream is on loopback, which the outbound policy refuses unless allow-listed.
+    t = await startTestServer({ env: LOOPBACK_UPSTREAMS });
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
     console.log(`      (server, upstream and browser started in ${Date.now() - started} ms)`);
     context = await browser.newContext({ viewport: LAPTOP, baseURL: t.url, colorScheme: 'light' });
