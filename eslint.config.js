@@ -13,10 +13,10 @@ const WEB = (why) => forbid(['koa', 'koa-*', '@koa/*', 'openapi-backend', 'json-
 const STORES = (why) => forbid(['**/stores/**'], why);
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'src/generated/', 'data/', 'bench/results/'] },
+  { ignores: ['node_modules/', 'src/generated/', 'data/', 'bench/results/', 'web/dist/', 'test-artifacts/'] },
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
@@ -96,6 +96,17 @@ export default tseslint.config(
       ),
       DB('The upstream pool never touches the database; the catalog sync (a service) stores what it reports.'),
       WEB('The upstream pool speaks MCP through the SDK client, not Koa or json-rpc-2.0.'),
+    ],
+  ),
+  layer(
+    ['web/**/*.ts', 'web/**/*.tsx'],
+    [
+      forbid(
+        ['**/src/*', '!**/src/generated'],
+        'The web console runs in the browser and speaks to the server only through the REST API: of src/ it imports the contract types (src/generated) alone.',
+      ),
+      DB('The web console runs in the browser: no database driver.'),
+      WEB('The web console runs in the browser: no server framework or JSON-RPC.'),
     ],
   ),
   {

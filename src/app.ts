@@ -16,6 +16,8 @@ export interface AppOptions {
   bodyLimitBytes: number;
   /** Routes served before body parsing (the MCP endpoints parse their own bodies). */
   mcp?: Middleware;
+  /** The web console (static files at `/`); never answers `/api`, `/mcp`, `/health` or `/ready`. */
+  console?: Middleware;
   /** The REST dispatcher (openapi-backend). */
   rest: (ctx: Koa.ParameterizedContext) => Promise<void>;
   /** True once a graceful stop has begun: responses then ask clients to close the connection. */
@@ -32,8 +34,8 @@ function bodyParseError(err: Error & { status?: number; type?: string; body?: st
 }
 
 /**
- * The Koa application: request id and error mapping outermost, then the MCP routes, then JSON
- * body parsing and the REST dispatcher as the catch-all.
+ * The Koa application: request id and error mapping outermost, then the MCP routes, the web
+ * console's static files, then JSON body parsing and the REST dispatcher as the catch-all.
  */
 export function createApp(options: AppOptions): Koa {
   const app = new Koa({ proxy: false });
@@ -82,6 +84,7 @@ export function createApp(options: AppOptions): Koa {
   });
 
   if (options.mcp) app.use(options.mcp);
+  if (options.console) app.use(options.console);
 
   app.use(async (ctx, next) => {
     // A body must be JSON: anything else is refused before it is read.

@@ -19,6 +19,7 @@ import { LocalChangeBus, RedisChangeBus, type ChangeBus } from './services/chang
 import { GatewaySettingsService } from './services/gateway-settings-service.js';
 import { InMemoryCatalog } from './services/in-memory-catalog.js';
 import { InvitationsService } from './services/invitations-service.js';
+import { KeySessionService } from './services/key-session-service.js';
 import { OAuthLoginService } from './services/oauth-login-service.js';
 import { OAuthProvidersService } from './services/oauth-providers-service.js';
 import { RateLimiter } from './services/rate-limiter.js';
@@ -56,6 +57,8 @@ export interface Services {
   /** The hot-path credential check of API keys (cached). */
   readonly apiKeyAuth: ApiKeyAuthenticator;
   readonly sessions: SessionsService;
+  /** Console sign-in: an API key exchanged for a browser session. */
+  readonly keySessions: KeySessionService;
   readonly authSettings: AuthSettingsService;
   readonly oauthProviders: OAuthProvidersService;
   readonly oauthLogin: OAuthLoginService;
@@ -152,6 +155,7 @@ function buildServices(input: {
   );
   const onUserChange = (userId: string): void => apiKeyAuth.invalidateUser(userId);
   const users = new UsersService(tx, stores.users, clock, onUserChange);
+  const keySessions = new KeySessionService(apiKeyAuth, apiKeys, sessions, users);
   const oauthProviders = new OAuthProvidersService(stores.oauthProviders, secrets, clock, outboundPolicy);
   const invitations = new InvitationsService(stores.invitations, stores.users, oauthProviders, clock);
   const oauthLogin = new OAuthLoginService({
@@ -225,6 +229,7 @@ function buildServices(input: {
     apiKeys,
     apiKeyAuth,
     sessions,
+    keySessions,
     authSettings,
     oauthProviders,
     oauthLogin,

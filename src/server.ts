@@ -7,6 +7,7 @@ import { composeMcp, openServices, VERSION, type Services } from './compose.js';
 import type { Config } from './config.js';
 import type { UpstreamCaller } from './domain/catalog.js';
 import { createHandlers } from './handlers/index.js';
+import { consoleStatic } from './http/console-static.js';
 import { PublicUrl } from './http/public-url.js';
 import { createRestApi } from './http/rest-api.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -18,6 +19,8 @@ import { checkScope } from './services/authorization.js';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OPENAPI_PATH = path.join(ROOT_DIR, 'openapi.yaml');
+/** The built web console (`npm run build:web`, run by `npm install`). */
+export const CONSOLE_DIR = path.join(ROOT_DIR, 'web', 'dist');
 import { DataDirLock } from './lib/data-dir-lock.js';
 import { adminSocketPath, startAdminSocket, type AdminSocket } from './admin-socket.js';
 import { bootstrapOwner } from './services/bootstrap-service.js';
@@ -40,6 +43,8 @@ export interface StartOptions {
   /** Tunables of the MCP endpoints. */
   mcp?: McpOptions;
   callRecorder?: CallRecorderOptions;
+  /** Directory of the built web console (default `web/dist`). */
+  consoleDir?: string;
 }
 
 /**
@@ -83,6 +88,10 @@ async function startLocked(config: Config, options: StartOptions, logger: Logger
     bodyLimitBytes: config.bodyLimitBytes,
     rest,
     mcp: mcp.middleware(),
+    console: consoleStatic({
+      dir: options.consoleDir ?? CONSOLE_DIR,
+      onMissing: (dir) => logger.warn({ dir }, 'web console not built: run npm run build:web'),
+    }),
     isStopping: () => stopping,
   });
 

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: c7a1eb4208323d2c9c349e2cb61cf9d6dc1a61ba9a63176598d37ec0867bedac
+// openapi.yaml sha256: 47684763eb7ee3013c1f89a84b2e3e62dc8dcb80278dca7b7268948dc480309c
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -804,6 +804,28 @@ export interface paths {
         get: operations["oauthCallback"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with an API key
+         * @description Exchanges one of the caller's API keys for a browser session: the web console's sign-in for a fresh installation without OAuth providers (the key printed by `toolgate bootstrap`), and for anyone who prefers a key to OAuth. The key is checked like a Bearer key and must be active, belong to an active user and carry both `api:read` and `api:write` (a narrower key cannot mint a full session: 403 `insufficient_scope`). The answer sets the same `access_token` session cookie as the OAuth callback (`HttpOnly`, `SameSite=Lax`, `Secure` when the public URL is https); its lifetime is the auth setting `access_token_expire_minutes`, cut to the moment the key stops working on its own (`expires_at`, or the end of a rotation grace period) when that comes first. The key itself is not kept by the session: revoking it later does not end the session (`logout` and deactivating the user do). Every failure for a bad key is the same 401, and attempts are rate limited per client address.
+         *
+         *     **Authorization:** No authentication (the API key in the body is the credential).
+         */
+        post: operations["createSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2519,6 +2541,20 @@ export interface components {
         LoginProviderListResponse: {
             /** @description Enabled providers by `display_order`. */
             items: components["schemas"]["LoginProvider"][];
+        };
+        /** @description An API key to exchange for a browser session. */
+        SessionCreate: {
+            /** @description One of your API keys (`tg_usr_live_…` or `tg_usr_test_…`). Used once to open the session; never stored with it. */
+            api_key: string;
+        };
+        /** @description The session opened by `createSession`; its token travels only in the `access_token` cookie. */
+        SessionResponse: {
+            user: components["schemas"]["User"];
+            /**
+             * Format: date-time
+             * @description When the session (and its cookie) expires.
+             */
+            expires_at: string;
         };
         /**
          * @description Invitation state.
@@ -5071,6 +5107,42 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             /** @description The provider failed. */
             502: components["responses"]["BadGateway"];
+            default: components["responses"]["Error"];
+        };
+    };
+    createSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionCreate"];
+            };
+        };
+        responses: {
+            /** @description Signed in; the `access_token` cookie is set. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Set-Cookie": components["headers"]["SetCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionResponse"];
+                };
+            };
+            /** @description The key is malformed, unknown, revoked or expired, or its user is deactivated. */
+            401: components["responses"]["Unauthorized"];
+            /** @description The key lacks `api:read` or `api:write` (`code: insufficient_scope`). */
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            /** @description Too many sign-in attempts from this client address. */
+            429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };
     };

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: c7a1eb4208323d2c9c349e2cb61cf9d6dc1a61ba9a63176598d37ec0867bedac
+// openapi.yaml sha256: 47684763eb7ee3013c1f89a84b2e3e62dc8dcb80278dca7b7268948dc480309c
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */
@@ -66,6 +66,7 @@ export const OPERATIONS = [
   {"operationId":"listLoginProviders","method":"get","path":"/api/v1/auth/providers","tag":"auth","minRole":"public","transport":"rest","specAddition":true},
   {"operationId":"startOAuthLogin","method":"get","path":"/api/v1/auth/login/{provider_type}","tag":"auth","minRole":"public","transport":"rest","specAddition":true},
   {"operationId":"oauthCallback","method":"get","path":"/api/v1/auth/callback/{provider_type}","tag":"auth","minRole":"public","transport":"rest","specAddition":true},
+  {"operationId":"createSession","method":"post","path":"/api/v1/auth/session","tag":"auth","minRole":"public","transport":"rest","specAddition":true},
   {"operationId":"logout","method":"post","path":"/api/v1/auth/logout","tag":"auth","minRole":"member","transport":"rest","specAddition":true},
   {"operationId":"listInvitations","method":"get","path":"/api/v1/invitations","tag":"invitations","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"createInvitation","method":"post","path":"/api/v1/invitations","tag":"invitations","minRole":"admin","transport":"rest","specAddition":true},

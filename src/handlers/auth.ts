@@ -3,13 +3,13 @@ import type { PartialHandlerMap } from '../http/handler-types.js';
 import { STATE_COOKIE, STATE_TTL_SECONDS } from '../services/oauth-login-service.js';
 import type { HandlerDeps } from './deps.js';
 
-type Ops = 'listLoginProviders' | 'startOAuthLogin' | 'oauthCallback' | 'logout';
+type Ops = 'listLoginProviders' | 'startOAuthLogin' | 'oauthCallback' | 'createSession' | 'logout';
 
 const CALLBACK_PATH = '/api/v1/auth/callback';
 
-/** OAuth login, callback and logout. */
+/** OAuth login, callback, sign-in with an API key, and logout. */
 export function createAuthHandlers(deps: HandlerDeps): PartialHandlerMap<Ops> {
-  const { oauthProviders, oauthLogin, sessions, rateLimiter } = deps.services;
+  const { oauthProviders, oauthLogin, keySessions, sessions, rateLimiter } = deps.services;
   const secure = deps.publicUrl.secureCookies;
   return {
     listLoginProviders: async (req) => {
@@ -49,6 +49,15 @@ export function createAuthHandlers(deps: HandlerDeps): PartialHandlerMap<Ops> {
             setCookie(STATE_COOKIE, '', { maxAgeSeconds: 0, path: CALLBACK_PATH, secure }),
           ],
         },
+      };
+    },
+    createSession: async (req) => {
+      await rateLimiter.checkAddress(req.ip);
+      const { session, body } = await keySessions.signIn(req.body.api_key, req.ip);
+      return {
+        status: 200,
+        body,
+        headers: { 'Set-Cookie': setCookie('access_token', session.token, { maxAgeSeconds: session.maxAgeMs / 1000, secure }) },
       };
     },
     logout: async (req) => {

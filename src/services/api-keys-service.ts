@@ -108,6 +108,14 @@ export class ApiKeysService {
     return this.view(row);
   }
 
+  /** When a key stops working on its own: the earlier of `expires_at` and the end of a rotation grace period; null for never. */
+  async usableUntil(userId: string, keyId: string): Promise<Date | null> {
+    const row = await this.store.findForUser(userId, keyId);
+    if (!row) throw new NotFoundError('No such API key', 'not_found');
+    const ends = [row.expires_at, row.grace_period_ends_at].filter((d): d is Date => d !== null);
+    return ends.length ? new Date(Math.min(...ends.map((d) => d.getTime()))) : null;
+  }
+
   async update(userId: string, keyId: string, patch: Schemas['ApiKeyUpdate']): Promise<ApiKeyView> {
     const existing = await this.store.findForUser(userId, keyId);
     if (!existing) throw new NotFoundError('No such API key', 'not_found');

@@ -45,11 +45,20 @@ export class SessionsService {
     });
   }
 
-  /** Opens a session for a user; its lifetime is the auth setting `access_token_expire_minutes`. */
-  async create(userId: string, authProvider: string | null): Promise<IssuedSession> {
+  /**
+   * Opens a session for a user; its lifetime is the auth setting `access_token_expire_minutes`,
+   * cut to `notAfter` when that comes first (a session opened with an API key never outlives it).
+   */
+  async create(userId: string, authProvider: string | null, options: { notAfter?: Date | null } = {}): Promise<IssuedSession> {
     const minutes = (await this.authSettings.get()).access_token_expire_minutes;
-    const maxAgeMs = minutes * 60_000;
-    const expiresAt = new Date(Math.floor((this.clock.now().getTime() + maxAgeMs) / 1000) * 1000);
+    const now = this.clock.now().getTime();
+    let maxAgeMs = minutes * 60_000;
+    let expiresMs = Math.floor((now + maxAgeMs) / 1000) * 1000;
+    if (options.notAfter && options.notAfter.getTime() < expiresMs) {
+      expiresMs = Math.floor(options.notAfter.getTime() / 1000) * 1000;
+      maxAgeMs = Math.max(0, expiresMs - now);
+    }
+    const expiresAt = new Date(expiresMs);
     const sessionId = randomUUID();
     await this.store.insert({ id: sessionId, user_id: userId, auth_provider: authProvider, expires_at: expiresAt });
     const exp = String(expiresAt.getTime() / 1000);

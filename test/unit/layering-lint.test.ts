@@ -29,6 +29,9 @@ describe('layering rules (eslint.config.js no-restricted-imports)', function () 
     ['src/upstream/new-transport.ts', '../mcp/protocol.js', /imports no other layer/],
     ['src/upstream/new-transport.ts', '../http/public-url.js', /imports no other layer/],
     ['src/domain/new-type.ts', '../services/principal.js', /bottom floor/],
+    ['web/src/views/new-view.tsx', '../../../src/services/bundles-tools.js', /contract types/],
+    ['web/src/lib/new-lib.ts', '../../../src/domain/catalog.js', /contract types/],
+    ['web/src/lib/new-lib.ts', 'koa', /no server framework/],
   ];
   for (const [file, from, reason] of refused) {
     it(`refuses ${from} in ${file}, saying why`, async () => {
@@ -44,6 +47,8 @@ describe('layering rules (eslint.config.js no-restricted-imports)', function () 
     ['src/upstream/new-transport.ts', '../domain/catalog.js'],
     ['src/stores/new-store.ts', '../domain/page.js'],
     ['src/compose.ts', './stores/transactor.js'],
+    ['web/src/lib/new-lib.ts', '../../../src/generated/openapi.js'],
+    ['web/src/views/new-view.tsx', '../lib/api.js'],
   ];
   for (const [file, from] of allowed) {
     it(`allows ${from} in ${file}`, async () => {
