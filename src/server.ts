@@ -25,6 +25,8 @@ import { ServersService } from './services/servers-service.js';
 import { ServersStore } from './stores/servers-store.js';
 import { CatalogStore } from './stores/catalog-store.js';
 import { createIdentity, type IdentityServices } from './services/identity.js';
+import { AiProvidersService } from './services/ai-providers-service.js';
+import { AiProvidersStore } from './stores/ai-providers-store.js';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OPENAPI_PATH = path.join(ROOT_DIR, 'openapi.yaml');
@@ -52,6 +54,8 @@ export interface Services {
   readonly callRecorder: CallRecorder;
   /** Users, keys, sessions, OAuth, invitations, rate limits (`apiKeys` above is `identity.apiKeys`). */
   readonly identity: IdentityServices;
+  /** AI provider configurations; `llm()` / `embedder()` give the clients generation, skills and search use. */
+  readonly aiProviders: AiProvidersService;
 }
 
 /** Optional parts of the services a caller may supply (tests, benchmarks). */
@@ -105,6 +109,14 @@ export async function openServices(
     throw err;
   }
   const identity = createIdentity({ config, logger, clock, knex: db.knex, users, apiKeysStore, secrets, masterKey });
+  // AI (issue 10): provider configurations.
+  const aiProviders = new AiProvidersService({
+    store: new AiProvidersStore(db.knex),
+    secrets,
+    policy: identity.outboundPolicy,
+    clock,
+    logger,
+  });
   return {
     db,
     users,
@@ -119,6 +131,7 @@ export async function openServices(
     bundles,
     callRecords,
     callRecorder: new CallRecorder(callRecords, logger, options.callRecorder),
+    aiProviders,
   };
 }
 
@@ -159,6 +172,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     startedAt,
     bundles: services.bundles,
     servers: services.servers,
+    aiProviders: services.aiProviders,
   });
   const rest = await createRestApi({
     definition: OPENAPI_PATH,

@@ -35,6 +35,8 @@ export class AiError extends BadGatewayError {
     message: string,
     /** The vendor's HTTP status, when there was one. */
     readonly status: number | null = null,
+    /** Whether any answer came back from the vendor (false: timeout, cancelled, refused, connection failed). */
+    readonly answered: boolean = !['timeout', 'cancelled', 'refused'].includes(kind),
   ) {
     super(message, `ai_${kind}`);
   }

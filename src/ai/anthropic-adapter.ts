@@ -182,7 +182,11 @@ export class AnthropicAdapter implements LlmClient {
         }
       }
       if (deadline.aborted) throw new Error('aborted');
-      if (events === 0) throw new AiError('bad_response', `${this.settings.label} ended the stream without an answer`);
+      if (events === 0)
+        throw new AiError(
+          'bad_response',
+          `${this.settings.label} ended the stream without an answer (is the endpoint an Anthropic Messages API?)`,
+        );
       yield { type: 'done', finishReason: finishOf(stop), usage };
     } catch (err) {
       throw toAiError(err, {

@@ -149,7 +149,11 @@ export class OpenAiAdapter implements LlmClient, EmbeddingClient {
       }
       // The SDK ends an aborted stream quietly: tell the caller why it ended.
       if (deadline.aborted) throw new Error('aborted');
-      if (chunks === 0) throw new AiError('bad_response', `${this.settings.label} ended the stream without an answer`);
+      if (chunks === 0)
+        throw new AiError(
+          'bad_response',
+          `${this.settings.label} ended the stream without an answer (is the endpoint an OpenAI-compatible API?)`,
+        );
       yield { type: 'done', finishReason: finishOf(finish), usage };
     } catch (err) {
       throw this.failure(err, deadline, request.signal);

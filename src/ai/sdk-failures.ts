@@ -86,7 +86,7 @@ export function toAiError(err: unknown, ctx: FailureContext): AiError {
     return new AiError('unavailable', `${ctx.label} reported an error while answering${quoted}`);
   }
   if (chain.some((e) => name(e) === 'APIConnectionError' || (e as { code?: string }).code === 'ECONNREFUSED'))
-    return new AiError('unavailable', `Could not connect to ${ctx.label}; check the endpoint and that the server runs`);
+    return new AiError('unavailable', `Could not connect to ${ctx.label}; check the endpoint and that the server runs`, null, false);
   if (chain.some((e) => e instanceof SyntaxError || /JSON/i.test((e as Error)?.message ?? '')))
     return new AiError('bad_response', `${ctx.label} sent an answer that is not valid JSON (is the endpoint an OpenAI-compatible API?)`);
   return new AiError('bad_response', `${ctx.label} sent an answer that could not be understood`);

@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../logger.js';
+import type { AiProvidersService } from '../services/ai-providers-service.js';
 import type { BundlesService } from '../services/bundles-service.js';
 import type { ServersService } from '../services/servers-service.js';
 import type { IdentityServices } from '../services/identity.js';
@@ -18,4 +19,6 @@ export interface HandlerDeps {
   readonly startedAt: Date;
   readonly bundles: BundlesService;
   readonly servers: ServersService;
+  /** AI provider configurations and the LLM / embedding clients built on them. */
+  readonly aiProviders: AiProvidersService;
 }

@@ -293,6 +293,7 @@ describe('AI adapters against loopback fakes of the vendor APIs', function () {
         llm({ endpoint: 'http://127.0.0.1:9/v1', config: { max_retries: 0 } }).chat({ messages: [{ role: 'user', content: 'x' }] }),
       );
       expect(err.kind).to.equal('unavailable');
+      expect(err.answered).to.equal(false);
       expect((await failure(llm({ apiKey: null }).chat({ messages: [{ role: 'user', content: 'x' }] }))).kind).to.equal('auth');
       expect(fake.requests).to.have.length(0);
     });
