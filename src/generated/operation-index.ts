@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: b3235e86843c2622630bf6d5a83a90dbb1f672739c1eda570a57816ac7ba9daf
+// openapi.yaml sha256: d3a69b36d0b6706308512a50a016fb6a220cef28d775bf85a66587a2e04eeacc
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */

@@ -19,6 +19,7 @@ import { OutboundRefusedError, type OutboundPolicy } from '../lib/outbound-polic
 import { SecretBoxError, type SecretBox } from '../lib/secret-box.js';
 import type { Logger } from '../logger.js';
 import type { AiProviderPatch, AiProvidersStore, DbAiProviderRow, DbAiProviderType } from '../stores/ai-providers-store.js';
+import type { Transactor } from '../stores/transactor.js';
 
 type Schemas = components['schemas'];
 export type AiProviderDto = Schemas['AIProvider'];
@@ -27,6 +28,8 @@ export type AiProviderUpdateInput = Schemas['AIProviderUpdate'];
 export type AiProviderTestDto = Schemas['AIProviderTestResult'];
 
 export interface AiProvidersServiceDeps {
+  /** Runs the activation changes (create with auto-activation, activate) in one transaction. */
+  tx: Transactor;
   store: AiProvidersStore;
   secrets: SecretBox;
   /** The process's outbound-address policy (shared, so run-time allow-list changes apply). */
@@ -90,7 +93,7 @@ export class AiProvidersService {
     issues.push(...this.checkEndpoint(input.provider, input.endpoint ?? null));
     if (issues.length) throw new RequestValidationError(issues);
     const now = this.deps.clock.now();
-    const row = await this.deps.store.transaction(async (store) => {
+    const row = await this.deps.tx.transaction(async ({ aiProviders: store }) => {
       await store.lockType(input.provider_type);
       const active = await store.findActive(input.provider_type);
       const created = await store.insert(
@@ -153,12 +156,11 @@ export class AiProvidersService {
   }
 
   /** Deletes a configuration and its sealed key; its type has no active provider afterwards when it was the active one. */
-  async delete(id: string): Promise<undefined> {
+  async delete(id: string): Promise<void> {
     const row = await this.deps.store.delete(id);
     if (!row) throw new NotFoundError('No such AI provider', 'ai_provider_not_found');
     this.clients.delete(id);
     this.deps.logger.info({ aiProviderId: id, wasActive: row.is_active }, 'ai provider deleted');
-    return undefined;
   }
 
   /** Deletes every configuration (the general-settings reset). */
@@ -168,7 +170,7 @@ export class AiProvidersService {
   }
 
   async activate(id: string): Promise<AiProviderDto> {
-    const row = await this.deps.store.transaction(async (store) => {
+    const row = await this.deps.tx.transaction(async ({ aiProviders: store }) => {
       const found = await store.findById(id);
       if (!found) throw new NotFoundError('No such AI provider', 'ai_provider_not_found');
       if (found.is_active) return found;

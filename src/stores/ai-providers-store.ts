@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ConflictError } from '../errors.js';
+import { conflictOnUnique } from './unique-violation.js';
 
 export type DbAiProviderType = 'llm' | 'embedding';
 export type DbAiProviderName = 'openai' | 'anthropic' | 'openai_compatible' | 'ollama' | 'vllm' | 'lmstudio';
@@ -61,31 +61,19 @@ export type AiProviderPatch = Partial<
   >
 >;
 
-function duplicate(err: unknown): never {
-  const e = err as { code?: string; constraint?: string; message?: string };
-  if (e.code === '23505' && (e.constraint === 'ai_providers_identity_key' || e.message?.includes('ai_providers_identity_key')))
-    throw new ConflictError('An AI provider with the same provider_type, provider, model and endpoint exists', 'ai_provider_duplicate');
-  throw err;
-}
+/** The duplicate rule of AI providers: one configuration per type, provider, model and endpoint. */
+const duplicate = conflictOnUnique({
+  ai_providers_identity_key: ['An AI provider with the same provider_type, provider, model and endpoint exists', 'ai_provider_duplicate'],
+});
 
 /** Persistence of AI provider configurations. The only Knex user of `ai_providers`. */
 export class AiProvidersStore {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
-  with(trx: Knex.Transaction): AiProvidersStore {
-    return new AiProvidersStore(trx);
-  }
-
   /**
-   * Runs `fn` in one transaction, with a store bound to it. Writes that change which provider is
-   * active first take `lockType`, so they are serialised per provider type.
+   * Serialises activation changes of one provider type until the transaction ends (call inside
+   * `Transactor.transaction`).
    */
-  async transaction<T>(fn: (store: AiProvidersStore) => Promise<T>): Promise<T> {
-    if (this.db.isTransaction) return fn(this);
-    return (this.db as Knex).transaction((trx) => fn(this.with(trx)));
-  }
-
-  /** Serialises activation changes of one provider type until the transaction ends. */
   async lockType(type: DbAiProviderType): Promise<void> {
     await this.db.raw('select pg_advisory_xact_lock(hashtext(?))', [`toolgate.ai_providers.${type}`]);
   }
@@ -107,26 +95,19 @@ export class AiProvidersStore {
 
   /** Inserts a configuration; ConflictError (`ai_provider_duplicate`) when its identity is taken. */
   async insert(row: Omit<DbAiProviderRow, 'created_at' | 'updated_at'>, now: Date): Promise<DbAiProviderRow> {
-    try {
-      const [created] = await this.db('ai_providers')
-        .insert({ ...row, config: JSON.stringify(row.config), created_at: now, updated_at: now })
-        .returning(COLUMNS);
-      return created as DbAiProviderRow;
-    } catch (err) {
-      return duplicate(err);
-    }
+    const [created] = await this.db('ai_providers')
+      .insert({ ...row, config: JSON.stringify(row.config), created_at: now, updated_at: now })
+      .returning(COLUMNS)
+      .catch(duplicate);
+    return created as DbAiProviderRow;
   }
 
   /** Updates the given columns (and `updated_at`); undefined when the row does not exist. */
   async update(id: string, patch: AiProviderPatch, now: Date): Promise<DbAiProviderRow | undefined> {
     const values: Record<string, unknown> = { updated_at: now };
     for (const [k, v] of Object.entries(patch)) if (v !== undefined) values[k] = k === 'config' ? JSON.stringify(v) : v;
-    try {
-      const [row] = await this.db('ai_providers').where({ id }).update(values).returning(COLUMNS);
-      return row as DbAiProviderRow | undefined;
-    } catch (err) {
-      return duplicate(err);
-    }
+    const [row] = await this.db('ai_providers').where({ id }).update(values).returning(COLUMNS).catch(duplicate);
+    return row as DbAiProviderRow | undefined;
   }
 
   /** Makes `id` the only active provider of its type (call under `lockType`). */

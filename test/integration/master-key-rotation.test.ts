@@ -72,7 +72,7 @@ describe('master-key rotation', function () {
     it('re-encrypts every sealed value under the new key in one transaction; plaintexts unchanged; re-runnable', async () => {
       const current = loadMasterKey(undefined, t.config.dataDir);
       const next = randomBytes(32);
-      const report = await rotateMasterKey(t.server.services.db.knex, { current, next });
+      const report = await rotateMasterKey(t.server.services.tx, { current, next });
       expect(report.newKeyId).to.equal(keyId(next));
       expect(report.columns).to.deep.include({ table: 'oauth_providers', column: 'client_secret_sealed', rewritten: 2, alreadyCurrent: 0 });
       const box = new SecretBox(next);
@@ -84,10 +84,10 @@ describe('master-key rotation', function () {
       const aiRow = await t.server.services.db.knex('ai_providers').first('api_key_sealed');
       expect(SecretBox.keyIdOf(aiRow.api_key_sealed)).to.equal(keyId(next));
       expect(box.open(aiRow.api_key_sealed)).to.equal('sk-ai-provider-key-0123456789');
-      const again = await rotateMasterKey(t.server.services.db.knex, { current, next });
+      const again = await rotateMasterKey(t.server.services.tx, { current, next });
       expect(again.columns[0]).to.include({ rewritten: 0, alreadyCurrent: 2 });
       // Back to the server's key, so the rest of the server keeps working.
-      await rotateMasterKey(t.server.services.db.knex, { current: next, next: current });
+      await rotateMasterKey(t.server.services.tx, { current: next, next: current });
     });
 
     it('changes nothing when one value cannot be opened (all or nothing)', async () => {
@@ -104,7 +104,7 @@ describe('master-key rotation', function () {
       const current = loadMasterKey(undefined, t.config.dataDir);
       let failed = false;
       try {
-        await rotateMasterKey(knex, { current, next: randomBytes(32) });
+        await rotateMasterKey(t.server.services.tx, { current, next: randomBytes(32) });
       } catch {
         failed = true;
       }
