@@ -109,6 +109,17 @@ export default tseslint.config(
       WEB('The web console runs in the browser: no server framework or JSON-RPC.'),
     ],
   ),
+  layer(
+    ['src/ai/**/*.ts'],
+    [
+      forbid(
+        ['**/mcp/**', '**/http/**', '**/handlers/**', '**/services/**', '**/stores/**', '**/upstream/**', '**/compose.js', '**/server.js'],
+        'src/ai is the AI vendor adapters (the openai and Anthropic SDKs): it takes a provider spec and the outbound policy and imports no other layer; AiProvidersService builds its clients.',
+      ),
+      DB('The AI adapters never touch the database; AiProvidersService stores what they report.'),
+      WEB('The AI adapters speak to vendors through their SDKs, not Koa or json-rpc-2.0.'),
+    ],
+  ),
   {
     files: ['test/**/*.ts', 'codegen/**/*.ts', 'bench/**/*.ts'],
     rules: {

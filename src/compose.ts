@@ -8,6 +8,7 @@ import type { Middleware } from 'koa';
 import { BundleEndpoint } from './mcp/bundle-endpoint.js';
 import { EndpointCore, type McpOptions } from './mcp/endpoint-core.js';
 import { CallRecorder, type CallRecorderOptions } from './mcp/call-recorder.js';
+import { AiProvidersService } from './services/ai-providers-service.js';
 import { ApiKeyAuthenticator } from './services/api-key-authenticator.js';
 import { ApiKeysService } from './services/api-keys-service.js';
 import { AuthSettingsService } from './services/auth-settings-service.js';
@@ -44,7 +45,7 @@ export interface Services {
   readonly tx: Transactor;
   /** Seals and opens every secret stored at rest. */
   readonly secrets: SecretBox;
-  /** The SSRF guard for every URL fetched on an admin's say-so (OAuth, upstream servers). */
+  /** The SSRF guard for every URL fetched on an admin's say-so (OAuth, upstream servers, AI providers). */
   readonly outboundPolicy: OutboundPolicy;
   /** Change notifications between instances (Redis pub/sub) or within this one. */
   readonly bus: ChangeBus;
@@ -85,6 +86,10 @@ export interface Services {
   readonly bundles: BundlesService;
   /** Writes call records in batches, off the request path. */
   readonly callRecorder: CallRecorder;
+
+  // AI (issue 10).
+  /** AI provider configurations; `llm()` / `embedder()` give the clients generation, skills and search use. */
+  readonly aiProviders: AiProvidersService;
 
   /** Starts background work: key-usage flushes, session purges. */
   start(): void;
@@ -215,6 +220,7 @@ function buildServices(input: {
   });
   const catalogService = new CatalogService({ tx, servers: stores.servers, catalogStore: stores.catalog, catalog, sync: catalogSync });
   const callRecorder = new CallRecorder(stores.callRecords, logger, options.callRecorder);
+  const aiProviders = new AiProvidersService({ tx, store: stores.aiProviders, secrets, policy: outboundPolicy, clock, logger });
 
   let closing: Promise<void> | undefined;
   return {
@@ -244,6 +250,7 @@ function buildServices(input: {
     bundleRegistry,
     bundles,
     callRecorder,
+    aiProviders,
     start() {
       apiKeyAuth.start();
       sessions.start();

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 47684763eb7ee3013c1f89a84b2e3e62dc8dcb80278dca7b7268948dc480309c
+// openapi.yaml sha256: f717cc917548354cfb253095be6a7b3639cd1fdcf2367d5d595cf9731aa34c95
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -264,11 +264,13 @@ export interface paths {
         put?: never;
         /**
          * Add an AI provider
-         * @description Adds an AI provider configuration. `provider_type` and `provider` must be known values (422 otherwise, as is `anthropic` with `embedding`, or a missing `endpoint` for `openai_compatible`, `ollama`, `vllm` and `lmstudio`). The API key is stored encrypted.
+         * @description Adds an AI provider configuration. `provider_type` and `provider` must be known values (422 otherwise, as is `anthropic` with `embedding`, a missing `endpoint` for `openai_compatible`, an endpoint with credentials in the URL, or an endpoint the outbound-address policy refuses). The API key is stored encrypted (AES-256-GCM under the master key) and never returned.
          *
-         *     The first provider of a `provider_type` becomes active automatically; `is_active: true` makes a later one active and deactivates the previous one.
+         *     **Endpoints and the outbound-address policy.** Without `endpoint`, a provider uses its default (`openai` https://api.openai.com/v1, `anthropic` https://api.anthropic.com, `ollama` http://127.0.0.1:11434/v1, `vllm` http://127.0.0.1:8000/v1, `lmstudio` http://127.0.0.1:1234/v1). Private, loopback and link-local addresses are refused unless allow-listed, so a local Ollama is admitted by starting Toolgate with `TOOLGATE_OUTBOUND_ALLOWLIST=127.0.0.1` (or the host / CIDR range it runs on). Every request to the provider passes the same policy again, and redirects are not followed.
          *
-         *     A **duplicate** is a configuration with the same `provider_type`, `provider`, `model` and `endpoint` as an existing one (409).
+         *     **Activation.** A new provider becomes active automatically when its `provider_type` has no active provider (so the first of a type always does); `is_active: true` makes it active even then and deactivates the previous one, in one transaction.
+         *
+         *     A **duplicate** is a configuration with the same `provider_type`, `provider`, `model` and effective endpoint as an existing one (409). The effective endpoint is `endpoint`, or the provider default when it is unset, compared without trailing slashes and with the host's case ignored; the API key, `display_name` and `config` do not count.
          *
          *     **Authorization:** Requires the admin or owner role.
          */
@@ -291,7 +293,7 @@ export interface paths {
         post?: never;
         /**
          * Delete an AI provider
-         * @description Deletes the configuration and its encrypted key. Deleting the active provider leaves its type without an active provider until another one is activated.
+         * @description Deletes the configuration and its encrypted key. Deleting the active provider leaves its type without an active provider (no other is promoted) until one is activated, or a new one is created (it then becomes active automatically). Features that need an active provider answer 409 meanwhile.
          *
          *     **Authorization:** Requires the admin or owner role.
          */
@@ -300,7 +302,7 @@ export interface paths {
         head?: never;
         /**
          * Update an AI provider
-         * @description Changes only the supplied fields. Changing `model`, `endpoint` or `api_key` resets `connection_verified` and clears `needs_reconfiguration` when a new key is given.
+         * @description Changes only the supplied fields; `config`, when given, replaces the stored one. Changing `model`, `endpoint` or `api_key` resets `connection_verified` and `connection_verified_at`; a new `model` or `endpoint` clears the "model gone" state, a new `api_key` the "key cannot be decrypted" state (see `needs_reconfiguration`). The same endpoint rules as on create apply (422), and a change that makes the configuration a duplicate of another is a 409.
          *
          *     **Authorization:** Requires the admin or owner role.
          */
@@ -318,7 +320,7 @@ export interface paths {
         put?: never;
         /**
          * Test an AI provider connection
-         * @description Sends a minimal request (a one-token completion or a one-word embedding) to the provider and reports the outcome. A failed test is still a 200 with `ok: false`. Updates `connection_verified` and `connection_verified_at`. Takes no body.
+         * @description Sends a minimal request (a one-token completion for `llm`, one embedding of one word for `embedding`) to the provider with the stored key, without retries, and reports the outcome. A failed test is still a 200 with `ok: false` and an `error` a person can act on: the key was rejected (401), access refused (403), the model or endpoint does not exist (404; sets `needs_reconfiguration`), rate limited (429), the provider failed (5xx), an answer that is not the vendor's format, a timeout (`config.timeout_ms`), an endpoint the outbound-address policy refuses, or a stored key that cannot be decrypted. Updates `connection_verified` and, on success, `connection_verified_at`. Takes no body.
          *
          *     **Authorization:** Requires the admin or owner role.
          */
@@ -340,7 +342,7 @@ export interface paths {
         put?: never;
         /**
          * Activate an AI provider
-         * @description Makes this configuration the active one of its `provider_type` and deactivates the previous one. Idempotent. Takes no body.
+         * @description Makes this configuration the active one of its `provider_type` and deactivates the previous one, in one transaction (concurrent activations are serialised; at most one provider per type is ever active). Idempotent. Takes no body.
          *
          *     **Authorization:** Requires the admin or owner role.
          */
@@ -2011,20 +2013,29 @@ export interface components {
          */
         AIProviderType: "llm" | "embedding";
         /**
-         * @description The provider adapter: `openai`, `anthropic` (llm only), `openai_compatible`, `ollama`, `vllm`, `lmstudio` (OpenAI-compatible APIs; `endpoint` required except for `openai`).
+         * @description The provider adapter: `openai` and `anthropic` (llm only) through their vendors' SDKs; `openai_compatible`, `ollama`, `vllm` and `lmstudio` are OpenAI-compatible APIs (OpenAI's SDK). `endpoint` is required for `openai_compatible`; the others default to their usual address (see `createAIProvider`).
          * @enum {string}
          */
         AIProviderName: "openai" | "anthropic" | "openai_compatible" | "ollama" | "vllm" | "lmstudio";
-        /** @description Adapter options. Named keys are understood by the adapters; other scalar keys are passed through. */
+        /** @description Adapter options. Named keys are understood by the adapters; other scalar keys (e.g. `top_p`, `seed`, `reasoning_effort`) are passed through as fields of chat requests, except fields the adapters set themselves (`model`, `messages`, `stream`, `tools`, ...). */
         AIProviderConfig: {
             temperature?: number;
             max_tokens?: number;
             /** @description Embedding dimensions (embedding providers). */
             dimensions?: number;
-            /** @description Request timeout. */
+            /** @description Request timeout: longest wait for an answer, and longest silence inside a streamed answer. Default 120000. */
             timeout_ms?: number;
             /** @description OpenAI organization id. */
             organization?: string;
+            /** @description Retries on connection errors, 408, 409, 429 and 5xx, with exponential backoff and jitter (honouring `Retry-After`). Default 2. */
+            max_retries?: number;
+            /** @description Anthropic: extended-thinking budget when a feature asks for reasoning (default 2048). */
+            thinking_budget_tokens?: number;
+            /**
+             * @description OpenAI-compatible APIs: how JSON output is requested, `json_schema` (default, `response_format` with the schema), `json_object`, or `prompt` (instructions only, for servers without `response_format`). The answer is validated either way.
+             * @enum {string}
+             */
+            structured_output?: "json_schema" | "json_object" | "prompt";
         } & {
             [key: string]: string | number | boolean | null;
         };
@@ -2044,11 +2055,11 @@ export interface components {
             /** @description Whether an API key is stored. The key itself is never returned. */
             has_api_key: boolean;
             /**
-             * @description Masked form of the key, e.g. `sk-…a1b2`; null without a key.
+             * @description Masked form of the key: its first 3 and last 4 characters (`sk-…a1b2`) for keys of 20 characters or more, only the last 4 (`…a1b2`) for keys of 12 to 19, and `…` for shorter ones; null without a key.
              * @example sk-…a1b2
              */
             api_key_masked: string | null;
-            /** @description True when the stored key can no longer be decrypted (for example after a master-key loss); set a new `api_key`. */
+            /** @description True when the stored key can no longer be decrypted (for example after a master-key loss; set a new `api_key`), or when the provider answered that the model or endpoint does not exist (404) in a test or a call (change `model` or `endpoint`, or test again once it exists). */
             needs_reconfiguration: boolean;
             /** @description Base URL of the API; null for the provider default. */
             endpoint: string | null;
@@ -2091,7 +2102,7 @@ export interface components {
              */
             endpoint?: string;
             config?: components["schemas"]["AIProviderConfig"];
-            /** @description Make this the active provider of its type (deactivating the current one). The first provider of a type is always activated. Default: `false`. */
+            /** @description Make this the active provider of its type (deactivating the current one). Without it, a provider is activated only when its type has no active provider (so the first of a type always is). Default: `false`. */
             is_active?: boolean;
         };
         /** @description Partial update. `provider_type` and `provider` cannot change (create a new configuration); activation is `POST …/activate`. */
@@ -4118,7 +4129,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description A configuration with the same provider_type, provider, model and endpoint exists. */
+            /** @description A configuration with the same provider_type, provider, model and effective endpoint exists (code `ai_provider_duplicate`). */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 47684763eb7ee3013c1f89a84b2e3e62dc8dcb80278dca7b7268948dc480309c
+// openapi.yaml sha256: f717cc917548354cfb253095be6a7b3639cd1fdcf2367d5d595cf9731aa34c95
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { AiProvidersStore } from './ai-providers-store.js';
 import { ApiKeysStore } from './api-keys-store.js';
 import { AuthSettingsStore } from './auth-settings-store.js';
 import { BundlesStore } from './bundles-store.js';
@@ -26,6 +27,7 @@ export interface Stores {
   readonly bundles: BundlesStore;
   readonly callRecords: CallRecordsStore;
   readonly sealedValues: SealedValuesStore;
+  readonly aiProviders: AiProvidersStore;
 }
 
 /** Builds every store on `db`. A new table's store is added here (and to `Stores`). */
@@ -43,6 +45,7 @@ export function createStores(db: Knex | Knex.Transaction): Stores {
     bundles: new BundlesStore(db),
     callRecords: new CallRecordsStore(db),
     sealedValues: new SealedValuesStore(db),
+    aiProviders: new AiProvidersStore(db),
   };
 }
 

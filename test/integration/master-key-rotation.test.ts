@@ -30,8 +30,9 @@ async function sealedValues(t: TestServer): Promise<Map<string, string>> {
 describe('master-key rotation', function () {
   this.timeout(90000);
 
-  it('registers the OAuth client secret column as sealed', () => {
+  it('registers the OAuth client secret and AI provider key columns as sealed', () => {
     expect(SEALED_COLUMNS).to.deep.include({ table: 'oauth_providers', id: 'id', column: 'client_secret_sealed' });
+    expect(SEALED_COLUMNS).to.deep.include({ table: 'ai_providers', id: 'id', column: 'api_key_sealed' });
   });
 
   it('registers every *_sealed column of the schema, so a rotation leaves no secret on the old key', async () => {
@@ -56,6 +57,13 @@ describe('master-key rotation', function () {
       t = await startTestServer();
       await addProvider(t, 'github', 'secret-one');
       await addProvider(t, 'google', 'secret-two');
+      const ai = await t.owner.post('/api/v1/settings/providers', {
+        provider_type: 'llm',
+        provider: 'openai',
+        model: 'gpt-test',
+        api_key: 'sk-ai-provider-key-0123456789',
+      });
+      expect(ai.status).to.equal(201);
     });
     after(async () => {
       await t?.stop();
@@ -72,6 +80,10 @@ describe('master-key rotation', function () {
       for (const v of values.values()) expect(SecretBox.keyIdOf(v)).to.equal(keyId(next));
       expect(box.open(values.get('github')!)).to.equal('secret-one');
       expect(box.open(values.get('google')!)).to.equal('secret-two');
+      expect(report.columns).to.deep.include({ table: 'ai_providers', column: 'api_key_sealed', rewritten: 1, alreadyCurrent: 0 });
+      const aiRow = await t.server.services.db.knex('ai_providers').first('api_key_sealed');
+      expect(SecretBox.keyIdOf(aiRow.api_key_sealed)).to.equal(keyId(next));
+      expect(box.open(aiRow.api_key_sealed)).to.equal('sk-ai-provider-key-0123456789');
       const again = await rotateMasterKey(t.server.services.tx, { current, next });
       expect(again.columns[0]).to.include({ rewritten: 0, alreadyCurrent: 2 });
       // Back to the server's key, so the rest of the server keeps working.

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { ApiClient, type ApiResponse, type RequestOptions } from '../helpers/api-client.js';
 import { createUser } from '../helpers/identity.js';
 import { containsSecret, seedSecret } from '../helpers/secrets.js';
+import { FakeOpenAi } from '../helpers/fake-openai.js';
 import { TestOidcProvider } from '../helpers/oidc-provider.js';
 import { capturedLogs, startTestServer, type TestServer } from '../helpers/test-server.js';
 
@@ -46,6 +47,7 @@ describe('no secret leaks into responses or logs', function () {
   this.timeout(90000);
   let t: TestServer;
   let idp: TestOidcProvider;
+  let fakeAi: FakeOpenAi;
   const recorded: Recorded[] = [];
   /** Secret → the one response (index in `recorded`) allowed to carry it, or -1 for none. */
   const secrets = new Map<string, number>();
@@ -57,11 +59,13 @@ describe('no secret leaks into responses or logs', function () {
 
   before(async () => {
     idp = await new TestOidcProvider().start();
+    fakeAi = await new FakeOpenAi().start();
     t = await startTestServer({ env: { TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1', TOOLGATE_LOG_LEVEL: 'debug' } });
   });
   after(async () => {
     await t?.stop();
     await idp?.stop();
+    await fakeAi?.stop();
   });
 
   it('runs a workload over every secret-bearing operation', async () => {
@@ -159,6 +163,30 @@ describe('no secret leaks into responses or logs', function () {
     await anon.get('/api/v1/users/me', { cookie: session });
     await anon.post('/api/v1/auth/logout', undefined, { cookie: session });
     expect((await anon.get('/api/v1/users/me', { cookie: session })).status).to.equal(401);
+
+    // AI provider keys: create, duplicate, oversized, replace, tested while the vendor echoes the key, listed, used.
+    const aiKey = canary('ai-key');
+    seed(aiKey, -1);
+    const aiProvider = { provider_type: 'llm', provider: 'openai_compatible', model: 'gpt-test', api_key: aiKey, endpoint: fakeAi.url };
+    const aiCreated = await owner.post('/api/v1/settings/providers', aiProvider);
+    expect(aiCreated.status).to.equal(201);
+    expect((await owner.post('/api/v1/settings/providers', aiProvider)).status).to.equal(409);
+    const aiTooLong = `${canary('ai-long')}${'k'.repeat(4100)}`;
+    seed(aiTooLong.slice(0, 40), -1);
+    expect((await owner.post('/api/v1/settings/providers', { ...aiProvider, model: 'other', api_key: aiTooLong })).status).to.equal(422);
+    fakeAi.reply('chat', { status: 401, error: { message: `Incorrect API key provided: ${aiKey}` } });
+    const aiTest = await owner.post(`/api/v1/settings/providers/${aiCreated.body.id}/test`);
+    expect(aiTest.body.ok).to.equal(false);
+    const aiKey2 = canary('ai-key-2');
+    seed(aiKey2, -1);
+    expect(
+      (await owner.patch(`/api/v1/settings/providers/${aiCreated.body.id}`, { api_key: aiKey2, config: { max_retries: 99 } })).status,
+    ).to.equal(422);
+    expect((await owner.patch(`/api/v1/settings/providers/${aiCreated.body.id}`, { api_key: aiKey2 })).status).to.equal(200);
+    expect((await owner.post(`/api/v1/settings/providers/${aiCreated.body.id}/test`)).body.ok).to.equal(true);
+    expect(fakeAi.requestsTo('/chat/completions').at(-1)!.headers.authorization).to.equal(`Bearer ${aiKey2}`);
+    await owner.get('/api/v1/settings/providers');
+    await (await t.server.services.aiProviders.llm()).chat({ messages: [{ role: 'user', content: 'hello' }] });
 
     // A member probing admin operations with secrets in the body.
     const member = await createUser(t, 'member');
