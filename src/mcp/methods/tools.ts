@@ -47,6 +47,7 @@ export async function toolsCall(params: Record<string, unknown>, ctx: McpContext
       endpoint: 'bundle',
       bundle_id: ctx.view.bundle.id,
       server_id: tool.serverId,
+      server_name: ctx.view.serverName(tool.serverId),
       tool_id: tool.toolId,
       tool_name: tool.upstreamName,
       user_id: null,
