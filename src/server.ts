@@ -25,6 +25,10 @@ import { ServersService } from './services/servers-service.js';
 import { ServersStore } from './stores/servers-store.js';
 import { CatalogStore } from './stores/catalog-store.js';
 import { createIdentity, type IdentityServices } from './services/identity.js';
+import { ActivityLog } from './services/activity-log.js';
+import { DashboardService } from './services/dashboard-service.js';
+import { ActivityStore } from './stores/activity-store.js';
+import { DashboardStore } from './stores/dashboard-store.js';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OPENAPI_PATH = path.join(ROOT_DIR, 'openapi.yaml');
@@ -52,6 +56,10 @@ export interface Services {
   readonly callRecorder: CallRecorder;
   /** Users, keys, sessions, OAuth, invitations, rate limits (`apiKeys` above is `identity.apiKeys`). */
   readonly identity: IdentityServices;
+  /** The admin activity log: services record their changes in it (`record(tx, entry)`). */
+  readonly activityLog: ActivityLog;
+  /** Dashboard statistics, health, activity feed and charts (from the call rollups). */
+  readonly dashboard: DashboardService;
 }
 
 /** Optional parts of the services a caller may supply (tests, benchmarks). */
@@ -105,6 +113,17 @@ export async function openServices(
     throw err;
   }
   const identity = createIdentity({ config, logger, clock, knex: db.knex, users, apiKeysStore, secrets, masterKey });
+  // Dashboard and activity log.
+  const activityStore = new ActivityStore(db.knex);
+  const activityLog = new ActivityLog(activityStore, clock);
+  const dashboard = new DashboardService({
+    store: new DashboardStore(db.knex),
+    activity: activityStore,
+    servers,
+    catalog,
+    bundles: bundleRegistry,
+    clock,
+  });
   return {
     db,
     users,
@@ -119,6 +138,8 @@ export async function openServices(
     bundles,
     callRecords,
     callRecorder: new CallRecorder(callRecords, logger, options.callRecorder),
+    activityLog,
+    dashboard,
   };
 }
 
@@ -159,6 +180,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     startedAt,
     bundles: services.bundles,
     servers: services.servers,
+    dashboard: services.dashboard,
   });
   const rest = await createRestApi({
     definition: OPENAPI_PATH,

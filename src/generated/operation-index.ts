@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: e6a8fafd3184a7a0201ef4c75e4cd8b93a45b0a56af7850f3376de72010083da
+// openapi.yaml sha256: 5e1bc6d29f9d5a0a40404ef8ad9071eb8690d511b6e3373b846618aa560429b2
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */

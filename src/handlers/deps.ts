@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../logger.js';
 import type { BundlesService } from '../services/bundles-service.js';
+import type { DashboardService } from '../services/dashboard-service.js';
 import type { ServersService } from '../services/servers-service.js';
 import type { IdentityServices } from '../services/identity.js';
 import type { Database } from '../stores/database.js';
@@ -18,4 +19,5 @@ export interface HandlerDeps {
   readonly startedAt: Date;
   readonly bundles: BundlesService;
   readonly servers: ServersService;
+  readonly dashboard: DashboardService;
 }
