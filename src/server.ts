@@ -29,6 +29,10 @@ import { ActivityLog } from './services/activity-log.js';
 import { DashboardService } from './services/dashboard-service.js';
 import { ActivityStore } from './stores/activity-store.js';
 import { DashboardStore } from './stores/dashboard-store.js';
+import { LocalChangeBus, RedisChangeBus, type ChangeBus } from './services/change-bus.js';
+import { GeneralSettingsService, generalSettingsDefaults } from './services/general-settings-service.js';
+import { GeneralSettingsStore } from './stores/general-settings-store.js';
+import { transactor } from './stores/transaction.js';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OPENAPI_PATH = path.join(ROOT_DIR, 'openapi.yaml');
@@ -60,6 +64,8 @@ export interface Services {
   readonly activityLog: ActivityLog;
   /** Dashboard statistics, health, activity feed and charts (from the call rollups). */
   readonly dashboard: DashboardService;
+  /** General settings, in force in memory and applied at run time (`onChange`). */
+  readonly generalSettings: GeneralSettingsService;
 }
 
 /** Optional parts of the services a caller may supply (tests, benchmarks). */
@@ -85,6 +91,26 @@ export async function openServices(
     await db.close().catch(() => undefined);
     throw err;
   }
+  // Change notifications, activity log and general settings come first: the rest reads them.
+  const bus: ChangeBus = config.redisUrl ? new RedisChangeBus(config.redisUrl, logger) : new LocalChangeBus();
+  const activityStore = new ActivityStore(db.knex);
+  const activityLog = new ActivityLog(activityStore, clock);
+  const generalSettings = new GeneralSettingsService({
+    store: new GeneralSettingsStore(db.knex),
+    transact: transactor(db.knex),
+    secrets,
+    clock,
+    bus,
+    activity: activityLog,
+    defaults: generalSettingsDefaults(config),
+    logger,
+  });
+  try {
+    await generalSettings.load();
+  } catch (err) {
+    await Promise.all([bus.close(), db.close()]).catch(() => undefined);
+    throw err;
+  }
   const users = new UsersStore(db.knex);
   const apiKeysStore = new ApiKeysStore(db.knex);
   const catalog = new InMemoryCatalog();
@@ -95,6 +121,7 @@ export async function openServices(
     catalog,
     secrets,
     logger,
+    defaults: () => generalSettings.serverDefaults(),
     pool: {
       clientInfo: { name: 'toolgate', version: VERSION },
       connectTimeoutMs: config.upstreamConnectTimeoutMs,
@@ -109,18 +136,23 @@ export async function openServices(
   try {
     await bundles.loadRegistry();
   } catch (err) {
-    await db.close().catch(() => undefined);
+    generalSettings.stop();
+    await Promise.all([bus.close(), db.close()]).catch(() => undefined);
     throw err;
   }
-  const identity = createIdentity({ config, logger, clock, knex: db.knex, users, apiKeysStore, secrets, masterKey });
-  // Dashboard and activity log.
-  const activityStore = new ActivityStore(db.knex);
-  const activityLog = new ActivityLog(activityStore, clock);
+  const live = {
+    get defaultRateLimitRpm() {
+      return generalSettings.current.default_rate_limit_rpm;
+    },
+  };
+  const identity = createIdentity({ config, logger, clock, knex: db.knex, users, apiKeysStore, secrets, masterKey, bus, live });
+  identity.outboundPolicy.setAllowlist(generalSettings.current.outbound_allowlist);
+  generalSettings.onChange((s) => identity.outboundPolicy.setAllowlist(s.outbound_allowlist));
   const dashboard = new DashboardService({
     store: new DashboardStore(db.knex),
     activity: activityStore,
-    servers,
     catalog,
+    upstreamState: (id) => servers.pool.state(id),
     bundles: bundleRegistry,
     clock,
   });
@@ -140,6 +172,7 @@ export async function openServices(
     callRecorder: new CallRecorder(callRecords, logger, options.callRecorder),
     activityLog,
     dashboard,
+    generalSettings,
   };
 }
 
@@ -148,6 +181,8 @@ export interface RunningServer {
   readonly port: number;
   readonly services: Services;
   readonly logger: Logger;
+  /** The bundle MCP endpoint (its sessions, for tests). */
+  readonly mcp: BundleEndpoint;
   /** Stops accepting, lets in-flight requests finish (up to the configured grace), closes the database. */
   stop(): Promise<void>;
 }
@@ -181,6 +216,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     bundles: services.bundles,
     servers: services.servers,
     dashboard: services.dashboard,
+    generalSettings: services.generalSettings,
   });
   const rest = await createRestApi({
     definition: OPENAPI_PATH,
@@ -205,6 +241,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     version: VERSION,
     options: options.mcp,
   });
+  // General settings the MCP endpoint applies at run time (an explicit test tunable wins for the idle timeout).
+  const applyMcpSettings = (s: typeof services.generalSettings.current): void => {
+    bundleEndpoint.setAllowedOrigins(s.allowed_origins);
+    if (options.mcp?.sessionIdleMs === undefined) bundleEndpoint.sessions.setIdleTimeout(s.mcp_session_idle_timeout_minutes * 60_000);
+  };
+  applyMcpSettings(services.generalSettings.current);
+  const stopApplyingMcpSettings = services.generalSettings.onChange(applyMcpSettings);
   const app = createApp({
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
@@ -257,12 +300,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, config.shutdownTimeoutMs)));
       // Open MCP streams never finish on their own: end them so the drain can.
       bundleEndpoint.close();
+      stopApplyingMcpSettings();
       await Promise.race([idle, timeout]);
       clearTimeout(timer);
       server.closeAllConnections();
       await closed;
       await services.callRecorder.stop();
       await services.servers.close();
+      services.generalSettings.stop();
       await services.identity.close();
       await services.db.close();
       logger.info('stopped');
@@ -270,5 +315,5 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     return stopPromise;
   };
 
-  return { url, port, services, logger, stop };
+  return { url, port, services, logger, mcp: bundleEndpoint, stop };
 }

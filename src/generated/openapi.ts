@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 5e1bc6d29f9d5a0a40404ef8ad9071eb8690d511b6e3373b846618aa560429b2
+// openapi.yaml sha256: bd5a2f806076293ee74c5f987d304fb68b93fcce64c7841b6b131feea28c75e7
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -1906,25 +1906,25 @@ export interface components {
             display_order?: number;
             config?: components["schemas"]["OAuthProviderConfig"];
         };
-        /** @description General settings. AI providers are managed under `/api/v1/settings/providers`. */
+        /** @description General settings. AI providers are managed under `/api/v1/settings/providers`. Every field takes effect at run time on every instance (a change notification reaches the others; they also re-read the settings every 30 s), without a restart. A field never changed, or reset, shows its default: the environment's value where the operator set one (`TOOLGATE_DEFAULT_RATE_LIMIT_RPM`, `TOOLGATE_ALLOWED_ORIGINS`, `TOOLGATE_OUTBOUND_ALLOWLIST`), else the built-in value. */
         GeneralSettingsResponse: {
             /**
-             * @description Days tool-call records are kept before the purge job deletes them.
+             * @description Days tool-call records are kept. The purge job (every 10 minutes, one instance at a time) deletes records of the UTC hours that ended more than this many days ago, with their dashboard rollups. Built-in default: 30.
              * @example 30
              */
             log_retention_days: number;
             /**
-             * @description Days admin activity entries are kept.
+             * @description Days admin activity entries are kept (deleted by the same purge job). Built-in default: 365.
              * @example 365
              */
             activity_log_retention_days: number;
             /**
-             * @description Requests per minute for API keys whose `rate_limit_rpm` is null.
+             * @description Requests per minute for API keys whose `rate_limit_rpm` is null, and for browser sessions. A change applies to the next request of every credential, cached ones included.
              * @example 600
              */
             default_rate_limit_rpm: number;
             /**
-             * @description Legacy MCP sessions idle this long are ended.
+             * @description Legacy MCP sessions idle this long are ended; a change applies to open sessions too. Built-in default 30.
              * @example 30
              */
             mcp_session_idle_timeout_minutes: number;
@@ -1939,21 +1939,21 @@ export interface components {
              */
             health_check_interval_seconds: number;
             /**
-             * @description Browser origins allowed to call the MCP endpoints (`Origin` header). Requests without `Origin` are not affected.
+             * @description Browser origins allowed to call the MCP endpoints (`Origin` header), stored as `scheme://host[:port]` with a lower-case host. Requests without `Origin`, and loopback origins, are not affected.
              * @example [
              *       "https://agents.example.com"
              *     ]
              */
             allowed_origins: string[];
             /**
-             * @description Hosts or CIDR ranges the server may reach even though they are private, loopback or link-local (upstream servers, catalogs, OAuth discovery, AI endpoints). Everything else private is refused.
+             * @description Hosts, IP addresses or CIDR ranges (stored lower-case) the server may reach even though they are private, loopback or link-local (upstream servers, catalogs, OAuth discovery, AI endpoints). Everything else private is refused.
              * @example [
              *       "10.0.0.0/8",
              *       "mcp.internal.example.com"
              *     ]
              */
             outbound_allowlist: string[];
-            /** @description Base URL of the skill/MCP registry used for catalog browsing; null for the built-in default. */
+            /** @description Base URL of the skill/MCP registry used for catalog browsing; null for the built-in default. Checked against the outbound-address policy when saved (a private address must be on `outbound_allowlist`). */
             registry_url: string | null;
             /** @description Whether a registry token is stored. The token is never returned. */
             has_registry_token: boolean;

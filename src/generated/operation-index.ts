@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 5e1bc6d29f9d5a0a40404ef8ad9071eb8690d511b6e3373b846618aa560429b2
+// openapi.yaml sha256: bd5a2f806076293ee74c5f987d304fb68b93fcce64c7841b6b131feea28c75e7
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */

@@ -3,6 +3,7 @@ import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../logger.js';
 import type { BundlesService } from '../services/bundles-service.js';
 import type { DashboardService } from '../services/dashboard-service.js';
+import type { GeneralSettingsService } from '../services/general-settings-service.js';
 import type { ServersService } from '../services/servers-service.js';
 import type { IdentityServices } from '../services/identity.js';
 import type { Database } from '../stores/database.js';
@@ -20,4 +21,5 @@ export interface HandlerDeps {
   readonly bundles: BundlesService;
   readonly servers: ServersService;
   readonly dashboard: DashboardService;
+  readonly generalSettings: GeneralSettingsService;
 }

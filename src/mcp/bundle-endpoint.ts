@@ -77,10 +77,10 @@ export class BundleEndpoint {
   private readonly rpc: JSONRPCServer<McpContext>;
   /** In-flight requests of each legacy session, for `notifications/cancelled` and DELETE. */
   private readonly inFlight = new Map<string, Map<string, AbortController>>();
-  private readonly allowedOrigins: Set<string>;
+  private allowedOrigins: Set<string>;
   private readonly publicOrigin: string | undefined;
   private readonly publicHost: string | undefined;
-  private readonly allowedHosts: Set<string>;
+  private allowedHosts: Set<string>;
   /** True when the server listens on a loopback address only (the default). */
   private readonly loopbackOnly: boolean;
   private readonly keepAlive: NodeJS.Timeout;
@@ -101,10 +101,11 @@ export class BundleEndpoint {
       serverInfo,
     });
     this.slowMs = o.slowResponseMs ?? 1000;
-    this.allowedOrigins = new Set(deps.config.allowedOrigins.map((x) => new URL(x).origin));
+    this.allowedOrigins = new Set();
+    this.allowedHosts = new Set();
+    this.setAllowedOrigins(deps.config.allowedOrigins);
     this.publicOrigin = deps.config.publicUrl ? new URL(deps.config.publicUrl).origin : undefined;
     this.publicHost = deps.config.publicUrl ? new URL(deps.config.publicUrl).hostname.toLowerCase() : undefined;
-    this.allowedHosts = new Set(deps.config.allowedOrigins.map((x) => new URL(x).hostname.toLowerCase()));
     this.loopbackOnly = isLoopbackName(deps.config.host);
     this.keepAlive = setInterval(() => {
       for (const s of this.sessions.streams()) s.stream?.write(': keepalive\n\n');
@@ -150,6 +151,12 @@ export class BundleEndpoint {
         else res.end();
       }
     };
+  }
+
+  /** Replaces the browser origins allowed besides loopback and the public URL (general settings). */
+  setAllowedOrigins(origins: readonly string[]): void {
+    this.allowedOrigins = new Set(origins.map((x) => new URL(x).origin));
+    this.allowedHosts = new Set(origins.map((x) => new URL(x).hostname.toLowerCase()));
   }
 
   /** Ends every session and stream (server stop). */

@@ -3,9 +3,8 @@ import type { Clock } from '../lib/clock.js';
 import { addHistogram, histogramPercentile } from '../lib/latency-histogram.js';
 import type { ActivityStore, DbActivityRow } from '../stores/activity-store.js';
 import { NO_SERVER_ID } from '../stores/call-records-store.js';
-import type { CallActivityRow, DashboardStore, ServerWindowRow } from '../stores/dashboard-store.js';
+import type { ActivityNames, CallActivityRow, DashboardStore, ServerWindowRow } from '../stores/dashboard-store.js';
 import type { InMemoryCatalog } from './in-memory-catalog.js';
-import type { ServersService } from './servers-service.js';
 
 type Schemas = components['schemas'];
 export type DashboardResponse = Schemas['DashboardResponse'];
@@ -23,11 +22,21 @@ const HOUR_MS = 3_600_000;
 /** Hourly buckets in a window: the current hour and the 23 before it. */
 export const WINDOW_HOURS = 24;
 
+/** What the dashboard needs of an upstream's live connection state (the upstream pool's). */
+export interface UpstreamHealth {
+  readonly status: 'connecting' | 'connected' | 'error';
+  readonly lastError: string | null;
+  readonly latencyMs: number | null;
+  readonly lastCheckedAt: Date | null;
+}
+
 export interface DashboardServiceDeps {
   store: DashboardStore;
   activity: ActivityStore;
-  servers: Pick<ServersService, 'list' | 'status'>;
+  /** Every registered server (name, enabled) and its tools, in memory. */
   catalog: Pick<InMemoryCatalog, 'serverIds' | 'toolsOfServer' | 'serverState'>;
+  /** Live connection state of an enabled server (undefined before its first connection attempt). */
+  upstreamState: (serverId: string) => UpstreamHealth | undefined;
   bundles: { readonly size: number };
   clock: Clock;
 }
@@ -55,13 +64,9 @@ export class DashboardService {
   async overview(filter: ActivityFilter): Promise<DashboardResponse> {
     const now = this.deps.clock.now();
     const { from, to } = chartWindow(now);
-    const [{ servers }, histograms, counts, health, activity] = await Promise.all([
-      this.deps.store.windowTotals(from, to, { byHour: false }),
-      this.deps.store.histograms(from, to),
-      this.deps.store.counts(now),
-      this.health(),
-      this.activity(filter),
-    ]);
+    const [{ servers, histograms, counts }, activity] = await Promise.all([this.deps.store.overview(from, to, now), this.activity(filter)]);
+    const top = (await this.ranked(servers)).slice(0, TOP_SERVERS);
+    const health = this.health();
     const latency = histograms.reduce((all, h) => addHistogram(all, h.counts), [] as number[]);
     const calls = servers.reduce((n, s) => n + s.calls, 0);
     const errors = servers.reduce((n, s) => n + s.errors, 0);
@@ -91,25 +96,20 @@ export class DashboardService {
       },
       health,
       activity,
-      top_servers: this.ranked(servers)
-        .slice(0, TOP_SERVERS)
-        .map((s) => ({
-          server_id: s.server_id,
-          name: this.serverName(s),
-          calls: s.calls,
-          errors: s.errors,
-          avg_latency_ms: round3(s.latency_sum_ms / s.calls),
-        })),
+      top_servers: top.map((s) => ({
+        server_id: s.server_id,
+        name: s.name,
+        calls: s.calls,
+        errors: s.errors,
+        avg_latency_ms: round3(s.latency_sum_ms / s.calls),
+      })),
       generated_at: now.toISOString(),
     };
   }
 
   async charts(): Promise<DashboardCharts> {
     const { from, to } = chartWindow(this.deps.clock.now());
-    const [{ servers, hours }, histograms] = await Promise.all([
-      this.deps.store.windowTotals(from, to, { byHour: true }),
-      this.deps.store.histograms(from, to),
-    ]);
+    const { servers, hours, histograms } = await this.deps.store.charts(from, to);
     const byHour = new Map(hours.map((h) => [h.hour.getTime(), h]));
     const histogramOf = new Map(histograms.map((h) => [h.hour.getTime(), h.counts]));
     const buckets = Array.from({ length: WINDOW_HOURS }, (_, i) => from.getTime() + i * HOUR_MS);
@@ -129,7 +129,7 @@ export class DashboardService {
           p99_ms: histogramPercentile(counts, 99),
         };
       }),
-      server_load: this.ranked(servers).map((s) => ({ server_id: s.server_id, name: this.serverName(s), calls: s.calls })),
+      server_load: (await this.ranked(servers)).map((s) => ({ server_id: s.server_id, name: s.name, calls: s.calls })),
     };
   }
 
@@ -141,41 +141,50 @@ export class DashboardService {
       filter === 'admin' ? [] : store.recentCalls({ limit: ACTIVITY_LIMIT, failedOnly }),
       filter === 'tools' ? [] : activity.recent({ limit: ACTIVITY_LIMIT, failedOnly }),
     ]);
-    const items = [...calls.map(callEntry), ...admin.map(adminEntry)].sort(newestFirst).slice(0, ACTIVITY_LIMIT);
+    const names = await store.names({
+      users: distinct(calls.map((c) => c.user_id)),
+      bundles: distinct(calls.map((c) => c.bundle_id)),
+      keys: distinct(calls.map((c) => c.api_key_id)),
+    });
+    const items = [...calls.map((c) => callEntry(c, names)), ...admin.map(adminEntry)].sort(newestFirst).slice(0, ACTIVITY_LIMIT);
     return { items, filter };
   }
 
-  /** Every registered server's health: errors first, then by name. */
-  async health(): Promise<ServerHealthEntry[]> {
-    const { rows } = await this.deps.servers.list({ page: 1, pageSize: 1_000_000 });
-    const entries = rows.map((row): ServerHealthEntry => {
-      const s = this.deps.servers.status(row);
-      return {
-        server_id: row.id,
-        name: row.name,
-        status: s.status,
-        latency_ms: s.latencyMs,
-        last_checked_at: s.lastCheckedAt?.toISOString() ?? null,
-        last_error: s.lastError,
-      };
-    });
-    return entries.sort((a, b) => {
-      const ea = a.status === 'error' ? 0 : 1;
-      const eb = b.status === 'error' ? 0 : 1;
-      return ea - eb || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.server_id < b.server_id ? -1 : 1);
-    });
+  /** Every registered server's health, live from this instance's memory: errors first, then by name. */
+  health(): ServerHealthEntry[] {
+    const entries: ServerHealthEntry[] = [];
+    for (const id of this.deps.catalog.serverIds()) {
+      const server = this.deps.catalog.serverState(id);
+      if (!server) continue;
+      const live = server.enabled ? this.deps.upstreamState(id) : undefined;
+      entries.push({
+        server_id: id,
+        name: server.name,
+        status: server.enabled ? (live?.status ?? 'connecting') : 'disabled',
+        latency_ms: live?.status === 'connected' ? live.latencyMs : null,
+        last_checked_at: live?.lastCheckedAt?.toISOString() ?? null,
+        last_error: live?.lastError ?? null,
+      });
+    }
+    return entries.sort(
+      (a, b) =>
+        (a.status === 'error' ? 0 : 1) - (b.status === 'error' ? 0 : 1) ||
+        compareText(a.name, b.name) ||
+        compareText(a.server_id, b.server_id),
+    );
   }
 
-  /** Servers with calls in the window (not the "no server" key), most calls first, then by name. */
-  private ranked(rows: ServerWindowRow[]): ServerWindowRow[] {
-    return rows
-      .filter((r) => r.server_id !== NO_SERVER_ID && r.calls > 0)
-      .sort((a, b) => b.calls - a.calls || compareText(this.serverName(a), this.serverName(b)) || compareText(a.server_id, b.server_id));
-  }
-
-  /** The server's current name, else the name recorded with its calls, else its id. */
-  private serverName(row: ServerWindowRow): string {
-    return this.deps.catalog.serverState(row.server_id)?.name ?? row.server_name ?? row.server_id;
+  /**
+   * Servers with calls in the window (not the "no server" key), most calls first, then by name,
+   * named by the registry, else (a deleted server) by the name recorded with its calls.
+   */
+  private async ranked(rows: ServerWindowRow[]): Promise<(ServerWindowRow & { name: string })[]> {
+    const busy = rows.filter((r) => r.server_id !== NO_SERVER_ID && r.calls > 0);
+    const unknown = busy.filter((r) => !this.deps.catalog.serverState(r.server_id)).map((r) => r.server_id);
+    const recorded = await this.deps.store.recordedServerNames(unknown);
+    return busy
+      .map((r) => ({ ...r, name: this.deps.catalog.serverState(r.server_id)?.name ?? recorded.get(r.server_id) ?? r.server_id }))
+      .sort((a, b) => b.calls - a.calls || compareText(a.name, b.name) || compareText(a.server_id, b.server_id));
   }
 }
 
@@ -183,22 +192,29 @@ function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+function distinct(ids: (string | null)[]): string[] {
+  return [...new Set(ids.filter((id): id is string => id !== null))];
+}
+
 /** A recorded tool call as a feed entry: failed calls are `error` entries. */
-export function callEntry(r: CallActivityRow): ActivityEntry {
+export function callEntry(r: CallActivityRow, names: ActivityNames): ActivityEntry {
+  const user = r.user_id ? names.users.get(r.user_id) : undefined;
+  const bundleName = r.bundle_id ? (names.bundles.get(r.bundle_id) ?? null) : null;
+  const keyPrefix = r.api_key_id ? (names.keyPrefixes.get(r.api_key_id) ?? null) : null;
   const ok = r.status === 'ok';
   const details: Record<string, unknown> = { endpoint: r.endpoint, call_status: r.status, tool_name: r.tool_name };
   if (r.bundle_id) details.bundle_id = r.bundle_id;
-  if (r.bundle_name) details.bundle_name = r.bundle_name;
+  if (bundleName) details.bundle_name = bundleName;
   if (r.server_id) details.server_id = r.server_id;
   if (r.server_name) details.server_name = r.server_name;
   if (r.user_id) details.user_id = r.user_id;
-  if (r.key_prefix) details.api_key_prefix = r.key_prefix;
+  if (keyPrefix) details.api_key_prefix = keyPrefix;
   if (r.error) details.error = r.error;
   return {
     id: r.call_id,
     kind: ok ? 'tool_call' : 'error',
     timestamp: r.occurred_at.toISOString(),
-    actor: r.user_id ? r.user_name || r.user_email || null : (r.bundle_name ?? null),
+    actor: r.user_id ? user?.name || user?.email || null : bundleName,
     action: 'tools/call',
     target: r.server_name ? `${r.server_name}.${r.tool_name}` : r.tool_name,
     status: ok ? 'success' : 'error',

@@ -67,18 +67,29 @@ export function createIdentity(deps: {
   apiKeysStore: ApiKeysStore;
   secrets: SecretBox;
   masterKey: Buffer;
+  /** The change bus, when the caller built it (else one is built here). */
+  bus?: ChangeBus;
+  /** Run-time source of the default rate limit (general settings); else the configuration's. */
+  live?: { readonly defaultRateLimitRpm: number };
 }): IdentityServices {
   const { config, logger, clock, knex } = deps;
-  const bus: ChangeBus = config.redisUrl ? new RedisChangeBus(config.redisUrl, logger) : new LocalChangeBus();
+  const bus: ChangeBus = deps.bus ?? (config.redisUrl ? new RedisChangeBus(config.redisUrl, logger) : new LocalChangeBus());
+  const live = deps.live ?? config;
   const authSettings = new AuthSettingsService(new AuthSettingsStore(knex), clock, bus);
-  const apiKeys = new ApiKeysService(deps.apiKeysStore, config, clock, { knex, bus, authSettings, logger });
+  const keyConfig = {
+    keyPrefix: config.keyPrefix,
+    get defaultRateLimitRpm() {
+      return live.defaultRateLimitRpm;
+    },
+  };
+  const apiKeys = new ApiKeysService(deps.apiKeysStore, keyConfig, clock, { knex, bus, authSettings, logger });
   const sessions = new SessionsService(
     new SessionsStore(knex),
     deriveKey(deps.masterKey, 'session-token-v1'),
     clock,
     authSettings,
     bus,
-    config.defaultRateLimitRpm,
+    () => live.defaultRateLimitRpm,
   );
   const onUserChange = (userId: string): void => apiKeys.invalidateUser(userId);
   const users = new UsersService(knex, deps.users, clock, onUserChange);

@@ -61,8 +61,6 @@ export interface ServerStatusView {
   protocolVersion: string | null;
   serverInfo: Record<string, unknown> | null;
   latencyMs: number | null;
-  /** When the server was last probed (live, since this process started). */
-  lastCheckedAt: Date | null;
   toolCount: number;
   resourceCount: number;
   promptCount: number;
@@ -457,7 +455,6 @@ export class ServersService {
       protocolVersion: live?.protocolVersion ?? row.protocol_version,
       serverInfo: (live?.serverInfo as Record<string, unknown> | null | undefined) ?? row.server_info,
       latencyMs: connected ? (live?.latencyMs ?? row.latency_ms) : row.latency_ms,
-      lastCheckedAt: live?.lastCheckedAt ?? null,
       toolCount: this.deps.catalog.toolsOfServer(row.id).length,
       resourceCount: this.deps.catalog.resourcesOfServer(row.id).length + this.deps.catalog.resourceTemplatesOfServer(row.id).length,
       promptCount: this.deps.catalog.promptsOfServer(row.id).length,

@@ -40,16 +40,19 @@ export class ActivityStore {
     await this.db('activity_log').insert({ ...row, details: JSON.stringify(row.details) });
   }
 
-  /** The newest entries (only failed ones with `failedOnly`), newest first. */
+  /** The newest entries (only failed ones with `failedOnly`), newest first (ties by id). */
   async recent(input: { limit: number; failedOnly: boolean }): Promise<DbActivityRow[]> {
-    const q = this.db('activity_log')
-      .select(COLUMNS)
-      .orderBy([
-        { column: 'occurred_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
-      ])
-      .limit(input.limit);
-    if (input.failedOnly) q.where('outcome', 'error');
-    return (await q) as DbActivityRow[];
+    // One JSON value instead of rows: the embedded database converts it far faster.
+    const { rows } = (await this.db.raw(
+      `select coalesce(json_agg(a order by a.occurred_at desc, a.id desc), '[]') as entries from (
+         select ${COLUMNS.join(', ')} from activity_log ${input.failedOnly ? "where outcome = 'error'" : ''}
+         order by occurred_at desc, id desc limit :limit) a`,
+      { limit: input.limit },
+    )) as { rows: { entries: unknown }[] };
+    const entries = rows[0]!.entries;
+    const parsed = (typeof entries === 'string' ? JSON.parse(entries) : entries) as (Omit<DbActivityRow, 'occurred_at'> & {
+      occurred_at: string;
+    })[];
+    return parsed.map((e) => ({ ...e, occurred_at: new Date(e.occurred_at) }));
   }
 }
