@@ -33,6 +33,8 @@ import { LocalChangeBus, RedisChangeBus, type ChangeBus } from './services/chang
 import { GeneralSettingsService, generalSettingsDefaults } from './services/general-settings-service.js';
 import { GeneralSettingsStore } from './stores/general-settings-store.js';
 import { transactor } from './stores/transaction.js';
+import { RetentionService } from './services/retention-service.js';
+import { RetentionStore } from './stores/retention-store.js';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OPENAPI_PATH = path.join(ROOT_DIR, 'openapi.yaml');
@@ -66,6 +68,8 @@ export interface Services {
   readonly dashboard: DashboardService;
   /** General settings, in force in memory and applied at run time (`onChange`). */
   readonly generalSettings: GeneralSettingsService;
+  /** The retention purge of call records and activity entries (started with the server). */
+  readonly retention: RetentionService;
 }
 
 /** Optional parts of the services a caller may supply (tests, benchmarks). */
@@ -173,6 +177,10 @@ export async function openServices(
     activityLog,
     dashboard,
     generalSettings,
+    retention: new RetentionService(
+      { store: new RetentionStore(db.knex, { advisoryLock: db.kind === 'postgres' }), settings: generalSettings, clock, logger },
+      { vacuum: db.kind === 'pglite' },
+    ),
   };
 }
 
@@ -282,6 +290,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
   logger.info({ url, database: services.db.kind, version: VERSION }, 'toolgate listening');
   services.servers.connectAll();
+  services.retention.start();
 
   // Keeps /health's database field current even when nothing calls /ready.
   const dbWatch = setInterval(() => services.db.ping().catch(() => undefined), 10_000);
@@ -305,6 +314,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       clearTimeout(timer);
       server.closeAllConnections();
       await closed;
+      await services.retention.stop();
       await services.callRecorder.stop();
       await services.servers.close();
       services.generalSettings.stop();

@@ -3,48 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { Knex } from 'knex';
 import { createLogger } from '../../src/logger.js';
 import { NO_SERVER_ID } from '../../src/stores/call-records-store.js';
 import { migrateToLatest, openDatabase } from '../../src/stores/database.js';
-import { bruteHistograms, bruteRollups, rawRecords, syntheticRecords } from '../helpers/call-stats.js';
+import { expectRollupsMatchRecords, storedRollups, syntheticRecords } from '../helpers/call-stats.js';
 import { dropSchema, startTestServer, TEST_DATABASE_URL, type TestServer } from '../helpers/test-server.js';
-
-/** The rollup tables as stored. */
-async function storedRollups(knex: Knex) {
-  const rollups = (await knex('call_rollups').select('*')) as Record<string, unknown>[];
-  const histograms = (await knex('call_latency_histogram').select('hour', knex.raw('counts::text as counts'))) as {
-    hour: Date;
-    counts: string;
-  }[];
-  return {
-    rollups: new Map(
-      rollups.map((r) => [
-        `${(r.hour as Date).getTime()}|${String(r.server_id)}`,
-        { calls: Number(r.calls), errors: Number(r.errors), latency: Number(r.latency_sum_ms), name: r.server_name as string | null },
-      ]),
-    ),
-    histograms: new Map(histograms.map((h) => [h.hour.getTime(), h.counts.slice(1, -1).split(',').map(Number)])),
-  };
-}
-
-/** Asserts the rollups equal a brute-force aggregation of the raw records. */
-async function expectRollupsMatchRecords(knex: Knex): Promise<number> {
-  const records = await rawRecords(knex);
-  const stored = await storedRollups(knex);
-  const expected = bruteRollups(records);
-  expect([...stored.rollups.keys()].sort()).to.deep.equal([...expected.keys()].sort());
-  for (const [key, e] of expected) {
-    const s = stored.rollups.get(key)!;
-    expect({ calls: s.calls, errors: s.errors }, key).to.deep.equal({ calls: e.calls, errors: e.errors });
-    expect(s.latency, key).to.be.closeTo(e.latency, 1e-6 * Math.max(1, e.latency));
-    if (e.names.size) expect(e.names.has(s.name ?? ''), key).to.equal(true);
-  }
-  const hist = bruteHistograms(records);
-  expect([...stored.histograms.keys()].sort()).to.deep.equal([...hist.keys()].sort());
-  for (const [hour, counts] of hist) expect(stored.histograms.get(hour), new Date(hour).toISOString()).to.deep.equal(counts);
-  return records.length;
-}
 
 describe('call records and their rollups', function () {
   this.timeout(120000);
