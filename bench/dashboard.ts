@@ -21,7 +21,7 @@ import { latencyBucket, latencyBucketValue, percentileRank, type Percent } from 
 import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/server.js';
 import { bootstrapOwner } from '../src/services/bootstrap-service.js';
-import type { CallRecord, CallStatus } from '../src/stores/call-records-store.js';
+import type { CallRecord, CallStatus } from '../src/domain/call-records.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 1_000_000);
@@ -124,7 +124,7 @@ async function run(target: 'pglite' | 'postgres') {
           error: null,
         });
       }
-      await s.callRecords.insertMany(batch);
+      await s.stores.callRecords.insertMany(batch);
       if ((off / BATCH) % 40 === 0) console.log(`  ${target}: ${off + batch.length} records written`);
     }
     const seedMs = performance.now() - seedStarted;

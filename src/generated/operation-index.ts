@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: bd5a2f806076293ee74c5f987d304fb68b93fcce64c7841b6b131feea28c75e7
+// openapi.yaml sha256: 337ea21e97c09cfe7d22dc1f4d7a3231dbae2779055166ce931172e0b938c54d
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */

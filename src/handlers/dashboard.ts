@@ -4,11 +4,10 @@ import type { HandlerDeps } from './deps.js';
 type Ops = 'getDashboard' | 'getDashboardCharts' | 'getDashboardActivity';
 
 /** Dashboard: statistics, health, activity feed and charts (admin or owner). */
-export function createDashboardHandlers(deps: HandlerDeps): PartialHandlerMap<Ops> {
-  const dashboard = deps.dashboard;
+export function createDashboardHandlers({ services: { dashboard } }: HandlerDeps): PartialHandlerMap<Ops> {
   return {
-    getDashboard: async (req) => ({ status: 200, body: await dashboard.overview(req.query.activity_filter ?? 'all') }),
+    getDashboard: async ({ query }) => ({ status: 200, body: await dashboard.overview(query.activity_filter) }),
     getDashboardCharts: async () => ({ status: 200, body: await dashboard.charts() }),
-    getDashboardActivity: async (req) => ({ status: 200, body: await dashboard.activity(req.query.activity_filter ?? 'all') }),
+    getDashboardActivity: async ({ query }) => ({ status: 200, body: await dashboard.activity(query.activity_filter) }),
   };
 }

@@ -4,11 +4,10 @@ import type { HandlerDeps } from './deps.js';
 type Ops = 'getGeneralSettings' | 'updateGeneralSettings' | 'resetGeneralSettings';
 
 /** General settings (log retention and others) and their reset. */
-export function createGeneralSettingsHandlers(deps: HandlerDeps): PartialHandlerMap<Ops> {
-  const settings = deps.generalSettings;
+export function createGeneralSettingsHandlers({ services: { generalSettings } }: HandlerDeps): PartialHandlerMap<Ops> {
   return {
-    getGeneralSettings: async () => ({ status: 200, body: await settings.get() }),
-    updateGeneralSettings: async (req) => ({ status: 200, body: await settings.update(req.body) }),
-    resetGeneralSettings: async () => ({ status: 200, body: await settings.reset() }),
+    getGeneralSettings: async () => ({ status: 200, body: await generalSettings.get() }),
+    updateGeneralSettings: async ({ body }) => ({ status: 200, body: await generalSettings.update(body) }),
+    resetGeneralSettings: async () => ({ status: 200, body: await generalSettings.reset() }),
   };
 }

@@ -1,19 +1,10 @@
 import type { LiveBundle } from '../services/bundles-registry.js';
-import { effectiveTool } from '../services/bundles-tools.js';
-import type { CatalogView } from '../services/catalog-types.js';
-import type { ToolOverride } from '../stores/bundles-store.js';
+import { effectiveName, effectiveTool } from '../services/bundles-tools.js';
+import type { CatalogView } from '../domain/catalog.js';
 import { META_SERVER_INFO, RawResult, RpcCode, rpcError, type Era } from './protocol.js';
+import type { McpView, OfferedTool, UnavailableReason, UnavailableTool } from './view.js';
 
-/** A tool the bundle offers: the name clients call it by, and where it really lives. */
-export interface OfferedTool {
-  readonly name: string;
-  readonly toolId: string;
-  readonly serverId: string;
-  readonly upstreamName: string;
-  readonly override: ToolOverride;
-  /** The MCP Tool object as `tools/list` shows it. */
-  readonly wire: Record<string, unknown>;
-}
+export type { OfferedTool, UnavailableReason, UnavailableTool } from './view.js';
 
 /** How long a 2026-07-28 client may reuse a list (ms); changes are announced on legacy streams only. */
 const LIST_TTL_MS = 10_000;
@@ -30,11 +21,18 @@ function compact(o: Record<string, unknown>): Record<string, unknown> {
  * index for `tools/call`, and the `tools/list` pages serialised once per era and reused until the
  * bundle or the catalog changes.
  */
-export class BundleView {
+export class BundleView implements McpView {
   readonly tools: OfferedTool[] = [];
   readonly byName = new Map<string, OfferedTool>();
+  /**
+   * The bundle's enabled tools that cannot be called now, by the name clients know, so that a
+   * call says why instead of "Unknown tool". A name an offered tool holds is never here.
+   */
+  readonly unavailable = new Map<string, UnavailableTool>();
   /** The bundle's servers, in the order of their first tool. */
   readonly serverIds: string[] = [];
+  readonly title: string;
+  readonly instructions: string | null;
   private pages = new Map<string, RawResult>();
 
   constructor(
@@ -44,16 +42,42 @@ export class BundleView {
     private readonly pageSize: number,
     private readonly serverInfo: { name: string; version: string },
   ) {
+    this.title = `Toolgate bundle: ${bundle.name}`;
+    this.instructions = bundle.description || null;
     const servers = new Set<string>();
     for (const t of bundle.tools) {
       const tool = catalog.tool(t.toolId);
-      if (!tool || t.override.enabled === false || !tool.enabled || !tool.available) continue;
+      // Tools switched off in the bundle or in their server's selection are hidden: unknown.
+      if (!tool || t.override.enabled === false || !tool.enabled) continue;
       const state = catalog.serverState(tool.serverId);
-      if (!state?.enabled || !state.connected) continue;
+      const reason: UnavailableReason | null = !state
+        ? 'server_unavailable'
+        : !state.enabled
+          ? 'server_disabled'
+          : !state.connected
+            ? 'server_unavailable'
+            : !tool.available
+              ? 'tool_gone'
+              : null;
+      if (reason) {
+        const name = effectiveName(tool.name, t.override);
+        if (!this.unavailable.has(name)) {
+          this.unavailable.set(name, {
+            name,
+            bundleId: bundle.id,
+            toolId: tool.id,
+            serverId: tool.serverId,
+            upstreamName: tool.name,
+            reason,
+          });
+        }
+        continue;
+      }
       const eff = effectiveTool(tool, t.override);
       if (this.byName.has(eff.name)) continue;
       const offered: OfferedTool = {
         name: eff.name,
+        bundleId: bundle.id,
         toolId: tool.id,
         serverId: tool.serverId,
         upstreamName: tool.name,
@@ -75,6 +99,7 @@ export class BundleView {
         this.serverIds.push(tool.serverId);
       }
     }
+    for (const name of this.byName.keys()) this.unavailable.delete(name);
   }
 
   /** One `tools/list` page, pre-serialised; an unknown cursor is -32602. */

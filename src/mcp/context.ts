@@ -1,13 +1,16 @@
 import type { Logger } from '../logger.js';
-import type { UpstreamCaller } from '../services/catalog-types.js';
-import type { BundleView } from './bundle-view.js';
+import type { UpstreamCaller } from '../domain/catalog.js';
 import type { CallRecorder } from './call-recorder.js';
 import type { Era } from './protocol.js';
 import type { Session } from './sessions.js';
+import type { McpCaller, McpView } from './view.js';
 
 /** What a method knows of the request it serves (json-rpc-2.0 "server params"). */
 export interface McpContext {
-  readonly view: BundleView;
+  /** The tools (resources, prompts) the caller sees. */
+  readonly view: McpView;
+  /** Who is calling (recorded with each call). */
+  readonly caller: McpCaller;
   readonly era: Era;
   readonly protocolVersion: string;
   readonly session: Session | null;

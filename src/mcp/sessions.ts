@@ -2,14 +2,18 @@ import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 
 /**
- * A legacy MCP session: a few hundred bytes of plain state bound to the bundle and the key that
- * opened it. No server object, no per-session catalog.
+ * A legacy MCP session: a few hundred bytes of plain state bound to the scope (a bundle, or one
+ * user's gateway) and the credential that opened it. No server object, no per-session catalog.
  */
 export interface Session {
   readonly id: string;
-  readonly bundleId: string;
-  /** Hash of the key that opened the session: a regenerated key ends it. */
-  readonly keyHash: string;
+  /** What the session serves: a bundle id, or `gateway:<user id>`. Announcements go by scope. */
+  readonly scope: string;
+  /**
+   * The credential that opened the session (a bundle key's hash, an API key's id): the session
+   * is served only with it, and a regenerated bundle key ends it.
+   */
+  readonly credential: string;
   readonly protocolVersion: string;
   lastSeen: number;
   /** The open GET stream, if any (server-to-client notifications). */
@@ -39,11 +43,11 @@ export class SessionStore {
   }
 
   /** Opens a session: 192 random bits, base64url (visible ASCII, unguessable). */
-  create(bundleId: string, keyHash: string, protocolVersion: string): Session {
+  create(scope: string, credential: string, protocolVersion: string): Session {
     const session: Session = {
       id: randomBytes(24).toString('base64url'),
-      bundleId,
-      keyHash,
+      scope,
+      credential,
       protocolVersion,
       lastSeen: this.now(),
       stream: null,
@@ -88,6 +92,11 @@ export class SessionStore {
     return this.streaming;
   }
 
+  /** Ends every open GET stream; the sessions live on (a graceful stop lets their calls finish). */
+  closeStreams(): void {
+    for (const s of [...this.streaming]) s.stream?.end();
+  }
+
   /** Ends a session; its stream closes. Returns whether it existed. */
   end(id: string): boolean {
     const s = this.sessions.get(id);
@@ -100,9 +109,14 @@ export class SessionStore {
     return true;
   }
 
-  /** Ends every session of a bundle except those opened with `keepKeyHash`. */
+  /** Ends every session of a scope except those opened with `keepCredential`. */
+  endForScope(scope: string, keepCredential?: string): void {
+    for (const s of [...this.sessions.values()]) if (s.scope === scope && s.credential !== keepCredential) this.end(s.id);
+  }
+
+  /** Ends every session of a bundle (its scope is its id) except those opened with `keepKeyHash`. */
   endForBundle(bundleId: string, keepKeyHash?: string): void {
-    for (const s of [...this.sessions.values()]) if (s.bundleId === bundleId && s.keyHash !== keepKeyHash) this.end(s.id);
+    this.endForScope(bundleId, keepKeyHash);
   }
 
   /** Called when a session ends (to cancel its in-flight requests). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../lib/clock.js';
 import type { ActivityOutcome, ActivityStore, DbActivityRow } from '../stores/activity-store.js';
-import type { StoreTx } from '../stores/transaction.js';
+import type { Stores } from '../stores/transactor.js';
 import { currentActor, type Actor } from './actor-context.js';
 
 /** A fact about an admin action: plain values only (ids, names, counts, flags, lists of names). */
@@ -44,8 +44,9 @@ function safeDetails(details: Readonly<Record<string, ActivityDetail>> | undefin
 
 /**
  * The admin activity log. Every state-changing administrative operation records one entry with
- * `record(tx, entry)` inside its own transaction, so the entry exists exactly when the change
- * does. Entries hold who, what, which target, when and the outcome: ids and names, never secrets.
+ * `record(stores, entry)`, passing the stores of its own transaction (`Transactor.transaction`),
+ * so the entry exists exactly when the change does. Entries hold who, what, which target, when
+ * and the outcome: ids and names, never secrets.
  */
 export class ActivityLog {
   constructor(
@@ -53,9 +54,12 @@ export class ActivityLog {
     private readonly clock: Clock,
   ) {}
 
-  /** Writes an entry in the caller's transaction (committed or rolled back with the change). */
-  async record(tx: StoreTx, entry: ActivityEntryInput): Promise<void> {
-    await this.store.with(tx).insert(this.row(entry));
+  /**
+   * Writes an entry in the caller's transaction (committed or rolled back with the change):
+   * `stores` are those the transaction's callback received.
+   */
+  async record(stores: Pick<Stores, 'activity'>, entry: ActivityEntryInput): Promise<void> {
+    await stores.activity.insert(this.row(entry));
   }
 
   /** Writes an entry on its own: for outcomes that outlive a rolled-back change (a failure). */

@@ -61,7 +61,8 @@ const newestFirst = (a: ActivityEntry, b: ActivityEntry): number =>
 export class DashboardService {
   constructor(private readonly deps: DashboardServiceDeps) {}
 
-  async overview(filter: ActivityFilter): Promise<DashboardResponse> {
+  /** `filter` defaults to `all` (the query parameter's default). */
+  async overview(filter: ActivityFilter = 'all'): Promise<DashboardResponse> {
     const now = this.deps.clock.now();
     const { from, to } = chartWindow(now);
     const [{ servers, histograms, counts }, activity] = await Promise.all([this.deps.store.overview(from, to, now), this.activity(filter)]);
@@ -133,8 +134,8 @@ export class DashboardService {
     };
   }
 
-  /** The newest 50 entries matching the filter, newest first. */
-  async activity(filter: ActivityFilter): Promise<ActivityResponse> {
+  /** The newest 50 entries matching the filter (default `all`), newest first. */
+  async activity(filter: ActivityFilter = 'all'): Promise<ActivityResponse> {
     const { store, activity } = this.deps;
     const failedOnly = filter === 'errors';
     const [calls, admin] = await Promise.all([

@@ -7,7 +7,7 @@ import { OutboundPolicy, OutboundRefusedError } from '../lib/outbound-policy.js'
 import type { SecretBox } from '../lib/secret-box.js';
 import type { Logger } from '../logger.js';
 import type { DbGeneralSettingsRow, GeneralSettingsStore } from '../stores/general-settings-store.js';
-import type { StoreTx, Transact } from '../stores/transaction.js';
+import type { Stores, Transactor } from '../stores/transactor.js';
 import type { ActivityLog } from './activity-log.js';
 import type { ChangeBus } from './change-bus.js';
 
@@ -52,10 +52,10 @@ export function generalSettingsDefaults(
 
 /**
  * Something else a reset clears in the same transaction (AI provider configurations): `reset`
- * runs inside it, `afterCommit` once it committed (drop caches).
+ * runs inside it (with the transaction's stores), `afterCommit` once it committed (drop caches).
  */
 export interface SettingsResetHook {
-  reset(tx: StoreTx): Promise<void>;
+  reset(stores: Stores): Promise<void>;
   afterCommit?(): void;
 }
 
@@ -125,8 +125,9 @@ export class GeneralSettingsService {
 
   constructor(
     private readonly deps: {
+      /** The settings row on the pool (reads); writes go through `tx`. */
       store: GeneralSettingsStore;
-      transact: Transact;
+      tx: Transactor;
       secrets: SecretBox;
       clock: Clock;
       bus: ChangeBus;
@@ -183,8 +184,8 @@ export class GeneralSettingsService {
     for (const v of [...(origins ?? []), ...(allowlist ?? [])]) if (typeof v !== 'string') issues.push(v);
     if (issues.length) throw new RequestValidationError(issues);
 
-    const row = await this.deps.transact(async (tx) => {
-      const store = this.deps.store.with(tx);
+    const row = await this.deps.tx.transaction(async (stores) => {
+      const store = stores.generalSettings;
       const stored = await store.get({ forUpdate: true });
       const next: DbGeneralSettingsRow = { ...emptyRow(), ...stored, updated_at: this.deps.clock.now() };
       for (const key of NUMERIC) if (patch[key] !== undefined) next[key] = patch[key];
@@ -204,7 +205,7 @@ export class GeneralSettingsService {
         }
       }
       await store.put(next);
-      await this.deps.activity.record(tx, {
+      await this.deps.activity.record(stores, {
         action: 'settings.general.update',
         target: { type: 'settings', id: 'general', name: 'general settings' },
         details: { fields: Object.keys(patch).sort() },
@@ -220,10 +221,10 @@ export class GeneralSettingsService {
    * whatever the reset hooks clear (AI provider configurations). Recorded in the activity log.
    */
   async reset(): Promise<GeneralSettingsResponse> {
-    await this.deps.transact(async (tx) => {
-      await this.deps.store.with(tx).clear();
-      for (const hook of this.resetHooks) await hook.reset(tx);
-      await this.deps.activity.record(tx, {
+    await this.deps.tx.transaction(async (stores) => {
+      await stores.generalSettings.clear();
+      for (const hook of this.resetHooks) await hook.reset(stores);
+      await this.deps.activity.record(stores, {
         action: 'settings.general.reset',
         target: { type: 'settings', id: 'general', name: 'general settings' },
         details: { ai_providers_reset: this.resetHooks.length > 0 },

@@ -32,10 +32,6 @@ const COLUMNS = [
 export class ActivityStore {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
-  with(trx: Knex.Transaction): ActivityStore {
-    return new ActivityStore(trx);
-  }
-
   async insert(row: DbActivityRow): Promise<void> {
     await this.db('activity_log').insert({ ...row, details: JSON.stringify(row.details) });
   }

@@ -1,26 +1,6 @@
 import type { Knex } from 'knex';
+import type { CallRecord, CallRecordSink } from '../domain/call-records.js';
 import { latencyBucket } from '../lib/latency-histogram.js';
-
-/** Outcome of one `tools/call`. Every status but `ok` counts as a failed call. */
-export type CallStatus = 'ok' | 'tool_error' | 'error' | 'timeout' | 'cancelled';
-
-/** One recorded `tools/call` (the dashboard reads these). */
-export interface CallRecord {
-  occurred_at: Date;
-  endpoint: 'bundle' | 'gateway';
-  bundle_id: string | null;
-  server_id: string | null;
-  /** The server's name when the call was made (kept readable after a rename or delete). */
-  server_name: string | null;
-  tool_id: string | null;
-  /** The tool's real (upstream) name. */
-  tool_name: string;
-  user_id: string | null;
-  api_key_id: string | null;
-  status: CallStatus;
-  latency_ms: number;
-  error: string | null;
-}
 
 export type DbCallRecordRow = CallRecord & { id: string; call_id: string };
 
@@ -81,7 +61,7 @@ on conflict (hour) do update
                 from unnest(h.counts, excluded.counts) with ordinality as u(a, b, i))`;
 
 /** Persistence of call records and of the rollups that are kept with them. */
-export class CallRecordsStore {
+export class CallRecordsStore implements CallRecordSink {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
   /**

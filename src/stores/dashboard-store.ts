@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { CallStatus } from './call-records-store.js';
+import type { CallStatus } from '../domain/call-records.js';
 
 /** Calls of one server over a window (from the rollups). */
 export interface ServerWindowRow {

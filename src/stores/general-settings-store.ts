@@ -33,10 +33,6 @@ const COLUMNS = [
 export class GeneralSettingsStore {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
-  with(trx: Knex.Transaction): GeneralSettingsStore {
-    return new GeneralSettingsStore(trx);
-  }
-
   /** The stored row, if anyone ever changed a setting (locked for the transaction with `forUpdate`). */
   async get({ forUpdate = false }: { forUpdate?: boolean } = {}): Promise<DbGeneralSettingsRow | undefined> {
     const q = this.db('general_settings').select(COLUMNS).where({ id: 1 });

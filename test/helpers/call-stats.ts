@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { latencyBucket, latencyBucketValue, percentileRank, type Percent } from '../../src/lib/latency-histogram.js';
-import { NO_SERVER_ID, type CallRecord, type CallStatus } from '../../src/stores/call-records-store.js';
+import type { CallRecord, CallStatus } from '../../src/domain/call-records.js';
+import { NO_SERVER_ID } from '../../src/stores/call-records-store.js';
 
 export const HOUR_MS = 3_600_000;
 

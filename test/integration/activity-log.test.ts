@@ -17,12 +17,12 @@ describe('admin activity log', function () {
     (await t.server.services.db.knex('activity_log').select('*').orderBy('occurred_at', 'desc')) as Record<string, unknown>[];
 
   it('writes an entry in the caller transaction: committed with the change, gone with a rollback', async () => {
-    const { knex } = t.server.services.db;
+    const { tx: transactor } = t.server.services;
     const log = t.server.services.activityLog;
-    await knex.transaction(async (tx) => {
+    await transactor.transaction(async (tx) => {
       await log.record(tx, { action: 'bundle.create', target: { type: 'bundle', id: 'b-1', name: 'Kept' } });
     });
-    await knex
+    await transactor
       .transaction(async (tx) => {
         await log.record(tx, { action: 'bundle.create', target: { type: 'bundle', id: 'b-2', name: 'Rolled back' } });
         throw new Error('the change failed');

@@ -20,7 +20,7 @@ describe('call records and their rollups', function () {
   after(() => t.stop());
 
   it('keeps per hour × server rollups and hourly histograms equal to the raw records, across concurrent batches', async () => {
-    const store = t.server.services.callRecords;
+    const store = t.server.services.stores.callRecords;
     const now = new Date();
     const records = syntheticRecords({ now, count: 3000, hours: 30, servers, seed: 7, emptyHours: [3, 4, 17] });
     // Eight writers at once (as several instances flushing the same hours), in uneven batches.
@@ -43,7 +43,7 @@ describe('call records and their rollups', function () {
     const good = syntheticRecords({ now: new Date(), count: 20, hours: 1, servers, seed: 9 });
     const bad = { ...good[0]!, status: 'exploded' as never };
     let failedWrite = false;
-    await t.server.services.callRecords.insertMany([...good, bad]).catch(() => (failedWrite = true));
+    await t.server.services.stores.callRecords.insertMany([...good, bad]).catch(() => (failedWrite = true));
     expect(failedWrite).to.equal(true);
     expect(await storedRollups(knex)).to.deep.equal(before);
     expect(await expectRollupsMatchRecords(knex)).to.equal(3700);

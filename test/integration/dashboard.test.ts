@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { ManualClock } from '../../src/lib/clock.js';
 import { runAsActor } from '../../src/services/actor-context.js';
-import type { CallRecord } from '../../src/stores/call-records-store.js';
+import type { CallRecord } from '../../src/domain/call-records.js';
 import { expectedPercentile, failed, hourOf, HOUR_MS, rawRecords, syntheticRecords, type RawRecord } from '../helpers/call-stats.js';
 import { setupFixtureBundle, type FixtureBundle } from '../helpers/fixture-bundle.js';
 import { createUser, type TestUser } from '../helpers/identity.js';
@@ -164,7 +164,7 @@ describe('GET /api/v1/dashboard, /dashboard/charts, /dashboard/activity', functi
       { ...records[0]!, occurred_at: new Date(from), latency_ms: 12.5 },
       { ...records[1]!, occurred_at: new Date(from - 1), latency_ms: 99999 },
     );
-    for (let i = 0; i < records.length; i += 500) await t.server.services.callRecords.insertMany(records.slice(i, i + 500));
+    for (let i = 0; i < records.length; i += 500) await t.server.services.stores.callRecords.insertMany(records.slice(i, i + 500));
 
     // Admin activity at known times, by users and by the system, successes and failures.
     for (let i = 0; i < 30; i++) {

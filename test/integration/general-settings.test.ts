@@ -136,7 +136,7 @@ describe('general settings: GET, PUT, POST reset', function () {
     });
 
     it('outbound allow-list: a private registry address is accepted once its range is listed', async () => {
-      const policy = t.server.services.identity.outboundPolicy;
+      const policy = t.server.services.outboundPolicy;
       expect(() => policy.checkStatic('http://10.1.2.3/')).to.throw();
       expect((await put({ registry_url: 'http://10.1.2.3/registry' })).status).to.equal(422);
       const res = await put({ outbound_allowlist: ['127.0.0.1', '10.0.0.0/8', 'MCP.Internal.Example.com'] });
@@ -211,7 +211,7 @@ describe('general settings: GET, PUT, POST reset', function () {
           body: { jsonrpc: '2.0', id: 2, method: 'ping' },
           headers: { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
         });
-      const idleFor = (session: string, ms: number) => (t.server.mcp.sessions.get(session)!.lastSeen = Date.now() - ms);
+      const idleFor = (session: string, ms: number) => (t.server.mcp.core.sessions.get(session)!.lastSeen = Date.now() - ms);
       const a = await open();
       const b = await open();
       idleFor(a, 5 * 60_000);
@@ -228,13 +228,10 @@ describe('general settings: GET, PUT, POST reset', function () {
   describe('POST /api/v1/settings/general/reset', () => {
     it('restores every default and clears the registry credentials, in one transaction with the reset hooks', async () => {
       const knex = t.server.services.db.knex;
-      await knex.schema.createTable('fake_ai_providers', (tb) => tb.text('name'));
-      await knex('fake_ai_providers').insert([{ name: 'openai' }, { name: 'ollama' }]);
+      // Stands in for the AI providers' reset: a write with the stores of the reset's transaction.
       let committed = 0;
       t.server.services.generalSettings.addResetHook({
-        reset: async (tx) => {
-          await tx('fake_ai_providers').delete();
-        },
+        reset: (stores) => t.server.services.activityLog.record(stores, { action: 'ai_provider.reset', target: { type: 'ai_provider' } }),
         afterCommit: () => (committed += 1),
       });
       await put({ registry_token: seedSecret(`regtok-reset-${Date.now()}-canary`), log_retention_days: 3 });
@@ -242,21 +239,19 @@ describe('general settings: GET, PUT, POST reset', function () {
       expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal(DEFAULTS);
       expect(await knex('general_settings').first()).to.equal(undefined);
-      expect(Number((await knex('fake_ai_providers').count({ n: '*' }))[0]!.n)).to.equal(0);
+      expect(Number((await knex('activity_log').where({ action: 'ai_provider.reset' }).count({ n: '*' }))[0]!.n)).to.equal(1);
       expect(committed).to.equal(1);
       const entry = await knex('activity_log').where({ action: 'settings.general.reset' }).first();
       expect(entry).to.include({ actor_id: admin.id, outcome: 'success' });
       // In force at once: the default rate limit is the environment's again.
       expect(t.server.services.generalSettings.current.default_rate_limit_rpm).to.equal(1234);
-      expect(
-        t.server.services.identity.outboundPolicy.checkStatic.bind(t.server.services.identity.outboundPolicy, 'http://10.1.2.3/'),
-      ).to.throw();
+      expect(t.server.services.outboundPolicy.checkStatic.bind(t.server.services.outboundPolicy, 'http://10.1.2.3/')).to.throw();
     });
 
     it('rolls everything back when a reset hook fails', async () => {
       const knex = t.server.services.db.knex;
       await put({ log_retention_days: 11 });
-      await knex('fake_ai_providers').insert({ name: 'anthropic' });
+      // The hook of the test above writes first, then this one fails: neither write may stay.
       t.server.services.generalSettings.addResetHook({
         reset: async () => {
           throw new Error('provider store unavailable');
@@ -266,7 +261,7 @@ describe('general settings: GET, PUT, POST reset', function () {
       const res = await admin.client.post('/api/v1/settings/general/reset');
       expect(res.status).to.equal(500);
       expect((await admin.client.get('/api/v1/settings/general')).body.log_retention_days).to.equal(11);
-      expect(Number((await knex('fake_ai_providers').count({ n: '*' }))[0]!.n)).to.equal(1);
+      expect(Number((await knex('activity_log').where({ action: 'ai_provider.reset' }).count({ n: '*' }))[0]!.n)).to.equal(1);
       expect(Number((await knex('activity_log').where({ action: 'settings.general.reset' }).count({ n: '*' }))[0]!.n)).to.equal(resets);
     });
   });
@@ -284,7 +279,7 @@ describe('general settings on two instances', function () {
     const env = { DATABASE_URL: PG_URL, TOOLGATE_DB_SCHEMA: `tg_settings_${process.pid}_${Date.now() % 100000}`, REDIS_URL };
     a = await startTestServer({ env });
     b = await startTestServer({ env, noBootstrap: true, keepData: true });
-    for (const s of [a, b]) await (s.server.services.identity.bus as unknown as { ready?: () => Promise<void> }).ready?.();
+    for (const s of [a, b]) await (s.server.services.bus as unknown as { ready?: () => Promise<void> }).ready?.();
   });
   after(async () => {
     await b?.stop();
@@ -297,7 +292,7 @@ describe('general settings on two instances', function () {
     const onB = b.server.services;
     for (let i = 0; i < 100 && onB.generalSettings.current.default_rate_limit_rpm !== 777; i++) await new Promise((r) => setTimeout(r, 50));
     expect(onB.generalSettings.current.default_rate_limit_rpm).to.equal(777);
-    expect(() => onB.identity.outboundPolicy.checkStatic('http://10.9.8.7/')).to.not.throw();
+    expect(() => onB.outboundPolicy.checkStatic('http://10.9.8.7/')).to.not.throw();
     const key = new ApiClient(b.url, a.ownerKey);
     expect((await key.get('/api/v1/users/me')).headers.get('ratelimit-limit')).to.equal('777');
   });

@@ -37,7 +37,7 @@ describe('retention purge', function () {
     // Records on both sides of the cutoff hour's edge.
     const cutoff = hourOf(new Date(now.getTime() - 30 * DAY_MS));
     records.push({ ...records[0]!, occurred_at: new Date(cutoff - 1) }, { ...records[1]!, occurred_at: new Date(cutoff) });
-    for (let i = 0; i < records.length; i += 500) await t.server.services.callRecords.insertMany(records.slice(i, i + 500));
+    for (let i = 0; i < records.length; i += 500) await t.server.services.stores.callRecords.insertMany(records.slice(i, i + 500));
     const rows = Array.from({ length: 800 }, (_, i) => ({
       id: randomUUID(),
       occurred_at: new Date(now.getTime() - Math.floor((i / 800) * 400 * DAY_MS)),

@@ -1,19 +1,18 @@
 import type { McpContext, McpMethodDeps } from '../context.js';
 import { RpcCode, rpcError, SUPPORTED_VERSIONS } from '../protocol.js';
 
-/** What the bundle endpoint offers: tools (with change notifications), resources, prompts. */
+/** What the MCP endpoints offer: tools (with change notifications), resources, prompts. */
 export const CAPABILITIES = { tools: { listChanged: true }, resources: {}, prompts: {} } as const;
 
-/** `initialize` (legacy): the negotiated version, capabilities, and the bundle description as instructions. */
+/** `initialize` (legacy): the negotiated version, capabilities, and the view's instructions (a bundle's description). */
 export function initialize(_params: Record<string, unknown>, ctx: McpContext, deps: McpMethodDeps): Record<string, unknown> {
   if (ctx.era !== 'legacy') throw rpcError(RpcCode.MethodNotFound, 'Method not found');
-  const bundle = ctx.view.bundle;
   const result: Record<string, unknown> = {
     protocolVersion: ctx.protocolVersion,
     capabilities: CAPABILITIES,
-    serverInfo: { ...deps.serverInfo, title: `Toolgate bundle: ${bundle.name}` },
+    serverInfo: { ...deps.serverInfo, title: ctx.view.title },
   };
-  if (bundle.description) result.instructions = bundle.description;
+  if (ctx.view.instructions) result.instructions = ctx.view.instructions;
   return result;
 }
 
@@ -25,7 +24,7 @@ export function discover(_params: Record<string, unknown>, ctx: McpContext): Rec
     capabilities: CAPABILITIES,
     ...ctx.view.modernListFields(),
   };
-  if (ctx.view.bundle.description) result.instructions = ctx.view.bundle.description;
+  if (ctx.view.instructions) result.instructions = ctx.view.instructions;
   return result;
 }
 

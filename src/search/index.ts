@@ -1,0 +1,35 @@
+/**
+ * Tool search: BM25 keyword index, vector index, rank fusion and the hybrid `ToolSearch` that the
+ * gateway endpoint feeds with tool documents and queries with a caller's reachable set.
+ */
+export { MemoryEmbeddingCache, type Embedder, type EmbeddingCache, type EmbeddingCacheEntry } from './embedding.js';
+export { fuse, RRF_60, type FusedHit, type FusionMethod } from './fusion.js';
+export {
+  DEFAULT_BOOSTS,
+  KeywordIndex,
+  MAX_QUERY_LENGTH,
+  type FieldBoosts,
+  type KeywordIndexOptions,
+  type RankedHit,
+} from './keyword-index.js';
+export { splitIdentifier, tokenize, type TokenizeOptions } from './tokenizer.js';
+export {
+  argumentsOfSchema,
+  contentHash,
+  embeddingText,
+  toolDocumentId,
+  toToolDocument,
+  type ToolArgumentText,
+  type ToolDocument,
+} from './tool-document.js';
+export {
+  DEFAULT_FUSION,
+  ToolSearch,
+  type KeywordOnlyReason,
+  type SearchMode,
+  type ToolSearchHit,
+  type ToolSearchOptions,
+  type ToolSearchRequest,
+  type ToolSearchResult,
+} from './tool-search.js';
+export { normalize, VectorIndex } from './vector-index.js';
