@@ -1,7 +1,7 @@
 import type { Logger } from '../logger.js';
 import { MemoryEmbeddingCache, type Embedder, type EmbeddingCache } from './embedding.js';
 import { fuse, type FusionMethod } from './fusion.js';
-import { KeywordIndex, MAX_QUERY_LENGTH, type KeywordIndexOptions, type RankedHit } from './keyword-index.js';
+import { KeywordIndex, MAX_QUERY_LENGTH, type KeywordIndexOptions } from './keyword-index.js';
 import { contentHash, embeddingText, type ToolDocument } from './tool-document.js';
 import { VectorIndex } from './vector-index.js';
 
@@ -243,17 +243,6 @@ export class ToolSearch {
   /** Keyword (BM25) ranking only, synchronously. */
   keywordSearch(query: string, allowed: ReadonlySet<string>, limit: number): ToolSearchHit[] {
     return this.keyword.search(query, { allowed, limit: clampLimit(limit) });
-  }
-
-  /** Semantic ranking only for an already embedded query (used by the benchmark); [] without vectors. */
-  semanticSearch(queryVector: Float32Array, allowed: ReadonlySet<string>, limit: number): ToolSearchHit[] {
-    if (!this.vectors || queryVector.length !== this.vectors.dimensions) return [];
-    return this.vectors.search(queryVector, { allowed, limit: clampLimit(limit) });
-  }
-
-  /** Fuses given rankings with the configured method (hybrid search minus the query embedding). */
-  fuseRankings(keyword: readonly RankedHit[], semantic: readonly RankedHit[], limit: number): ToolSearchHit[] {
-    return fuse(keyword, semantic, this.fusion, clampLimit(limit)).map(({ id, score }) => ({ id, score }));
   }
 
   /**
