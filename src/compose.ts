@@ -9,6 +9,7 @@ import { BundleEndpoint } from './mcp/bundle-endpoint.js';
 import { EndpointCore, type McpOptions } from './mcp/endpoint-core.js';
 import { CallRecorder, type CallRecorderOptions } from './mcp/call-recorder.js';
 import { AiProvidersService } from './services/ai-providers-service.js';
+import { ActivityLog } from './services/activity-log.js';
 import { ApiKeyAuthenticator } from './services/api-key-authenticator.js';
 import { ApiKeysService } from './services/api-keys-service.js';
 import { AuthSettingsService } from './services/auth-settings-service.js';
@@ -17,17 +18,21 @@ import { BundlesService } from './services/bundles-service.js';
 import { CatalogService } from './services/catalog-service.js';
 import { CatalogSync } from './services/catalog-sync.js';
 import { LocalChangeBus, RedisChangeBus, type ChangeBus } from './services/change-bus.js';
+import { DashboardService } from './services/dashboard-service.js';
 import { GatewaySettingsService } from './services/gateway-settings-service.js';
+import { GeneralSettingsService, generalSettingsDefaults, type EffectiveGeneralSettings } from './services/general-settings-service.js';
 import { InMemoryCatalog } from './services/in-memory-catalog.js';
 import { InvitationsService } from './services/invitations-service.js';
 import { KeySessionService } from './services/key-session-service.js';
 import { OAuthLoginService } from './services/oauth-login-service.js';
 import { OAuthProvidersService } from './services/oauth-providers-service.js';
 import { RateLimiter } from './services/rate-limiter.js';
+import { RetentionService } from './services/retention-service.js';
 import { ServersService } from './services/servers-service.js';
 import { SessionsService } from './services/sessions-service.js';
 import { UsersService } from './services/users-service.js';
 import { migrateToLatest, openDatabase, type Database } from './stores/database.js';
+import { RetentionStore } from './stores/retention-store.js';
 import { createStores, Transactor, type Stores } from './stores/transactor.js';
 import { UpstreamPool } from './upstream/upstream-pool.js';
 
@@ -92,6 +97,17 @@ export interface Services {
   readonly aiProviders: AiProvidersService;
 
   /** Starts background work: key-usage flushes, session purges. */
+  // Operations.
+  /** The admin activity log: services record their changes in it (`record(stores, entry)`). */
+  readonly activityLog: ActivityLog;
+  /** Dashboard statistics, health, activity feed and charts (from the call rollups). */
+  readonly dashboard: DashboardService;
+  /** General settings, in force in memory and applied at run time (`onChange`). */
+  readonly generalSettings: GeneralSettingsService;
+  /** The retention purge of call records and activity entries (started by `start`). */
+  readonly retention: RetentionService;
+
+  /** Starts background work: key-usage flushes, session purges, the retention purge. */
   start(): void;
   /** Stops background work, writes what is buffered, closes the pool, the bus and the database. */
   close(): Promise<void>;
@@ -120,6 +136,7 @@ export async function openServices(
   try {
     await migrateToLatest(db, logger, { schema: config.databaseSchema, connectTimeoutMs: config.dbConnectTimeoutMs });
     services = buildServices({ config, logger, clock, db, masterKey, options });
+    await services.generalSettings.load();
     await services.bundles.loadRegistry();
     await services.catalogSync.loadCatalog();
     return services;
@@ -147,8 +164,31 @@ function buildServices(input: {
   const bus: ChangeBus = config.redisUrl ? new RedisChangeBus(config.redisUrl, logger) : new LocalChangeBus();
   const rateLimiter = new RateLimiter({ redisUrl: config.redisUrl, logger });
 
+  // General settings come first: much of the rest reads them at run time.
+  const activityLog = new ActivityLog(stores.activity, clock);
+  const generalSettings = new GeneralSettingsService({
+    store: stores.generalSettings,
+    tx,
+    secrets,
+    clock,
+    bus,
+    activity: activityLog,
+    defaults: generalSettingsDefaults(config),
+    logger,
+  });
+  const defaultRateLimitRpm = (): number => generalSettings.current.default_rate_limit_rpm;
+  const applySettings = (s: EffectiveGeneralSettings): void => outboundPolicy.setAllowlist(s.outbound_allowlist);
+  applySettings(generalSettings.current);
+  generalSettings.onChange(applySettings);
+
   const authSettings = new AuthSettingsService(stores.authSettings, clock, bus);
-  const apiKeyAuth = new ApiKeyAuthenticator({ store: stores.apiKeys, config, clock, bus, logger });
+  const keyConfig = {
+    keyPrefix: config.keyPrefix,
+    get defaultRateLimitRpm() {
+      return defaultRateLimitRpm();
+    },
+  };
+  const apiKeyAuth = new ApiKeyAuthenticator({ store: stores.apiKeys, config: keyConfig, clock, bus, logger });
   const apiKeys = new ApiKeysService({ tx, store: stores.apiKeys, authenticator: apiKeyAuth, authSettings, config, clock });
   const sessions = new SessionsService(
     stores.sessions,
@@ -156,7 +196,7 @@ function buildServices(input: {
     clock,
     authSettings,
     bus,
-    config.defaultRateLimitRpm,
+    defaultRateLimitRpm,
   );
   const onUserChange = (userId: string): void => apiKeyAuth.invalidateUser(userId);
   const users = new UsersService(tx, stores.users, clock, onUserChange);
@@ -217,10 +257,24 @@ function buildServices(input: {
     outboundPolicy,
     clock,
     logger,
+    defaults: () => generalSettings.serverDefaults(),
   });
   const catalogService = new CatalogService({ tx, servers: stores.servers, catalogStore: stores.catalog, catalog, sync: catalogSync });
   const callRecorder = new CallRecorder(stores.callRecords, logger, options.callRecorder);
   const aiProviders = new AiProvidersService({ tx, store: stores.aiProviders, secrets, policy: outboundPolicy, clock, logger });
+  const dashboard = new DashboardService({
+    store: stores.dashboard,
+    activity: stores.activity,
+    catalog,
+    upstreamState: (id) => pool.state(id),
+    bundles: bundleRegistry,
+    clock,
+  });
+  // Not in `Stores`: the purge runs outside any transaction, on a connection of its own (advisory lock).
+  const retention = new RetentionService(
+    { store: new RetentionStore(db.knex, { advisoryLock: db.kind === 'postgres' }), settings: generalSettings, clock, logger },
+    { vacuum: db.kind === 'pglite' },
+  );
 
   let closing: Promise<void> | undefined;
   return {
@@ -251,13 +305,20 @@ function buildServices(input: {
     bundles,
     callRecorder,
     aiProviders,
+    activityLog,
+    dashboard,
+    generalSettings,
+    retention,
     start() {
       apiKeyAuth.start();
       sessions.start();
+      retention.start();
     },
     close() {
       closing ??= (async () => {
         sessions.stop();
+        await retention.stop();
+        generalSettings.stop();
         await callRecorder.stop();
         await catalogSync.close();
         await apiKeyAuth.stop();
@@ -296,6 +357,13 @@ export function composeMcp(services: Services, config: Config, logger: Logger, o
     options,
   });
   const bundle = new BundleEndpoint({ core, registry: services.bundleRegistry, catalog: services.catalog, config, version: VERSION });
+  // General settings the endpoints apply at run time (an explicit idle-timeout tunable wins).
+  const applySettings = (s: EffectiveGeneralSettings): void => {
+    core.setAllowedOrigins(s.allowed_origins);
+    if (options.sessionIdleMs === undefined) core.sessions.setIdleTimeout(s.mcp_session_idle_timeout_minutes * 60_000);
+  };
+  applySettings(services.generalSettings.current);
+  core.onClose(services.generalSettings.onChange(applySettings));
   return {
     core,
     bundle,

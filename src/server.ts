@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app.js';
-import { composeMcp, openServices, VERSION, type Services } from './compose.js';
+import { composeMcp, openServices, VERSION, type McpEndpoints, type Services } from './compose.js';
 import type { Config } from './config.js';
 import type { UpstreamCaller } from './domain/catalog.js';
 import { createHandlers } from './handlers/index.js';
@@ -31,6 +31,8 @@ export interface RunningServer {
   readonly port: number;
   readonly services: Services;
   readonly logger: Logger;
+  /** The MCP endpoints (their sessions, for tests). */
+  readonly mcp: McpEndpoints;
   /** Stops accepting, lets in-flight requests finish (up to the configured grace), closes the database. */
   stop(): Promise<void>;
 }
@@ -179,5 +181,5 @@ async function startLocked(config: Config, options: StartOptions, logger: Logger
     return stopPromise;
   };
 
-  return { url, port, services, logger, stop };
+  return { url, port, services, logger, mcp, stop };
 }

@@ -1,4 +1,4 @@
-/** Outcome of one `tools/call`. */
+/** Outcome of one `tools/call`. Every status but `ok` counts as a failed call. */
 export type CallStatus = 'ok' | 'tool_error' | 'error' | 'timeout' | 'cancelled';
 
 /** One recorded `tools/call` (the dashboard reads these). */
@@ -7,6 +7,8 @@ export interface CallRecord {
   endpoint: 'bundle' | 'gateway';
   bundle_id: string | null;
   server_id: string | null;
+  /** The server's name when the call was made (kept readable after a rename or delete). */
+  server_name: string | null;
   tool_id: string | null;
   /** The tool's real (upstream) name. */
   tool_name: string;

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: f717cc917548354cfb253095be6a7b3639cd1fdcf2367d5d595cf9731aa34c95
+// openapi.yaml sha256: 99d78a8a6371ca4bf30d222331e44217f0c41e96da6aeb39259d165ca369c048
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -57,6 +57,8 @@ export interface paths {
         /**
          * Get the dashboard overview
          * @description Headline statistics, the health of every upstream server, the latest activity (filtered by `activity_filter`) and the busiest servers of the last 24 hours. Numbers may be cached for a few seconds (`generated_at`).
+         *
+         *     Call figures cover the tool calls of both MCP endpoints (`/mcp/bundle/{bundle_key}` and `/mcp/gateway`) and are read from hourly rollups kept with the call records, so the answer takes the same time at a million records as at ten. "Last 24 hours" means the chart window: the current UTC hour and the 23 before it (see `ChartWindow`).
          *
          *     **Authorization:** Requires the admin or owner role.
          */
@@ -1637,19 +1639,19 @@ export interface components {
             tools_enabled: number;
             /** @description Bundles. */
             bundles_total: number;
-            /** @description Active users. */
+            /** @description Active users (deactivated users are not counted). */
             users_total: number;
-            /** @description Active API keys of all users. */
+            /** @description API keys of all users that authenticate now: active, not expired, not past a rotation grace period, owned by an active user. */
             api_keys_active: number;
             /** @description MCP tool calls in the last 24 hours. */
             calls_24h: number;
-            /** @description Failed tool calls in the last 24 hours. */
+            /** @description Failed tool calls in the last 24 hours: every outcome but success (the tool reported an error, the upstream failed or timed out, or the caller cancelled). */
             errors_24h: number;
             /** @description `errors_24h / calls_24h` (0 when there were no calls). */
             error_rate_24h: number;
-            /** @description Median tool-call latency, last 24 hours; null without calls. */
+            /** @description Median tool-call latency in ms, last 24 hours; null without calls. Percentiles are nearest-rank values read from log-spaced latency histograms (buckets 2 % wide, reported at their geometric middle): within 1 % of the exact value. */
             p50_latency_ms_24h: number | null;
-            /** @description 95th percentile tool-call latency, last 24 hours; null without calls. */
+            /** @description 95th percentile tool-call latency in ms, last 24 hours; null without calls (see `p50_latency_ms_24h`). */
             p95_latency_ms_24h: number | null;
         };
         /** @description Health of one upstream MCP server. */
@@ -1663,7 +1665,7 @@ export interface components {
             latency_ms: number | null;
             /**
              * Format: date-time
-             * @description When the server was last probed.
+             * @description When the answering instance last probed the server (health probe or connection attempt); null until its first probe since that instance started.
              */
             last_checked_at: string | null;
             /** @description Last connection or probe error; null when healthy. */
@@ -1674,20 +1676,20 @@ export interface components {
             /** Format: uuid */
             id: string;
             /**
-             * @description `tool_call`, `error` (a failed tool call or other error) or `admin` (an administrative action).
+             * @description `tool_call` (a successful tool call), `error` (a failed tool call) or `admin` (an administrative action, whatever its outcome: a failed one has `status: error`).
              * @enum {string}
              */
             kind: "tool_call" | "error" | "admin";
             /** Format: date-time */
             timestamp: string;
-            /** @description Name or email of the user (or bundle name for anonymous bundle sessions); null when unknown. */
+            /** @description Tool calls: the calling user's name (else email), or the bundle's name for callers that present only a bundle key. Admin actions: the acting user's name (else email) at the time; null for actions of the system (background jobs, command line). */
             actor: string | null;
             /**
              * @description What happened, e.g. `tools/call`, `bundle.create`, `server.disable`.
              * @example tools/call
              */
             action: string;
-            /** @description What it happened to, e.g. a tool name (`github.create_issue`) or a resource name. */
+            /** @description What it happened to: for tool calls `<server name>.<tool name>` with the upstream names recorded at call time (`github.create_issue`), or the tool name alone when the call named no server; for admin actions the target's name, else its id. */
             target: string | null;
             /**
              * @description Outcome.
@@ -1696,27 +1698,33 @@ export interface components {
             status: "success" | "error";
             /** @description Duration for tool calls; null for other entries. */
             latency_ms: number | null;
-            /** @description Extra facts (bundle, server, key prefix, error message …). Never contains secrets or tool arguments. */
+            /**
+             * @description Extra facts; never secrets, request bodies or tool arguments.
+             *
+             *     Tool calls: `endpoint` (`bundle` or `gateway`), `call_status` (`ok`, `tool_error`, `error`, `timeout`, `cancelled`), `tool_name`, and where known `bundle_id`, `bundle_name`, `server_id`, `server_name`, `user_id`, `api_key_prefix`, `error` (the error message the caller received).
+             *     Admin actions: `target_type` (`server`, `bundle`, `api_key`, `user`, `invitation`, `settings`, `ai_provider`, `skill`, `generation_job`, …), `target_id`, and facts of the action (ids, names, counts, flags).
+             */
             details: {
                 [key: string]: unknown;
             };
         };
         /** @description The activity feed. */
         ActivityResponse: {
-            /** @description The latest 50 matching entries, newest first. */
+            /** @description The latest 50 matching entries, newest first (equal timestamps by `id`, descending). `all`: tool calls and admin actions; `tools`: tool calls (successful and failed); `errors`: failed tool calls and failed admin actions; `admin`: admin actions. */
             items: components["schemas"]["ActivityEntry"][];
             filter: components["schemas"]["ActivityFilter"];
         };
-        /** @description A server ranked by calls. */
+        /** @description A server ranked by calls (only servers with at least one call in the window are ranked; equal counts by name). */
         TopServer: {
             /** Format: uuid */
             server_id: string;
+            /** @description The server's current name; a deleted server keeps the name recorded with its calls. */
             name: string;
             /** @description Tool calls in the last 24 hours. */
             calls: number;
-            /** @description Failed tool calls in the last 24 hours. */
+            /** @description Failed tool calls in the last 24 hours (as `DashboardStats.errors_24h`). */
             errors: number;
-            /** @description Mean latency; null without calls. */
+            /** @description Mean latency in ms, rounded to the microsecond; null without calls. */
             avg_latency_ms: number | null;
         };
         /** @description Dashboard overview. */
@@ -1761,7 +1769,7 @@ export interface components {
             calls: number;
             errors: number;
         };
-        /** @description Latency percentiles in one hour; null when the hour had no calls. */
+        /** @description Latency percentiles (ms) of the tool calls of one hour; null when the hour had no calls. Nearest-rank values from the hour's log-spaced histogram, within 1 % of exact (see `DashboardStats.p50_latency_ms_24h`). */
         LatencyBucket: {
             /**
              * Format: date-time
@@ -1772,7 +1780,7 @@ export interface components {
             p95_ms: number | null;
             p99_ms: number | null;
         };
-        /** @description Calls of one server. */
+        /** @description Calls of one server (named as in `TopServer`). */
         ServerLoadEntry: {
             /** Format: uuid */
             server_id: string;
@@ -1787,7 +1795,7 @@ export interface components {
             tool_calls: components["schemas"]["ToolCallBucket"][];
             /** @description One bucket per hour of the window, oldest first. */
             latency: components["schemas"]["LatencyBucket"][];
-            /** @description Calls per server over the window, descending; servers without calls are omitted. */
+            /** @description Calls per server over the window, descending (equal counts by name); servers without calls are omitted. */
             server_load: components["schemas"]["ServerLoadEntry"][];
         };
         /** @description Global authentication settings. */
@@ -1928,25 +1936,25 @@ export interface components {
             display_order?: number;
             config?: components["schemas"]["OAuthProviderConfig"];
         };
-        /** @description General settings. AI providers are managed under `/api/v1/settings/providers`. */
+        /** @description General settings. AI providers are managed under `/api/v1/settings/providers`. Every field takes effect at run time on every instance (a change notification reaches the others; they also re-read the settings every 30 s), without a restart. A field never changed, or reset, shows its default: the environment's value where the operator set one (`TOOLGATE_DEFAULT_RATE_LIMIT_RPM`, `TOOLGATE_ALLOWED_ORIGINS`, `TOOLGATE_OUTBOUND_ALLOWLIST`), else the built-in value. */
         GeneralSettingsResponse: {
             /**
-             * @description Days tool-call records are kept before the purge job deletes them.
+             * @description Days tool-call records are kept. The purge job (every 10 minutes, one instance at a time) deletes records of the UTC hours that ended more than this many days ago, with their dashboard rollups. Built-in default: 30.
              * @example 30
              */
             log_retention_days: number;
             /**
-             * @description Days admin activity entries are kept.
+             * @description Days admin activity entries are kept (deleted by the same purge job). Built-in default: 365.
              * @example 365
              */
             activity_log_retention_days: number;
             /**
-             * @description Requests per minute for API keys whose `rate_limit_rpm` is null.
+             * @description Requests per minute for API keys whose `rate_limit_rpm` is null, and for browser sessions. A change applies to the next request of every credential, cached ones included.
              * @example 600
              */
             default_rate_limit_rpm: number;
             /**
-             * @description Legacy MCP sessions idle this long are ended.
+             * @description Legacy MCP sessions idle this long are ended; a change applies to open sessions too. Built-in default 30.
              * @example 30
              */
             mcp_session_idle_timeout_minutes: number;
@@ -1961,21 +1969,21 @@ export interface components {
              */
             health_check_interval_seconds: number;
             /**
-             * @description Browser origins allowed to call the MCP endpoints (`Origin` header). Requests without `Origin` are not affected.
+             * @description Browser origins allowed to call the MCP endpoints (`Origin` header), stored as `scheme://host[:port]` with a lower-case host. Requests without `Origin`, and loopback origins, are not affected.
              * @example [
              *       "https://agents.example.com"
              *     ]
              */
             allowed_origins: string[];
             /**
-             * @description Hosts or CIDR ranges the server may reach even though they are private, loopback or link-local (upstream servers, catalogs, OAuth discovery, AI endpoints). Everything else private is refused.
+             * @description Hosts, IP addresses or CIDR ranges (stored lower-case) the server may reach even though they are private, loopback or link-local (upstream servers, catalogs, OAuth discovery, AI endpoints). Everything else private is refused.
              * @example [
              *       "10.0.0.0/8",
              *       "mcp.internal.example.com"
              *     ]
              */
             outbound_allowlist: string[];
-            /** @description Base URL of the skill/MCP registry used for catalog browsing; null for the built-in default. */
+            /** @description Base URL of the skill/MCP registry used for catalog browsing; null for the built-in default. Checked against the outbound-address policy when saved (a private address must be on `outbound_allowlist`). */
             registry_url: string | null;
             /** @description Whether a registry token is stored. The token is never returned. */
             has_registry_token: boolean;

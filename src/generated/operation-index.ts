@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: f717cc917548354cfb253095be6a7b3639cd1fdcf2367d5d595cf9731aa34c95
+// openapi.yaml sha256: 99d78a8a6371ca4bf30d222331e44217f0c41e96da6aeb39259d165ca369c048
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */

@@ -1,14 +1,13 @@
 import type { PartialHandlerMap } from '../http/handler-types.js';
 import type { HandlerDeps } from './deps.js';
-import { notImplemented } from './not-implemented.js';
 
 type Ops = 'getDashboard' | 'getDashboardCharts' | 'getDashboardActivity';
 
 /** Dashboard: statistics, health, activity feed and charts (admin or owner). */
-export function createDashboardHandlers(_deps: HandlerDeps): PartialHandlerMap<Ops> {
+export function createDashboardHandlers({ services: { dashboard } }: HandlerDeps): PartialHandlerMap<Ops> {
   return {
-    getDashboard: notImplemented('getDashboard'),
-    getDashboardCharts: notImplemented('getDashboardCharts'),
-    getDashboardActivity: notImplemented('getDashboardActivity'),
+    getDashboard: async ({ query }) => ({ status: 200, body: await dashboard.overview(query.activity_filter) }),
+    getDashboardCharts: async () => ({ status: 200, body: await dashboard.charts() }),
+    getDashboardActivity: async ({ query }) => ({ status: 200, body: await dashboard.activity(query.activity_filter) }),
   };
 }

@@ -1,14 +1,13 @@
 import type { PartialHandlerMap } from '../http/handler-types.js';
 import type { HandlerDeps } from './deps.js';
-import { notImplemented } from './not-implemented.js';
 
 type Ops = 'getGeneralSettings' | 'updateGeneralSettings' | 'resetGeneralSettings';
 
 /** General settings (log retention and others) and their reset. */
-export function createGeneralSettingsHandlers(_deps: HandlerDeps): PartialHandlerMap<Ops> {
+export function createGeneralSettingsHandlers({ services: { generalSettings } }: HandlerDeps): PartialHandlerMap<Ops> {
   return {
-    getGeneralSettings: notImplemented('getGeneralSettings'),
-    updateGeneralSettings: notImplemented('updateGeneralSettings'),
-    resetGeneralSettings: notImplemented('resetGeneralSettings'),
+    getGeneralSettings: async () => ({ status: 200, body: await generalSettings.get() }),
+    updateGeneralSettings: async ({ body }) => ({ status: 200, body: await generalSettings.update(body) }),
+    resetGeneralSettings: async () => ({ status: 200, body: await generalSettings.reset() }),
   };
 }

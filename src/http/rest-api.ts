@@ -14,6 +14,7 @@ import {
 } from '../errors.js';
 import { OPERATIONS, type MinRole } from '../generated/operation-index.js';
 import { roleAtLeast, type Principal } from '../domain/principal.js';
+import { runAsActor } from '../services/actor-context.js';
 import type { CookieOptions, HandlerMap, HandlerRequest } from './handler-types.js';
 import { nulCharacterIssues, toValidationIssues } from './validation-errors.js';
 
@@ -199,9 +200,10 @@ export async function createRestApi(options: RestApiOptions): Promise<(ctx: KoaC
           },
         },
       };
-      const result = await (
-        handler as (r: typeof req) => Promise<{ status: number; body: unknown; headers?: Record<string, string | string[]> }>
-      )(req);
+      const run = handler as (r: typeof req) => Promise<{ status: number; body: unknown; headers?: Record<string, string | string[]> }>;
+      // The signed-in user is the actor of whatever the operation records in the activity log.
+      const p = req.principal;
+      const result = await (p ? runAsActor({ userId: p.userId, name: p.name || p.email }, () => run(req)) : run(req));
       ctx.status = result.status;
       for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
       if (result.status !== 204 && result.body !== undefined) ctx.body = result.body;

@@ -134,10 +134,10 @@ export class EndpointCore {
   private readonly rpc: JSONRPCServer<McpContext>;
   /** In-flight requests of each legacy session, for `notifications/cancelled` and DELETE. */
   private readonly inFlight = new Map<string, Map<string, AbortController>>();
-  private readonly allowedOrigins: Set<string>;
+  private allowedOrigins = new Set<string>();
   private readonly publicOrigin: string | undefined;
   private readonly publicHost: string | undefined;
-  private readonly allowedHosts: Set<string>;
+  private allowedHosts = new Set<string>();
   /** True when the server listens on a loopback address only (the default). */
   private readonly loopbackOnly: boolean;
   private readonly keepAlive: NodeJS.Timeout;
@@ -162,10 +162,9 @@ export class EndpointCore {
       serverInfo: this.serverInfo,
     });
     this.slowMs = o.slowResponseMs ?? 1000;
-    this.allowedOrigins = new Set(deps.config.allowedOrigins.map((x) => new URL(x).origin));
+    this.setAllowedOrigins(deps.config.allowedOrigins);
     this.publicOrigin = deps.config.publicUrl ? new URL(deps.config.publicUrl).origin : undefined;
     this.publicHost = deps.config.publicUrl ? new URL(deps.config.publicUrl).hostname.toLowerCase() : undefined;
-    this.allowedHosts = new Set(deps.config.allowedOrigins.map((x) => new URL(x).hostname.toLowerCase()));
     this.loopbackOnly = isLoopbackName(deps.config.host);
     this.keepAlive = setInterval(() => {
       for (const s of this.sessions.streams()) s.stream?.write(': keepalive\n\n');
@@ -208,6 +207,12 @@ export class EndpointCore {
     } finally {
       this.active.delete(pending);
     }
+  }
+
+  /** Replaces the browser origins allowed besides loopback and the public URL (general settings). */
+  setAllowedOrigins(origins: readonly string[]): void {
+    this.allowedOrigins = new Set(origins.map((x) => new URL(x).origin));
+    this.allowedHosts = new Set(origins.map((x) => new URL(x).hostname.toLowerCase()));
   }
 
   /** Runs `fn` when the core closes (routes unsubscribe from change feeds here). */

@@ -27,9 +27,17 @@ export class SessionStore {
   private sweeper: NodeJS.Timeout;
 
   constructor(
-    private readonly idleMs: number,
+    private idleMs: number,
     private readonly now: () => number = Date.now,
   ) {
+    this.sweeper = setInterval(() => this.sweep(), Math.max(1000, Math.min(idleMs, 60_000)));
+    this.sweeper.unref();
+  }
+
+  /** Changes the idle timeout of every session, open ones included (general settings). */
+  setIdleTimeout(idleMs: number): void {
+    this.idleMs = idleMs;
+    clearInterval(this.sweeper);
     this.sweeper = setInterval(() => this.sweep(), Math.max(1000, Math.min(idleMs, 60_000)));
     this.sweeper.unref();
   }

@@ -193,6 +193,7 @@ export class ApiKeyAuthenticator {
   }
 
   private principalOf({ key, user }: ApiKeyWithOwner): Principal {
+    const config = this.config;
     return Object.freeze({
       userId: user.id,
       email: user.email,
@@ -201,7 +202,10 @@ export class ApiKeyAuthenticator {
       via: 'api_key' as const,
       apiKeyId: key.id,
       scopes: Object.freeze([...key.scopes]),
-      rateLimitRpm: key.rate_limit_rpm ?? this.config.defaultRateLimitRpm,
+      // Read on every request, so a changed default applies to cached keys at once.
+      get rateLimitRpm() {
+        return key.rate_limit_rpm ?? config.defaultRateLimitRpm;
+      },
     });
   }
 

@@ -37,7 +37,8 @@ export class SessionsService {
     private readonly clock: Clock,
     private readonly authSettings: AuthSettingsService,
     private readonly bus: ChangeBus,
-    private readonly defaultRateLimitRpm: number,
+    /** The default rate limit in force (general settings), read on every request. */
+    private readonly defaultRateLimitRpm: () => number,
   ) {
     bus.subscribe((m) => {
       if (m.kind === 'session' && typeof m.sessionId === 'string') this.drop(m.sessionId);
@@ -114,6 +115,7 @@ export class SessionsService {
     const generation = this.generation;
     const found = await this.store.findWithUser(sessionId);
     if (!found) return undefined;
+    const defaultRpm = this.defaultRateLimitRpm;
     const entry = {
       found,
       loadedAt: nowMs,
@@ -126,7 +128,9 @@ export class SessionsService {
         apiKeyId: null,
         sessionId,
         scopes: ALL_SCOPES,
-        rateLimitRpm: this.defaultRateLimitRpm,
+        get rateLimitRpm() {
+          return defaultRpm();
+        },
       }),
     };
     if (generation === this.generation) this.cache.set(sessionId, entry);

@@ -1,14 +1,22 @@
 import type { Knex } from 'knex';
 import type { CallRecord, CallRecordSink } from '../domain/call-records.js';
+import { latencyBucket } from '../lib/latency-histogram.js';
 
-export type DbCallRecordRow = CallRecord & { id: string };
+export type DbCallRecordRow = CallRecord & { id: string; call_id: string };
+
+/** Rollup key of calls that name no server (the nil UUID; never a registered server's id). */
+export const NO_SERVER_ID = '00000000-0000-0000-0000-000000000000';
+
+const HOUR_MS = 3_600_000;
 
 const COLUMNS = [
   'id',
+  'call_id',
   'occurred_at',
   'endpoint',
   'bundle_id',
   'server_id',
+  'server_name',
   'tool_id',
   'tool_name',
   'user_id',
@@ -18,25 +26,63 @@ const COLUMNS = [
   'error',
 ] as const;
 
-const INSERT_COLUMNS = COLUMNS.filter((c) => c !== 'id');
-const INSERT_TYPES =
-  'occurred_at timestamptz, endpoint text, bundle_id uuid, server_id uuid, tool_id uuid, tool_name text, user_id uuid, api_key_id uuid, status text, latency_ms double precision, error text';
+const INSERT_COLUMNS = COLUMNS.filter((c) => c !== 'id' && c !== 'call_id');
+const RECORD_TYPES =
+  'occurred_at timestamptz, endpoint text, bundle_id uuid, server_id uuid, server_name text, tool_id uuid, tool_name text, user_id uuid, api_key_id uuid, status text, latency_ms double precision, error text, hour timestamptz';
 
-/** Persistence of call records: batch inserts, simple reads. */
+/**
+ * One statement: the records, their per hour × server rollups and their hourly latency
+ * histograms, all or nothing. Rollup rows are upserted in key order, so two instances writing the
+ * same hours never deadlock; histograms are added element-wise (index = latency bucket).
+ */
+const INSERT_SQL = `
+with r as materialized (
+  select * from jsonb_to_recordset(?::jsonb) as r(${RECORD_TYPES})
+),
+inserted as (
+  insert into call_records (${INSERT_COLUMNS.join(', ')})
+  select ${INSERT_COLUMNS.join(', ')} from r
+),
+rolled as (
+  insert into call_rollups as c (hour, server_id, server_name, calls, errors, latency_sum_ms)
+  select hour, coalesce(server_id, '${NO_SERVER_ID}'::uuid), max(server_name),
+         count(*), count(*) filter (where status <> 'ok'), sum(latency_ms)
+  from r group by 1, 2 order by 1, 2
+  on conflict (hour, server_id) do update
+    set calls = c.calls + excluded.calls,
+        errors = c.errors + excluded.errors,
+        latency_sum_ms = c.latency_sum_ms + excluded.latency_sum_ms,
+        server_name = coalesce(excluded.server_name, c.server_name)
+)
+insert into call_latency_histogram as h (hour, counts)
+select hour, counts from jsonb_to_recordset(?::jsonb) as x(hour timestamptz, counts bigint[]) order by hour
+on conflict (hour) do update
+  set counts = (select array_agg(coalesce(a, 0) + coalesce(b, 0) order by i)
+                from unnest(h.counts, excluded.counts) with ordinality as u(a, b, i))`;
+
+/** Persistence of call records and of the rollups that are kept with them. */
 export class CallRecordsStore implements CallRecordSink {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
   /**
-   * Inserts a batch in one statement with one parameter (a JSON array unpacked by the database),
-   * so a batch of hundreds costs one small query to build and parse instead of thousands of bindings.
+   * Inserts a batch and folds it into the rollups in one statement with one parameter (a JSON
+   * array unpacked by the database), so a batch of hundreds costs one small query to build and
+   * parse instead of thousands of bindings, and the rollups never disagree with the records.
    */
   async insertMany(records: readonly CallRecord[]): Promise<void> {
     if (records.length === 0) return;
-    await this.db.raw(
-      `insert into call_records (${INSERT_COLUMNS.join(', ')})
-       select ${INSERT_COLUMNS.join(', ')} from jsonb_to_recordset(?::jsonb) as r(${INSERT_TYPES})`,
-      [JSON.stringify(records)],
-    );
+    const histograms = new Map<number, number[]>();
+    const rows = records.map((r) => {
+      const hour = Math.floor(r.occurred_at.getTime() / HOUR_MS) * HOUR_MS;
+      let counts = histograms.get(hour);
+      if (!counts) histograms.set(hour, (counts = []));
+      const bucket = latencyBucket(r.latency_ms);
+      for (let i = counts.length; i <= bucket; i++) counts.push(0);
+      counts[bucket]! += 1;
+      return { ...r, hour: new Date(hour) };
+    });
+    const hours = [...histograms].map(([hour, counts]) => ({ hour: new Date(hour), counts }));
+    await this.db.raw(INSERT_SQL, [JSON.stringify(rows), JSON.stringify(hours)]);
   }
 
   /** The most recent records first (optionally of one bundle). */

@@ -1,11 +1,14 @@
 import type { Knex } from 'knex';
 import { AiProvidersStore } from './ai-providers-store.js';
+import { ActivityStore } from './activity-store.js';
 import { ApiKeysStore } from './api-keys-store.js';
 import { AuthSettingsStore } from './auth-settings-store.js';
 import { BundlesStore } from './bundles-store.js';
 import { CallRecordsStore } from './call-records-store.js';
 import { CatalogStore } from './catalog-store.js';
+import { DashboardStore } from './dashboard-store.js';
 import { GatewaySettingsStore } from './gateway-settings-store.js';
+import { GeneralSettingsStore } from './general-settings-store.js';
 import { InvitationsStore } from './invitations-store.js';
 import { OAuthProvidersStore } from './oauth-providers-store.js';
 import { SealedValuesStore } from './sealed-values-store.js';
@@ -28,6 +31,11 @@ export interface Stores {
   readonly callRecords: CallRecordsStore;
   readonly sealedValues: SealedValuesStore;
   readonly aiProviders: AiProvidersStore;
+  /** The admin activity log. */
+  readonly activity: ActivityStore;
+  readonly generalSettings: GeneralSettingsStore;
+  /** Dashboard reads: call rollups, recent calls, names. */
+  readonly dashboard: DashboardStore;
 }
 
 /** Builds every store on `db`. A new table's store is added here (and to `Stores`). */
@@ -46,6 +54,9 @@ export function createStores(db: Knex | Knex.Transaction): Stores {
     callRecords: new CallRecordsStore(db),
     sealedValues: new SealedValuesStore(db),
     aiProviders: new AiProvidersStore(db),
+    activity: new ActivityStore(db),
+    generalSettings: new GeneralSettingsStore(db),
+    dashboard: new DashboardStore(db),
   };
 }
 

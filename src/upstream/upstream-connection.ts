@@ -66,6 +66,8 @@ export interface UpstreamState {
   readonly serverInfo: Implementation | null;
   readonly capabilities: ServerCapabilities | null;
   readonly latencyMs: number | null;
+  /** When the last health probe (or connection attempt) finished. */
+  readonly lastCheckedAt: Date | null;
   /** Connection attempts since the last success (0 while connected). */
   readonly failures: number;
   /** Connection attempts made since the connection was created. */
@@ -152,6 +154,7 @@ export class UpstreamConnection {
     serverInfo: null,
     capabilities: null,
     latencyMs: null,
+    lastCheckedAt: null,
     failures: 0,
     attempts: 0,
     pid: null,
@@ -450,7 +453,7 @@ export class UpstreamConnection {
     try {
       await client.ping({ timeout: Math.min(PROBE_TIMEOUT_MS, this.spec.healthCheckIntervalMs) });
       if (this.client !== client) return;
-      this.setState({ latencyMs: Math.round((performance.now() - started) * 1000) / 1000 });
+      this.setState({ latencyMs: Math.round((performance.now() - started) * 1000) / 1000, lastCheckedAt: new Date() });
     } catch (err) {
       if (this.client !== client || this.closed) return;
       const reason = isSessionGone(err) ? 'upstream session expired' : `health probe failed: ${describeError(err)}`;
@@ -482,7 +485,7 @@ export class UpstreamConnection {
   private failed(gen: number, reason: string): void {
     if (this.closed || gen !== this.generation) return;
     const failures = this.current.failures + 1;
-    this.setState({ status: 'error', lastError: reason, failures, pid: null, latencyMs: null });
+    this.setState({ status: 'error', lastError: reason, failures, pid: null, latencyMs: null, lastCheckedAt: new Date() });
     const { retryBaseMs, retryMaxMs, maxFastRetries } = this.options;
     let delay: number;
     if (failures <= maxFastRetries) {

@@ -35,6 +35,7 @@ describe('call recorder', () => {
     endpoint: 'bundle',
     bundle_id: null,
     server_id: null,
+    server_name: null,
     tool_id: null,
     tool_name: `t${n}`,
     user_id: null,

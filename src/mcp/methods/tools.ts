@@ -96,6 +96,7 @@ export async function toolsCall(params: Record<string, unknown>, ctx: McpContext
       endpoint: ctx.caller.endpoint,
       bundle_id: target.bundleId,
       server_id: target.serverId,
+      server_name: ctx.view.serverName(target.serverId),
       tool_id: target.toolId,
       tool_name: target.upstreamName,
       user_id: ctx.caller.userId,
