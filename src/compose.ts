@@ -262,6 +262,8 @@ function buildServices(input: {
   const catalogService = new CatalogService({ tx, servers: stores.servers, catalogStore: stores.catalog, catalog, sync: catalogSync });
   const callRecorder = new CallRecorder(stores.callRecords, logger, options.callRecorder);
   const aiProviders = new AiProvidersService({ tx, store: stores.aiProviders, secrets, policy: outboundPolicy, clock, logger });
+  // The general-settings reset also resets AI providers (spec 4.4), in the same transaction.
+  generalSettings.addResetHook(aiProviders.resetHook);
   const dashboard = new DashboardService({
     store: stores.dashboard,
     activity: stores.activity,

@@ -1,3 +1,4 @@
+import type { SettingsResetHook } from './general-settings-service.js';
 import { randomUUID } from 'node:crypto';
 import { AiError } from '../ai/ai-errors.js';
 import { createEmbeddingClient, createLlmClient, type AdapterDeps } from '../ai/ai-clients.js';
@@ -163,7 +164,18 @@ export class AiProvidersService {
     this.deps.logger.info({ aiProviderId: id, wasActive: row.is_active }, 'ai provider deleted');
   }
 
-  /** Deletes every configuration (the general-settings reset). */
+  /**
+   * The general-settings reset's part: deletes every configuration in the reset's transaction
+   * and drops the cached clients once it has committed.
+   */
+  readonly resetHook: SettingsResetHook = {
+    reset: async (stores) => {
+      await stores.aiProviders.deleteAll();
+    },
+    afterCommit: () => this.clients.clear(),
+  };
+
+  /** Deletes every configuration. */
   async deleteAll(): Promise<number> {
     this.clients.clear();
     return this.deps.store.deleteAll();

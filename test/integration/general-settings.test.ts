@@ -226,6 +226,23 @@ describe('general settings: GET, PUT, POST reset', function () {
   });
 
   describe('POST /api/v1/settings/general/reset', () => {
+    it('also resets the AI providers (spec 4.4): none is left configured', async () => {
+      const created = await admin.client.post('/api/v1/settings/providers', {
+        provider_type: 'llm',
+        provider: 'openai_compatible',
+        model: 'reset-model',
+        endpoint: 'http://127.0.0.1:9/v1',
+        api_key: 'sk-reset-test-0000',
+      });
+      expect(created.status).to.equal(201);
+      expect((await admin.client.get('/api/v1/settings/providers')).body as { length?: number; items?: unknown[] }).to.satisfy(
+        (b: { items?: unknown[] } | unknown[]) => (Array.isArray(b) ? b.length : (b.items?.length ?? 0)) >= 1,
+      );
+      expect((await admin.client.post('/api/v1/settings/general/reset')).status).to.equal(200);
+      const after = (await admin.client.get('/api/v1/settings/providers')).body as { items?: unknown[] } | unknown[];
+      expect(Array.isArray(after) ? after.length : (after.items?.length ?? -1)).to.equal(0);
+    });
+
     it('restores every default and clears the registry credentials, in one transaction with the reset hooks', async () => {
       const knex = t.server.services.db.knex;
       // Stands in for the AI providers' reset: a write with the stores of the reset's transaction.
