@@ -25,6 +25,7 @@ import { ServersService } from './services/servers-service.js';
 import { ServersStore } from './stores/servers-store.js';
 import { CatalogStore } from './stores/catalog-store.js';
 import { createIdentity, type IdentityServices } from './services/identity.js';
+import { createSkillServices, type SkillServices } from './skills-composition.js';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OPENAPI_PATH = path.join(ROOT_DIR, 'openapi.yaml');
@@ -52,6 +53,8 @@ export interface Services {
   readonly callRecorder: CallRecorder;
   /** Users, keys, sessions, OAuth, invitations, rate limits (`apiKeys` above is `identity.apiKeys`). */
   readonly identity: IdentityServices;
+  /** Agent Skills: library, catalogs, script tools and their sandboxes. */
+  readonly skills: SkillServices;
 }
 
 /** Optional parts of the services a caller may supply (tests, benchmarks). */
@@ -105,7 +108,23 @@ export async function openServices(
     throw err;
   }
   const identity = createIdentity({ config, logger, clock, knex: db.knex, users, apiKeysStore, secrets, masterKey });
+  // Agent Skills; calls of script tools are routed to the sandbox, every other call to the upstreams.
+  const skills = await createSkillServices({
+    knex: db.knex,
+    config,
+    logger,
+    clock,
+    policy: identity.outboundPolicy,
+    catalog,
+    servers,
+    bundles,
+    upstreams: options.upstreams ?? servers.pool,
+  }).catch(async (err: unknown) => {
+    await db.close().catch(() => undefined);
+    throw err;
+  });
   return {
+    skills,
     db,
     users,
     apiKeysStore,
@@ -114,7 +133,7 @@ export async function openServices(
     secrets,
     catalog,
     servers,
-    upstreams: options.upstreams ?? servers.pool,
+    upstreams: skills.upstreams,
     bundleRegistry,
     bundles,
     callRecords,
@@ -159,6 +178,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     startedAt,
     bundles: services.bundles,
     servers: services.servers,
+    skills: services.skills.skills,
+    skillCatalogs: services.skills.skillCatalogs,
+    skillTools: services.skills.skillTools,
   });
   const rest = await createRestApi({
     definition: OPENAPI_PATH,
@@ -241,6 +263,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       await closed;
       await services.callRecorder.stop();
       await services.servers.close();
+      await services.skills.sandbox.close();
       await services.identity.close();
       await services.db.close();
       logger.info('stopped');

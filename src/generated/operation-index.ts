@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: e6a8fafd3184a7a0201ef4c75e4cd8b93a45b0a56af7850f3376de72010083da
+// openapi.yaml sha256: b904e19527cd52adc00d4ea562d33b8905169a3bf90e7f140e8bb2dee0d51f5c
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */

@@ -5,6 +5,9 @@ import type { BundlesService } from '../services/bundles-service.js';
 import type { ServersService } from '../services/servers-service.js';
 import type { IdentityServices } from '../services/identity.js';
 import type { Database } from '../stores/database.js';
+import type { SkillCatalogs } from '../services/skills/skill-catalogs.js';
+import type { SkillsService } from '../services/skills/skills-service.js';
+import type { SkillToolsService } from '../services/skills/skill-tools-service.js';
 
 /** What handlers may use: services and read-only facts about the process. */
 export interface HandlerDeps {
@@ -18,4 +21,8 @@ export interface HandlerDeps {
   readonly startedAt: Date;
   readonly bundles: BundlesService;
   readonly servers: ServersService;
+  /** Agent Skills: library, catalogs, attachments (script tools). */
+  readonly skills: SkillsService;
+  readonly skillCatalogs: SkillCatalogs;
+  readonly skillTools: SkillToolsService;
 }

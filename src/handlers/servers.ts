@@ -4,7 +4,6 @@ import type { ServersService } from '../services/servers-service.js';
 import type { DbPromptRow, DbResourceRow, DbToolRow } from '../stores/catalog-store.js';
 import type { DbServerRow } from '../stores/servers-store.js';
 import type { HandlerDeps } from './deps.js';
-import { notImplemented } from './not-implemented.js';
 
 type Ops =
   | 'listServers'
@@ -69,7 +68,7 @@ export function toolToApi(row: DbToolRow & { server_name: string }, servers: Ser
     output_schema: row.output_schema,
     annotations: row.annotations,
     enabled: row.enabled,
-    available: row.available && servers.isConnected(row.server_id),
+    available: row.available && (row.skill_attachment_id ? servers.isEnabled(row.server_id) : servers.isConnected(row.server_id)),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
@@ -169,7 +168,10 @@ export function createServersHandlers(deps: HandlerDeps): PartialHandlerMap<Ops>
       status: 200,
       body: { updated: await servers.setToolSelection(params.server_id, body.tool_ids, body.enabled) },
     }),
-    attachSkillToServer: notImplemented('attachSkillToServer'),
-    detachSkillFromServer: notImplemented('detachSkillFromServer'),
+    attachSkillToServer: async ({ params }) => ({ status: 200, body: await deps.skillTools.attach(params.server_id, params.skill_id) }),
+    detachSkillFromServer: async ({ params }) => {
+      await deps.skillTools.detach(params.server_id, params.skill_id);
+      return { status: 204, body: undefined };
+    },
   };
 }

@@ -49,7 +49,7 @@ export class BundleView {
       const tool = catalog.tool(t.toolId);
       if (!tool || t.override.enabled === false || !tool.enabled || !tool.available) continue;
       const state = catalog.serverState(tool.serverId);
-      if (!state?.enabled || !state.connected) continue;
+      if (!state?.enabled || (!state.connected && !tool.script)) continue;
       const eff = effectiveTool(tool, t.override);
       if (this.byName.has(eff.name)) continue;
       const offered: OfferedTool = {

@@ -132,6 +132,15 @@ export class BundlesService {
     this.registry.remove(id);
   }
 
+  /** Publishes bundles whose tools another service changed in the database (script tools removed). */
+  async refreshLive(ids: readonly string[]): Promise<void> {
+    for (const id of ids) {
+      const row = await this.store.findById(id);
+      if (row) this.registry.put(toLiveBundle(row, await this.store.tools(id)));
+      else this.registry.remove(id);
+    }
+  }
+
   async addTools(id: string, inputs: ToolInput[]): Promise<BundleDetail> {
     const { row, tools } = await this.write(id, async (store, current) => {
       const rows = this.newToolRows(id, inputs, current, ['body', 'tools']);
@@ -290,7 +299,7 @@ export class BundlesService {
       server_name: tool?.serverName ?? t.server_name,
       name: tool?.name ?? t.tool_name,
       display_order: t.display_order,
-      available: !!tool && tool.available && !!server?.connected && server.enabled,
+      available: !!tool && tool.available && (!!server?.connected || !!tool.script) && !!server?.enabled,
       enabled: override.enabled !== false && (tool?.enabled ?? true),
       override: overrideView(override),
       effective: {

@@ -461,6 +461,11 @@ export class ServersService {
     };
   }
 
+  /** Whether the server is registered and enabled (from memory). */
+  isEnabled(serverId: string): boolean {
+    return this.deps.catalog.serverState(serverId)?.enabled ?? false;
+  }
+
   /** Whether the server is enabled and connected right now (from memory). */
   isConnected(serverId: string): boolean {
     return this.pool.state(serverId)?.status === 'connected';
@@ -530,8 +535,8 @@ export class ServersService {
     );
   }
 
-  /** Rebuilds the in-memory entry of one server from the database. */
-  private async reloadCatalog(serverId: string): Promise<void> {
+  /** Rebuilds the in-memory entry of one server from the database (also after skill attachments change). */
+  async reloadCatalog(serverId: string): Promise<void> {
     const row = await this.deps.servers.findById(serverId);
     if (!row) {
       this.deps.catalog.removeServer(serverId);
@@ -564,6 +569,7 @@ export class ServersService {
         enabled: t.enabled,
         // Offered at the last sync and on an enabled server; live connection is serverState().connected.
         available: t.available && row.enabled,
+        ...(t.skill_attachment_id ? { script: true } : {}),
       })),
       resources: resources
         .filter((r) => !r.is_template)

@@ -155,6 +155,18 @@ export class BundlesStore {
     return (await this.db('bundle_tools').where({ bundle_id: bundleId, tool_id: toolId }).delete().returning('tool_id')).length > 0;
   }
 
+  /** Removes these tools from every bundle (their catalog tools were deleted); returns the bundles changed. */
+  async deleteToolsEverywhere(toolIds: readonly string[], now: Date): Promise<string[]> {
+    if (!toolIds.length) return [];
+    const rows: { bundle_id: string }[] = await this.db('bundle_tools')
+      .whereIn('tool_id', [...toolIds])
+      .delete()
+      .returning('bundle_id');
+    const ids = [...new Set(rows.map((r) => r.bundle_id))];
+    if (ids.length) await this.db('bundles').whereIn('id', ids).update({ updated_at: now });
+    return ids;
+  }
+
   async setOverride(bundleId: string, toolId: string, override: ToolOverride, now: Date): Promise<void> {
     await this.db('bundle_tools')
       .where({ bundle_id: bundleId, tool_id: toolId })
