@@ -33,6 +33,7 @@ export const CATALOG_BOUNDS = {
   skillsPerCatalog: 500,
   concurrency: 4,
 } as const;
+export type CatalogBounds = { [K in keyof typeof CATALOG_BOUNDS]: number };
 
 export interface SkillCatalogsDeps {
   /** The outbound-address policy every fetch (and every redirect hop) passes. */
@@ -43,6 +44,8 @@ export interface SkillCatalogsDeps {
   githubToken: () => Promise<string | undefined> | string | undefined;
   logger: Logger;
   now?: () => number;
+  /** Tighter bounds (tests). */
+  bounds?: Partial<CatalogBounds>;
 }
 
 /** Where a catalog skill's files are, kept with a cached listing for imports. */
@@ -147,9 +150,11 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
 export class SkillCatalogs {
   private readonly cache = new Map<string, { expires: number; data: Promise<CatalogData> }>();
   private readonly now: () => number;
+  private readonly bounds: CatalogBounds;
 
   constructor(private readonly deps: SkillCatalogsDeps) {
     this.now = deps.now ?? Date.now;
+    this.bounds = { ...CATALOG_BOUNDS, ...deps.bounds };
   }
 
   /** The skills of a catalog, filtered by a case-insensitive substring of name or description. */
@@ -169,7 +174,7 @@ export class SkillCatalogs {
     const item = data.items.find((s) => s.name === name);
     const where = data.where.get(name);
     if (!item || !where) throw new NotFoundError(`The catalog ${data.source} has no skill named "${name}"`, 'catalog_skill_not_found');
-    const deadline = AbortSignal.timeout(CATALOG_BOUNDS.operationTimeoutMs);
+    const deadline = AbortSignal.timeout(this.bounds.operationTimeoutMs);
     const fetched = where.kind === 'github' ? await this.fetchGithubSkill(where, deadline) : await this.fetchIndexSkill(where, deadline);
     return { source: data.source, sourceUrl: item.source_url, ...fetched, version: item.version, tags: item.tags };
   }
@@ -212,11 +217,11 @@ export class SkillCatalogs {
       return hit.data;
     }
     const data = source.kind === 'github' ? this.loadGithub(source) : this.loadIndex(source);
-    this.cache.set(key, { expires: this.now() + CATALOG_BOUNDS.cacheTtlMs, data });
+    this.cache.set(key, { expires: this.now() + this.bounds.cacheTtlMs, data });
     data.catch(() => {
       if (this.cache.get(key)?.data === data) this.cache.delete(key);
     });
-    while (this.cache.size > CATALOG_BOUNDS.cacheEntries) this.cache.delete(this.cache.keys().next().value!);
+    while (this.cache.size > this.bounds.cacheEntries) this.cache.delete(this.cache.keys().next().value!);
     return data;
   }
 
@@ -255,7 +260,7 @@ export class SkillCatalogs {
         res = await fetch(current, {
           headers,
           redirect: 'manual',
-          signal: AbortSignal.any([options.signal, AbortSignal.timeout(CATALOG_BOUNDS.requestTimeoutMs)]),
+          signal: AbortSignal.any([options.signal, AbortSignal.timeout(this.bounds.requestTimeoutMs)]),
         });
       } catch (err) {
         const reason = (err as Error)?.name === 'TimeoutError' || (err as Error)?.name === 'AbortError' ? 'timed out' : 'connection failed';
@@ -263,8 +268,8 @@ export class SkillCatalogs {
       }
       if (res.status >= 300 && res.status < 400 && res.headers.get('location')) {
         await res.body?.cancel().catch(() => undefined);
-        if (hop >= CATALOG_BOUNDS.redirects)
-          throw new BadGatewayError(`The catalog could not be fetched: more than ${CATALOG_BOUNDS.redirects} redirects`);
+        if (hop >= this.bounds.redirects)
+          throw new BadGatewayError(`The catalog could not be fetched: more than ${this.bounds.redirects} redirects`);
         let next: URL;
         try {
           next = new URL(res.headers.get('location')!, current);
@@ -325,7 +330,7 @@ export class SkillCatalogs {
 
   // ------------------------------------------------------------------ GitHub
 
-  private async githubGet(apiPath: string, signal: AbortSignal, maxBytes: number = CATALOG_BOUNDS.documentBytes, notFound?: string) {
+  private async githubGet(apiPath: string, signal: AbortSignal, maxBytes: number = this.bounds.documentBytes, notFound?: string) {
     const base = this.deps.githubApiUrl.replace(/\/+$/, '');
     const res = await this.get(new URL(`${base}${apiPath}`), { maxBytes, accept: 'application/vnd.github+json', signal, github: true });
     if (res.status === 404 && notFound) throw new NotFoundError(notFound, 'catalog_not_found');
@@ -345,13 +350,13 @@ export class SkillCatalogs {
   }
 
   private async loadGithub(source: Extract<Source, { kind: 'github' }>): Promise<CatalogData> {
-    const signal = AbortSignal.timeout(CATALOG_BOUNDS.operationTimeoutMs);
+    const signal = AbortSignal.timeout(this.bounds.operationTimeoutMs);
     const { owner, repo, prefix } = source;
     const repoPath = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
     const info = (await this.githubGet(
       repoPath,
       signal,
-      CATALOG_BOUNDS.documentBytes,
+      this.bounds.documentBytes,
       `The GitHub repository ${owner}/${repo} does not exist`,
     )) as {
       default_branch?: unknown;
@@ -363,7 +368,7 @@ export class SkillCatalogs {
     const tree = (await this.githubGet(
       `${repoPath}/git/trees/${encodeURIComponent(branch)}?recursive=1`,
       signal,
-      CATALOG_BOUNDS.treeBytes,
+      this.bounds.treeBytes,
     )) as {
       tree?: unknown;
       truncated?: unknown;
@@ -382,15 +387,15 @@ export class SkillCatalogs {
       .sort();
     // The shallowest SKILL.md wins: a skill's own sub-folders are part of it.
     const skillFolders = folders.filter((f) => !folders.some((other) => other !== f && (other === '' || f.startsWith(`${other}/`))));
-    if (skillFolders.length > CATALOG_BOUNDS.skillsPerCatalog)
+    if (skillFolders.length > this.bounds.skillsPerCatalog)
       this.deps.logger.warn({ source: source.normalised, folders: skillFolders.length }, 'catalog has more skills than are listed');
-    const listed = skillFolders.slice(0, CATALOG_BOUNDS.skillsPerCatalog);
-    const entries = await mapLimited(listed, CATALOG_BOUNDS.concurrency, async (folder) => {
+    const listed = skillFolders.slice(0, this.bounds.skillsPerCatalog);
+    const entries = await mapLimited(listed, this.bounds.concurrency, async (folder) => {
       const inside = (p: string) => (folder ? p.startsWith(`${folder}/`) : true);
       const files = blobs.filter((b) => inside(b.path)).map((b) => ({ ...b, path: folder ? b.path.slice(folder.length + 1) : b.path }));
       const skillMd = files.find((f) => f.path === 'SKILL.md')!;
-      if (skillMd.size > CATALOG_BOUNDS.documentBytes) return undefined;
-      const text = textOf(await this.githubBlob(owner, repo, skillMd.sha, CATALOG_BOUNDS.documentBytes, signal));
+      if (skillMd.size > this.bounds.documentBytes) return undefined;
+      const text = textOf(await this.githubBlob(owner, repo, skillMd.sha, this.bounds.documentBytes, signal));
       const item =
         text === undefined
           ? undefined
@@ -448,7 +453,7 @@ export class SkillCatalogs {
     if (skillMd === undefined)
       throw new BadRequestError('The catalog skill is not a valid Agent Skill: SKILL.md is not UTF-8 text', 'invalid_skill');
     const files = (
-      await mapLimited(others, CATALOG_BOUNDS.concurrency, async (f) => {
+      await mapLimited(others, this.bounds.concurrency, async (f) => {
         if (!FILE_PATH.test(f.path)) return undefined;
         const text = textOf(await read(f.sha));
         return text === undefined ? undefined : { path: f.path, content: text };
@@ -460,8 +465,8 @@ export class SkillCatalogs {
   // ------------------------------------------------------------------ index
 
   private async loadIndex(source: Extract<Source, { kind: 'index' }>): Promise<CatalogData> {
-    const signal = AbortSignal.timeout(CATALOG_BOUNDS.operationTimeoutMs);
-    const res = await this.get(source.url, { maxBytes: CATALOG_BOUNDS.documentBytes, accept: 'application/json', signal });
+    const signal = AbortSignal.timeout(this.bounds.operationTimeoutMs);
+    const res = await this.get(source.url, { maxBytes: this.bounds.documentBytes, accept: 'application/json', signal });
     if (res.status === 404) throw new NotFoundError('The catalog index does not exist (404)', 'catalog_not_found');
     if (res.status !== 200) throw new BadGatewayError(`The catalog could not be fetched: ${shown(res.url)} answered ${res.status}`);
     const doc = this.json(res, 'the catalog index');
@@ -519,7 +524,7 @@ export class SkillCatalogs {
     if (skillMd === undefined)
       throw new BadRequestError('The catalog skill is not a valid Agent Skill: SKILL.md is not UTF-8 text', 'invalid_skill');
     const files = (
-      await mapLimited(where.files, CATALOG_BOUNDS.concurrency, async (rel) => {
+      await mapLimited(where.files, this.bounds.concurrency, async (rel) => {
         const text = textOf(await read(rel));
         return text === undefined ? undefined : { path: rel, content: text };
       })
