@@ -46,11 +46,11 @@ export class FakeGithub {
   ) {}
 
   static async start(): Promise<FakeGithub> {
-    let fake: FakeGithub | undefined;
-    const server = http.createServer((req, res) => fake!.handle(req, res));
+    const holder: { fake?: FakeGithub } = {};
+    const server = http.createServer((req, res) => holder.fake!.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    fake = new FakeGithub(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-    return fake;
+    holder.fake = new FakeGithub(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    return holder.fake;
   }
 
   /** Requests whose path starts with `prefix`. */
@@ -165,11 +165,11 @@ export class StaticServer {
   ) {}
 
   static async start(routes: Record<string, StaticRoute> = {}): Promise<StaticServer> {
-    let me: StaticServer | undefined;
+    const holder: { me?: StaticServer } = {};
     const server = http.createServer((req, res) => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
-      me!.hits.push(path);
-      const route = me!.routes.get(path);
+      holder.me!.hits.push(path);
+      const route = holder.me!.routes.get(path);
       if (!route) {
         res.writeHead(404, { 'content-type': 'text/plain' });
         return res.end('not found');
@@ -183,8 +183,8 @@ export class StaticServer {
       res.end(route.body);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    me = new StaticServer(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`, new Map(Object.entries(routes)));
-    return me;
+    holder.me = new StaticServer(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`, new Map(Object.entries(routes)));
+    return holder.me;
   }
 
   async close(): Promise<void> {
