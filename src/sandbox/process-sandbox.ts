@@ -215,6 +215,8 @@ export class ProcessSandbox {
         '--ro-bind',
         path.join(work, 'input.json'),
         '/input.json',
+        '--remount-ro',
+        '/',
         '--chdir',
         '/tmp',
         '--clearenv',
