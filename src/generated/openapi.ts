@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: b904e19527cd52adc00d4ea562d33b8905169a3bf90e7f140e8bb2dee0d51f5c
+// openapi.yaml sha256: 997df4f4ae049dac6bff3f995dde6aafffe5cf8151f3678904158bc8fe285dfd
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -6084,6 +6084,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["TooManyRequests"];
+            /** @description The skill is attached and its changed workflow has `python` or `shell` tools this host cannot sandbox (`sandbox_unavailable`). */
+            501: components["responses"]["NotImplemented"];
             default: components["responses"]["Error"];
         };
     };

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: b904e19527cd52adc00d4ea562d33b8905169a3bf90e7f140e8bb2dee0d51f5c
+// openapi.yaml sha256: 997df4f4ae049dac6bff3f995dde6aafffe5cf8151f3678904158bc8fe285dfd
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */
