@@ -114,6 +114,9 @@ export class QuickJsPool {
       stderr: true,
     });
     worker.unref();
+    // Nothing a script does reaches these streams (console is collected in the VM); drain them anyway.
+    worker.stdout.resume();
+    worker.stderr.resume();
     const slot: Slot = { worker };
     worker.on('message', (answer: WorkerAnswer) => {
       if (answer.recycle && answer.id === -1) {
