@@ -110,6 +110,7 @@ export class QuickJsPool {
     const worker = new Worker(new URL('./quickjs-worker.ts', import.meta.url), {
       // The QuickJS heap lives in WebAssembly memory; the worker's own JS heap stays small.
       resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 },
+      workerData: { memoryBytes: this.options.memoryBytes },
       stdout: true,
       stderr: true,
     });

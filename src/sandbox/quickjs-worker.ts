@@ -5,10 +5,11 @@
  * or environment. Each job gets a fresh runtime with a memory limit and an interrupt deadline.
  */
 import path from 'node:path/posix';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import variant from '@jitl/quickjs-wasmfile-release-sync';
 import {
   newQuickJSWASMModuleFromVariant,
+  newVariant,
   type QuickJSContext,
   type QuickJSHandle,
   type QuickJSSyncVariant,
@@ -178,8 +179,20 @@ function runJob(mod: QuickJSWASMModule, job: WorkerJob): WorkerAnswer {
   }
 }
 
+/** WebAssembly pages (64 KiB) the worker's memory starts with: the module's own minimum. */
+const INITIAL_PAGES = 256;
+/** Room for the allocator and QuickJS itself beyond the scripts' memory limit. */
+const HEADROOM_BYTES = 32 * 1024 * 1024;
+const { memoryBytes } = workerData as { memoryBytes: number };
+
+// One linear memory with a hard maximum: it can never grow past the limit plus headroom (a
+// growing script fails its allocation there), and with the maximum declared up front the
+// engine grows it in place instead of copying it on every step.
+// (The project's TypeScript lib has no WebAssembly declarations; Node has the global.)
+const Wasm = (globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number; maximum: number }) => unknown } }).WebAssembly;
+const memory = new Wasm.Memory({ initial: INITIAL_PAGES, maximum: Math.ceil((memoryBytes + HEADROOM_BYTES) / 65536) });
 // The package's types describe its CommonJS build; under `import` its default export is the variant.
-const modPromise = newQuickJSWASMModuleFromVariant(variant as unknown as QuickJSSyncVariant);
+const modPromise = newQuickJSWASMModuleFromVariant(newVariant(variant as unknown as QuickJSSyncVariant, { wasmMemory: memory as never }));
 
 parentPort?.on('message', (job: WorkerJob) => {
   void modPromise.then(
