@@ -1,5 +1,17 @@
 import tseslint from 'typescript-eslint';
 
+/**
+ * The layering of src/ (see README "Layout"), enforced: each entry forbids what a folder must not
+ * import, with the reason. `http → handlers → services → stores → domain/lib`, and the MCP side
+ * (`mcp/`, `upstream/`) beside it; `compose.ts` alone builds and wires everything.
+ */
+const layer = (files, patterns) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } });
+const forbid = (group, message) => ({ group, message });
+
+const DB = (why) => forbid(['knex', 'knex/*', 'knex-pglite', 'pg', 'pg/*', '@electric-sql/*'], why);
+const WEB = (why) => forbid(['koa', 'koa-*', '@koa/*', 'openapi-backend', 'json-rpc-2.0'], why);
+const STORES = (why) => forbid(['**/stores/**'], why);
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'src/generated/', 'data/', 'bench/results/'] },
   ...tseslint.configs.recommended,
@@ -11,8 +23,107 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['error'] }],
     },
   },
+  layer(
+    ['src/domain/**/*.ts', 'src/lib/**/*.ts'],
+    [
+      forbid(
+        [
+          '**/stores/**',
+          '**/services/**',
+          '**/handlers/**',
+          '**/http/**',
+          '**/mcp/**',
+          '**/upstream/**',
+          '**/sandbox/**',
+          '**/compose.js',
+          '**/server.js',
+        ],
+        'domain/ and lib/ are the bottom floor: types and helpers every layer may use, so they import no layer of the app.',
+      ),
+      DB('domain/ and lib/ know no database driver: persistence belongs in src/stores.'),
+      WEB('domain/ and lib/ know no HTTP framework or JSON-RPC: those belong in src/http and src/mcp.'),
+    ],
+  ),
+  layer(
+    ['src/stores/**/*.ts'],
+    [
+      forbid(
+        ['**/services/**', '**/handlers/**', '**/http/**', '**/mcp/**', '**/upstream/**', '**/sandbox/**', '**/compose.js', '**/server.js'],
+        'Stores are the persistence layer: they map rows and turn driver errors into domain errors (src/errors.ts), and import nothing above them. Shared types go in src/domain.',
+      ),
+      WEB('Stores know no HTTP framework or JSON-RPC.'),
+    ],
+  ),
+  layer(
+    ['src/services/**/*.ts'],
+    [
+      DB('Services never touch Knex or a driver: use a store, and `Transactor.transaction(fn)` for multi-row writes.'),
+      WEB(
+        'Services are transport-free rules: no Koa, openapi-backend or JSON-RPC types; they return contract DTOs and throw domain errors.',
+      ),
+      forbid(
+        ['**/handlers/**', '**/http/**', '**/mcp/**', '**/compose.js', '**/server.js'],
+        'Services sit below handlers, http and mcp: they never import them (compose.ts wires services together).',
+      ),
+    ],
+  ),
+  layer(
+    ['src/handlers/**/*.ts'],
+    [
+      STORES('Handlers are one line each: they call a service, never a store (row types included); the service returns the contract DTO.'),
+      DB('Handlers never touch the database; call a service.'),
+      forbid(['**/mcp/**', '**/upstream/**', '**/sandbox/**'], 'REST handlers reach the MCP side and the sandbox only through services.'),
+    ],
+  ),
+  layer(
+    ['src/http/**/*.ts'],
+    [
+      STORES(
+        'src/http is the REST plumbing (validation, errors, routing): it imports no store; database error classification is src/lib/database-errors.ts.',
+      ),
+      DB('src/http never touches the database.'),
+      forbid(
+        ['**/handlers/**', '**/mcp/**', '**/upstream/**', '**/sandbox/**'],
+        'src/http is generic REST plumbing: handlers and MCP routes are given to it by server.ts.',
+      ),
+    ],
+  ),
+  layer(
+    ['src/mcp/**/*.ts'],
+    [
+      STORES('src/mcp serves MCP from memory: it imports no store (row types included); shared types live in src/domain.'),
+      DB('The MCP hot path never touches the database.'),
+      forbid(
+        ['**/upstream/**', '**/sandbox/**'],
+        'src/mcp calls upstreams (and script tools, through the sandbox) only through the UpstreamCaller interface (src/domain/catalog.ts).',
+      ),
+      forbid(['**/handlers/**', '**/http/**'], 'src/mcp is the MCP server side; the REST layer is separate.'),
+    ],
+  ),
+  layer(
+    ['src/upstream/**/*.ts'],
+    [
+      forbid(
+        ['**/mcp/**', '**/http/**', '**/handlers/**', '**/services/**', '**/stores/**', '**/compose.js', '**/server.js'],
+        'src/upstream is the client pool of upstream MCP servers: it implements UpstreamCaller (src/domain) and reports through UpstreamEvents; it imports no other layer.',
+      ),
+      DB('The upstream pool never touches the database; the catalog sync (a service) stores what it reports.'),
+      WEB('The upstream pool speaks MCP through the SDK client, not Koa or json-rpc-2.0.'),
+    ],
+  ),
+  layer(
+    ['src/sandbox/**/*.ts'],
+    [
+      forbid(
+        ['**/mcp/**', '**/http/**', '**/handlers/**', '**/services/**', '**/stores/**', '**/upstream/**', '**/compose.js', '**/server.js'],
+        'src/sandbox runs script tools in isolation (QuickJS workers, bubblewrap) behind ScriptRunner; it imports no other layer (services route calls to it).',
+      ),
+      DB('The sandbox never touches the database: a script gets its files and arguments from the caller.'),
+      WEB('The sandbox knows no HTTP framework or JSON-RPC.'),
+    ],
+  ),
   {
-    files: ['test/**/*.ts', 'codegen/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts'],
+    files: ['test/**/*.ts', 'codegen/**/*.ts', 'bench/**/*.ts'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',

@@ -37,15 +37,15 @@ const server = await startServer(config, { logger: createLogger(config) });
 try {
   const s = server.services;
   const { key, userId } = await bootstrapOwner(s, { email: 'bench@example.com' });
-  const session = await s.identity.sessions.create(userId, null);
-  const principal = await s.identity.authenticateBearer(key, '127.0.0.1');
+  const session = await s.sessions.create(userId, null);
+  const principal = await s.apiKeyAuth.authenticate(key, '127.0.0.1');
   const results = [
-    await time('api key, warm (cache hit)', 200_000, () => s.identity.authenticateBearer(key, '127.0.0.1')),
-    await time('session cookie, warm', 200_000, () => s.identity.authenticateCookie(session.token, '127.0.0.1')),
-    await time('rate limit charge (memory)', 200_000, () => s.identity.checkRateLimit(principal)),
+    await time('api key, warm (cache hit)', 200_000, () => s.apiKeyAuth.authenticate(key, '127.0.0.1')),
+    await time('session cookie, warm', 200_000, () => s.sessions.authenticate(session.token)),
+    await time('rate limit charge (memory)', 200_000, () => s.rateLimiter.check(principal)),
     await time('api key, cold (database lookup)', 500, () => {
-      s.apiKeys.invalidateUser(userId);
-      return s.identity.authenticateBearer(key, '127.0.0.1');
+      s.apiKeyAuth.invalidateUser(userId);
+      return s.apiKeyAuth.authenticate(key, '127.0.0.1');
     }),
   ];
   const out = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results', 'auth-hot-path.json');

@@ -15,11 +15,18 @@ import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/server.js';
 import { bootstrapOwner } from '../src/services/bootstrap-service.js';
-import type { CatalogTool } from '../src/services/catalog-types.js';
+import type { CatalogTool } from '../src/domain/catalog.js';
 
 const upstreamPort = Number(process.argv[2]);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-bench-'));
-const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', TOOLGATE_DATA_DIR: dataDir, TOOLGATE_LOG_LEVEL: 'info' });
+const config = loadConfig({
+  PORT: '0',
+  HOST: '127.0.0.1',
+  TOOLGATE_DATA_DIR: dataDir,
+  TOOLGATE_LOG_LEVEL: 'info',
+  // The bench upstream listens on loopback, which the outbound-address policy refuses unless allow-listed.
+  TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1',
+});
 const server = await startServer(config, { logger: createLogger(config, fs.createWriteStream('/dev/null')) });
 const s = server.services;
 const { key: ownerKey } = await bootstrapOwner(s, { email: 'bench@example.com' });

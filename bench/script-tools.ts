@@ -12,7 +12,7 @@ import { SandboxRunner } from '../src/sandbox/sandbox-runner.js';
 import type { ScriptJob } from '../src/sandbox/sandbox-types.js';
 
 const logger = createLogger({ logLevel: 'silent' });
-const runner = await SandboxRunner.create({ logger, processSandbox: 'auto', sandboxUid: 61000 });
+const runner = new SandboxRunner({ logger, processSandbox: 'auto', sandboxUid: 61000 });
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -58,7 +58,7 @@ const results = [
   await measure('javascript: word count', js('export function main({ text }) { return { words: text.split(" ").length }; }'), 200),
   await measure('javascript: word count', js('export function main({ text }) { return { words: text.split(" ").length }; }'), 200, 4),
 ];
-if (runner.supports('python')) {
+if (await runner.supports('python')) {
   results.push(
     await measure(
       'python: json echo',

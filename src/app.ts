@@ -4,10 +4,11 @@ import bodyParser from 'koa-bodyparser';
 import { PayloadTooLargeError, RequestValidationError, UnsupportedMediaTypeError } from './errors.js';
 import { toErrorReply } from './http/error-mapping.js';
 import type { Logger } from './logger.js';
+import type { McpAccess } from './mcp/bundle-endpoint.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-/** Path segments that are secrets (invitation tokens) and must not reach a log line. */
-const SECRET_PATH = /^(\/api\/v1\/invitations\/accept\/)[^/]+/;
+/** Path segments that are secrets (invitation tokens, bundle keys) and must not reach a log line. */
+const SECRET_PATH = /^(\/api\/v1\/invitations\/accept\/|\/mcp\/bundle\/)[^/]+/;
 const logPath = (p: string): string => p.replace(SECRET_PATH, '$1[redacted]');
 
 export interface AppOptions {
@@ -56,12 +57,27 @@ export function createApp(options: AppOptions): Koa {
       ctx.set(reply.headers);
       ctx.body = reply.body;
     }
-    if (options.logger.isLevelEnabled('info') && !ctx.path.startsWith('/mcp/')) {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      options.logger.info(
-        { requestId, method: ctx.method, path: logPath(ctx.path), status: ctx.status, ms: Math.round(ms * 100) / 100 },
-        'request',
-      );
+    if (options.logger.isLevelEnabled('info')) {
+      const ms = Math.round((Number(process.hrtime.bigint() - started) / 1e6) * 100) / 100;
+      const mcp = ctx.state.mcp as McpAccess | undefined;
+      if (mcp) {
+        // The MCP access line: what was asked of which bundle, and how it went; no key, no arguments.
+        options.logger.info(
+          {
+            requestId,
+            endpoint: mcp.endpoint,
+            bundle: mcp.bundle,
+            method: mcp.method,
+            tool: mcp.tool,
+            status: ctx.res.statusCode,
+            rpc_error: mcp.rpcError,
+            ms,
+          },
+          'mcp request',
+        );
+      } else {
+        options.logger.info({ requestId, method: ctx.method, path: logPath(ctx.path), status: ctx.status, ms }, 'request');
+      }
     }
   });
 

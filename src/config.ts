@@ -28,6 +28,12 @@ export interface Config {
   readonly shutdownTimeoutMs: number;
   /** How long start-up keeps retrying an unreachable database before giving up. */
   readonly dbConnectTimeoutMs: number;
+  /** Longest wait for a database connection from the pool (or a new one) while serving. */
+  readonly dbAcquireTimeoutMs: number;
+  /** Longest a database statement may take while serving (PostgreSQL); 0 = no limit. */
+  readonly dbStatementTimeoutMs: number;
+  /** Log output: `pretty` (for people), `json` (one object a line), `auto` = pretty when stdout is a terminal. */
+  readonly logFormat: 'auto' | 'json' | 'pretty';
   /** Browser origins allowed on the MCP endpoints besides same-host ones. */
   readonly allowedOrigins: readonly string[];
   /** Default requests per minute for an API key with no limit of its own. */
@@ -89,6 +95,12 @@ export const SETTINGS: readonly Setting[] = [
   },
   { env: 'TOOLGATE_LOG_LEVEL', key: 'logLevel', schema: { enum: LOG_LEVELS, default: 'info' }, doc: 'pino log level.' },
   {
+    env: 'TOOLGATE_LOG_FORMAT',
+    key: 'logFormat',
+    schema: { enum: ['auto', 'json', 'pretty'], default: 'auto' },
+    doc: 'Log output: pretty (for people) or json (one object a line); auto = pretty when stdout is a terminal.',
+  },
+  {
     env: 'TOOLGATE_SECRET_KEY',
     key: 'secretKey',
     schema: { type: 'string', pattern: '^([A-Za-z0-9+/]{43}=|[0-9a-fA-F]{64})$' },
@@ -123,6 +135,18 @@ export const SETTINGS: readonly Setting[] = [
     key: 'dbConnectTimeoutMs',
     schema: { type: 'integer', minimum: 0, maximum: 600000, default: 30000 },
     doc: 'How long start-up waits for the database.',
+  },
+  {
+    env: 'TOOLGATE_DB_ACQUIRE_TIMEOUT_MS',
+    key: 'dbAcquireTimeoutMs',
+    schema: { type: 'integer', minimum: 100, maximum: 600000, default: 5000 },
+    doc: 'Longest wait for a database connection while serving; past it the request answers 503 database_unavailable.',
+  },
+  {
+    env: 'TOOLGATE_DB_STATEMENT_TIMEOUT_MS',
+    key: 'dbStatementTimeoutMs',
+    schema: { type: 'integer', minimum: 0, maximum: 600000, default: 5000 },
+    doc: 'Longest a database statement may take while serving (PostgreSQL; 0 = no limit); past it the request answers 503 database_unavailable.',
   },
   {
     env: 'TOOLGATE_ALLOWED_ORIGINS',

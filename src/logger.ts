@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import pretty from 'pino-pretty';
 import type { Config } from './config.js';
 
 export type { Logger };
@@ -16,15 +17,33 @@ const REDACT = [
   '*.password',
 ];
 
+/** A stream the logger may write to; a terminal (`isTTY`) gets pretty lines under the `auto` format. */
+export type LogDestination = NodeJS.WritableStream & { isTTY?: boolean; fd?: number };
+
 /**
- * Creates the process logger: JSON lines on stdout (or the given stream), secrets redacted.
- * Tests pass their own destination to capture and scan the output.
+ * Creates the process logger, secrets redacted: JSON lines (one object a line, for collectors),
+ * or pretty lines for people (format `pretty`, or `auto` when the destination is a terminal).
+ * The default destination is stdout; tests pass their own stream to capture and scan the output.
  */
-export function createLogger(config: Pick<Config, 'logLevel'>, destination?: NodeJS.WritableStream): Logger {
+export function createLogger(config: Pick<Config, 'logLevel'> & Partial<Pick<Config, 'logFormat'>>, destination?: LogDestination): Logger {
   const options = {
     level: config.logLevel,
     base: { service: 'toolgate' },
     redact: { paths: REDACT, censor: '[redacted]' },
   };
+  const format = config.logFormat ?? 'auto';
+  const target = destination ?? process.stdout;
+  if (format === 'pretty' || (format === 'auto' && target.isTTY === true)) {
+    const stream = pretty({
+      colorize: target.isTTY === true,
+      translateTime: 'SYS:HH:MM:ss.l',
+      ignore: 'pid,hostname,service',
+      singleLine: true,
+      // Synchronous, so the last lines before an exit are not lost.
+      sync: true,
+      destination: destination ?? 1,
+    });
+    return pino(options, stream);
+  }
   return destination ? pino(options, destination) : pino(options);
 }

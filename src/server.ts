@@ -3,143 +3,25 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app.js';
+import { composeMcp, openServices, VERSION, type Services } from './compose.js';
 import type { Config } from './config.js';
+import type { UpstreamCaller } from './domain/catalog.js';
 import { createHandlers } from './handlers/index.js';
+import { PublicUrl } from './http/public-url.js';
 import { createRestApi } from './http/rest-api.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createLogger, type Logger } from './logger.js';
-import type { ApiKeysService } from './services/api-keys-service.js';
-import { ApiKeysStore } from './stores/api-keys-store.js';
-import { migrateToLatest, openDatabase, type Database } from './stores/database.js';
-import { UsersStore } from './stores/users-store.js';
-import { loadMasterKey, SecretBox } from './lib/secret-box.js';
-import { InMemoryCatalog } from './services/in-memory-catalog.js';
-import type { UpstreamCaller } from './services/catalog-types.js';
-import { BundlesRegistry } from './services/bundles-registry.js';
-import { BundlesService } from './services/bundles-service.js';
-import { BundlesStore } from './stores/bundles-store.js';
-import { CallRecordsStore } from './stores/call-records-store.js';
-import { BundleEndpoint, type McpOptions } from './mcp/bundle-endpoint.js';
-import { CallRecorder, type CallRecorderOptions } from './mcp/call-recorder.js';
-import { ServersService } from './services/servers-service.js';
-import { ServersStore } from './stores/servers-store.js';
-import { CatalogStore } from './stores/catalog-store.js';
-import { createIdentity, type IdentityServices } from './services/identity.js';
-import { createSkillServices, type SkillServices } from './skills-composition.js';
+import type { McpOptions } from './mcp/bundle-endpoint.js';
+import type { CallRecorderOptions } from './mcp/call-recorder.js';
+import { rateLimitHeaders } from './services/rate-limiter.js';
+import { checkScope } from './services/authorization.js';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OPENAPI_PATH = path.join(ROOT_DIR, 'openapi.yaml');
-export const VERSION = '0.1.0';
-
-/** The stores and services of one process, built on one database. */
-export interface Services {
-  readonly db: Database;
-  readonly users: UsersStore;
-  readonly apiKeysStore: ApiKeysStore;
-  readonly apiKeys: ApiKeysService;
-  /** Seals and opens every secret stored at rest. */
-  readonly secrets: SecretBox;
-  /** The tool catalog the hot path reads; filled by the server registry. */
-  readonly catalog: InMemoryCatalog;
-  /** Calls into upstream servers: the shared pool (one MCP client per registered server). */
-  readonly upstreams: UpstreamCaller;
-  /** The upstream server registry (CRUD, catalog sync, tool selection, health). */
-  readonly servers: ServersService;
-  /** Every bundle in memory (by id and key hash), for the MCP hot path. */
-  readonly bundleRegistry: BundlesRegistry;
-  readonly bundles: BundlesService;
-  readonly callRecords: CallRecordsStore;
-  /** Writes call records in batches, off the request path. */
-  readonly callRecorder: CallRecorder;
-  /** Users, keys, sessions, OAuth, invitations, rate limits (`apiKeys` above is `identity.apiKeys`). */
-  readonly identity: IdentityServices;
-  /** Agent Skills: library, catalogs, script tools and their sandboxes. */
-  readonly skills: SkillServices;
-}
-
-/** Optional parts of the services a caller may supply (tests, benchmarks). */
-export interface ServiceOptions {
-  /** Replaces the upstream pool as the bundle endpoint's way to call tools (benchmarks, fault tests). */
-  upstreams?: UpstreamCaller;
-  callRecorder?: CallRecorderOptions;
-}
-
-/** Opens the database, migrates it and builds the services on it (no HTTP). */
-export async function openServices(
-  config: Config,
-  logger: Logger,
-  clock: Clock = systemClock,
-  options: ServiceOptions = {},
-): Promise<Services> {
-  const masterKey = loadMasterKey(config.secretKey, config.dataDir);
-  const secrets = new SecretBox(masterKey);
-  const db = openDatabase(config, logger);
-  try {
-    await migrateToLatest(db, logger, { schema: config.databaseSchema, connectTimeoutMs: config.dbConnectTimeoutMs });
-  } catch (err) {
-    await db.close().catch(() => undefined);
-    throw err;
-  }
-  const users = new UsersStore(db.knex);
-  const apiKeysStore = new ApiKeysStore(db.knex);
-  const catalog = new InMemoryCatalog();
-  const servers = new ServersService({
-    knex: db.knex,
-    servers: new ServersStore(db.knex),
-    catalogStore: new CatalogStore(db.knex),
-    catalog,
-    secrets,
-    logger,
-    pool: {
-      clientInfo: { name: 'toolgate', version: VERSION },
-      connectTimeoutMs: config.upstreamConnectTimeoutMs,
-      retryBaseMs: config.upstreamRetryBaseMs,
-      retryMaxMs: config.upstreamRetryMaxMs,
-      maxFastRetries: config.upstreamMaxFastRetries,
-    },
-  });
-  const bundleRegistry = new BundlesRegistry();
-  const bundles = new BundlesService(db.knex, new BundlesStore(db.knex), bundleRegistry, catalog, secrets, clock, config.keyPrefix);
-  const callRecords = new CallRecordsStore(db.knex);
-  try {
-    await bundles.loadRegistry();
-  } catch (err) {
-    await db.close().catch(() => undefined);
-    throw err;
-  }
-  const identity = createIdentity({ config, logger, clock, knex: db.knex, users, apiKeysStore, secrets, masterKey });
-  // Agent Skills; calls of script tools are routed to the sandbox, every other call to the upstreams.
-  const skills = await createSkillServices({
-    knex: db.knex,
-    config,
-    logger,
-    clock,
-    policy: identity.outboundPolicy,
-    catalog,
-    servers,
-    bundles,
-    upstreams: options.upstreams ?? servers.pool,
-  }).catch(async (err: unknown) => {
-    await db.close().catch(() => undefined);
-    throw err;
-  });
-  return {
-    skills,
-    db,
-    users,
-    apiKeysStore,
-    apiKeys: identity.apiKeys,
-    identity,
-    secrets,
-    catalog,
-    servers,
-    upstreams: skills.upstreams,
-    bundleRegistry,
-    bundles,
-    callRecords,
-    callRecorder: new CallRecorder(callRecords, logger, options.callRecorder),
-  };
-}
+import { DataDirLock } from './lib/data-dir-lock.js';
+import { adminSocketPath, startAdminSocket, type AdminSocket } from './admin-socket.js';
+import { bootstrapOwner } from './services/bootstrap-service.js';
+import { ConflictError } from './errors.js';
 
 export interface RunningServer {
   readonly url: string;
@@ -160,51 +42,43 @@ export interface StartOptions {
   callRecorder?: CallRecorderOptions;
 }
 
-/** Builds everything from the configuration and listens. The composition root of the process. */
+/**
+ * Builds everything from the configuration and listens. The composition root of the process.
+ * Takes the data directory's lock first (throws DataDirLockedError, having written nothing, when
+ * another process holds it) and keeps it until `stop()` has closed the database.
+ */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config);
+  const lock = DataDirLock.acquire(config.dataDir, { role: 'server' });
+  try {
+    return await startLocked(config, options, logger, lock);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+async function startLocked(config: Config, options: StartOptions, logger: Logger, lock: DataDirLock): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
   const startedAt = new Date();
   const services = await openServices(config, logger, clock, { upstreams: options.upstreams, callRecorder: options.callRecorder });
+  const mcp = composeMcp(services, config, logger, options.mcp);
+  const publicUrl = new PublicUrl(config);
   let stopping = false;
 
-  const handlers = createHandlers({
-    config,
-    logger,
-    db: services.db,
-    clock,
-    identity: services.identity,
-    version: VERSION,
-    startedAt,
-    bundles: services.bundles,
-    servers: services.servers,
-    skills: services.skills.skills,
-    skillCatalogs: services.skills.skillCatalogs,
-    skillTools: services.skills.skillTools,
-  });
+  const handlers = createHandlers({ config, logger, version: VERSION, startedAt, publicUrl, services });
   const rest = await createRestApi({
     definition: OPENAPI_PATH,
     handlers,
     authenticator: {
-      fromBearer: (token, ip) => services.identity.authenticateBearer(token, ip),
-      fromCookie: (token, ip) => services.identity.authenticateCookie(token, ip),
+      fromBearer: (token, ip) => services.apiKeyAuth.authenticate(token, ip),
+      fromCookie: (token) => services.sessions.authenticate(token),
     },
-    authorize: (principal, operation) => services.identity.checkScope(principal, operation),
-    rateLimit: (principal) => services.identity.checkRateLimit(principal),
+    authorize: checkScope,
+    rateLimit: async (principal) => rateLimitHeaders(await services.rateLimiter.check(principal)),
   });
-  services.identity.start();
-  // The catalog is in memory before the first request; upstreams connect after listen, in the background.
-  await services.servers.loadCatalog();
-  const bundleEndpoint = new BundleEndpoint({
-    registry: services.bundleRegistry,
-    catalog: services.catalog,
-    upstreams: services.upstreams,
-    recorder: services.callRecorder,
-    logger,
-    config,
-    version: VERSION,
-    options: options.mcp,
-  });
+  services.start();
+  const bundleEndpoint = mcp.bundle;
   const app = createApp({
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
@@ -227,18 +101,40 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (err) {
+    await services.close();
+    throw err;
+  }
   const { port } = server.address() as AddressInfo;
+  publicUrl.bound(config.host, port);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+  // CLI commands that write (bootstrap) reach this process through its admin socket.
+  let adminSocket: AdminSocket | undefined;
+  try {
+    adminSocket = await startAdminSocket({
+      socketPath: adminSocketPath(lock.dataDir),
+      logger,
+      commands: { bootstrap: (input) => bootstrapOwner(services, input) },
+      describeError: (err) => (err instanceof ConflictError ? { status: 409, body: { detail: err.message } } : undefined),
+    });
+  } catch (err) {
+    logger.warn({ err }, 'admin socket unavailable: CLI commands cannot reach this server');
+  }
+  lock.update({ url, ...(adminSocket ? { socket: adminSocket.path } : {}) });
   logger.info({ url, database: services.db.kind, version: VERSION }, 'toolgate listening');
-  services.servers.connectAll();
+  if ((await services.stores.users.count().catch(() => 1)) === 0) {
+    logger.info('no users yet: create the first owner with `npm run toolgate -- bootstrap --email you@example.com` (in another terminal)');
+  }
+  services.catalogSync.connectAll();
 
   // Keeps /health's database field current even when nothing calls /ready.
   const dbWatch = setInterval(() => services.db.ping().catch(() => undefined), 10_000);
@@ -249,23 +145,27 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     stopPromise ??= (async () => {
       stopping = true;
       clearInterval(dbWatch);
-      logger.info({ inFlight }, 'stopping: draining in-flight requests');
+      await adminSocket?.close();
+      logger.info({ inFlight, timeoutMs: config.shutdownTimeoutMs }, 'stopping: draining in-flight requests');
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      // Open GET streams never finish on their own: end them (their sessions live on, so calls
+      // in flight on those sessions finish and answer).
+      bundleEndpoint.drain();
       const idle = inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (drained = resolve));
       let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, config.shutdownTimeoutMs)));
-      // Open MCP streams never finish on their own: end them so the drain can.
-      bundleEndpoint.close();
-      await Promise.race([idle, timeout]);
+      const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), config.shutdownTimeoutMs)));
+      const outcome = await Promise.race([idle, timeout]);
       clearTimeout(timer);
+      if (outcome === 'timeout') logger.warn({ inFlight }, 'shutdown timeout reached: cancelling what is still running');
+      // Only now: sessions end (their calls are cancelled), connections close (2026-07-28 calls are
+      // cancelled by their closed streams), and the cancelled calls get their records.
+      bundleEndpoint.close();
       server.closeAllConnections();
+      await bundleEndpoint.settled(1000);
       await closed;
-      await services.callRecorder.stop();
-      await services.servers.close();
-      await services.skills.sandbox.close();
-      await services.identity.close();
-      await services.db.close();
+      await services.close();
+      lock.release();
       logger.info('stopped');
     })();
     return stopPromise;

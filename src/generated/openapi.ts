@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 997df4f4ae049dac6bff3f995dde6aafffe5cf8151f3678904158bc8fe285dfd
+// openapi.yaml sha256: 5c50ba7b88cbd5462f441b2111eb60c49c499fab334d5c275a88acce5ff6c4ae
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -34,7 +34,7 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description Answers 200 when the instance can serve traffic (the database answers a query), and 503 with `code: service_unavailable` and `detail: "Database unreachable"` when it does not. Not rate limited.
+         * @description Answers 200 when the instance can serve traffic (the database answers a query), and 503 with `code: not_ready` and a `detail` naming the reason (for example `"Not ready: database unreachable"`) when it does not. Not rate limited.
          *
          *     **Authorization:** No authentication.
          */
@@ -954,6 +954,12 @@ export interface paths {
          * Delete an MCP server
          * @description Disconnects and deletes the server, its catalog entries and skill attachments, and removes its tools from every bundle.
          *
+         *     Decision (not shown in the spec): deleting is deliberate, so it is not refused when bundles use the server's
+         *     tools. The server, its catalog and its tools' places in bundles go in one transaction (all or nothing); the
+         *     bundles keep their other tools and their `updated_at` moves, and MCP sessions connected to those bundles
+         *     receive `notifications/tools/list_changed`. To take a server out of service while keeping bundles as they
+         *     are, disable it instead (`POST /api/v1/servers/{server_id}/disable`).
+         *
          *     **Authorization:** Requires the admin or owner role.
          */
         delete: operations["deleteServer"];
@@ -1540,7 +1546,7 @@ export interface components {
             loc: (string | number)[];
             /** @description Human-readable message. */
             msg: string;
-            /** @description Machine-readable problem type, e.g. `missing`, `string_too_long`, `enum`, `uuid_parsing`, `extra_forbidden`, `value_error`. */
+            /** @description Machine-readable problem type, e.g. `missing`, `string_too_long`, `enum`, `uuid_parsing`, `extra_forbidden`, `string_nul_character` (a NUL character, U+0000, in a string or a field name), `value_error`. */
             type: string;
             /** @description The offending input value (secret fields are redacted). */
             input?: unknown;
@@ -1882,10 +1888,10 @@ export interface components {
             client_id: string;
             /** @description OAuth client secret; stored encrypted, never returned. */
             client_secret: string;
-            /** @default true */
-            is_enabled: boolean;
-            /** @default 0 */
-            display_order: number;
+            /** @description Offer the provider on the login page. Default: `true`. */
+            is_enabled?: boolean;
+            /** @description Position on the login page, ascending. Default: `0`. */
+            display_order?: number;
             config?: components["schemas"]["OAuthProviderConfig"];
         };
         /** @description Partial update: only supplied fields change; `config` is replaced as a whole. `provider_type` cannot change. */
@@ -2063,11 +2069,8 @@ export interface components {
              */
             endpoint?: string;
             config?: components["schemas"]["AIProviderConfig"];
-            /**
-             * @description Make this the active provider of its type (deactivating the current one). The first provider of a type is always activated.
-             * @default false
-             */
-            is_active: boolean;
+            /** @description Make this the active provider of its type (deactivating the current one). The first provider of a type is always activated. Default: `false`. */
+            is_active?: boolean;
         };
         /** @description Partial update. `provider_type` and `provider` cannot change (create a new configuration); activation is `POST …/activate`. */
         AIProviderUpdate: {
@@ -2118,17 +2121,14 @@ export interface components {
             defaults?: {
                 [key: string]: unknown;
             } | null;
-            /** @description Argument values forced on every call; these arguments are removed from the published input schema. A `tools/call` that supplies a pinned (or hidden) argument is refused with an `isError: true` result naming the argument; the upstream is not called. */
+            /** @description Argument values forced on every call; these arguments are removed from the published input schema. A `tools/call` that supplies a pinned argument is refused with an `isError: true` result naming the argument and saying it is pinned (a hidden one: saying it is hidden); the upstream is not called. */
             pinned?: {
                 [key: string]: unknown;
             } | null;
             /** @description Optional arguments removed from the published input schema (callers cannot set them). */
             hidden_arguments?: string[] | null;
-            /**
-             * @description Whether the tool is offered by the bundle.
-             * @default true
-             */
-            enabled: boolean;
+            /** @description Whether the tool is offered by the bundle. Default: `true`. */
+            enabled?: boolean;
         };
         /** @description A tool to put in a bundle. */
         BundleToolInput: {
@@ -2166,7 +2166,8 @@ export interface components {
             available: boolean;
             /** @description The override is enabled and the tool is enabled in its server's tool selection. `tools/list` shows tools that are enabled and available. */
             enabled: boolean;
-            override: components["schemas"]["BundleToolOverride"];
+            /** @description The tool's override with every field present (`null`, and `enabled` true, mean the upstream value). */
+            override: WithRequired<components["schemas"]["BundleToolOverride"], "name" | "title" | "description" | "annotations" | "defaults" | "pinned" | "hidden_arguments" | "enabled">;
             effective: components["schemas"]["EffectiveTool"];
         };
         /** @description A bundle without its tools. */
@@ -2469,8 +2470,8 @@ export interface components {
         ApiKeyCreate: {
             name: string;
             description?: string | null;
-            /** @default live */
-            environment: components["schemas"]["ApiKeyEnvironment"];
+            /** @description Environment of the key: `live` or `test` (the key reads `<prefix>_usr_live_…` or `<prefix>_usr_test_…`). Default: `live`. */
+            environment?: components["schemas"]["ApiKeyEnvironment"];
             /** @description Default: all scopes. */
             scopes?: components["schemas"]["ApiKeyScope"][];
             /** @description Default null (general setting). */
@@ -2491,11 +2492,8 @@ export interface components {
         };
         /** @description Rotation options; `{}` rotates with the defaults. */
         ApiKeyRotateRequest: {
-            /**
-             * @description How long the old key keeps working (at most 30 days). 0 or absent: the old key is revoked at once.
-             * @default 0
-             */
-            grace_period_seconds: number;
+            /** @description How long the old key keeps working (at most 30 days). 0 or absent: the old key is revoked at once. Default: `0`. */
+            grace_period_seconds?: number;
             /** @description Name of the new key; default: the old key's name. */
             name?: string;
         };
@@ -2594,10 +2592,10 @@ export interface components {
              * @description Who is invited; they must sign in with this email.
              */
             email: string;
-            /** @default member */
-            role: components["schemas"]["Role"];
-            /** @default 168 */
-            expires_in_hours: number;
+            /** @description Role the invitee gets. Default: `member`. */
+            role?: components["schemas"]["Role"];
+            /** @description How long the invitation can be accepted, in hours. Default: `168`. */
+            expires_in_hours?: number;
         };
         /** @description What the accept page shows. */
         InvitationAcceptInfo: {
@@ -2722,18 +2720,15 @@ export interface components {
             cwd?: string;
             /**
              * Format: uri
-             * @description streamable_http / sse: endpoint URL (required).
+             * @description streamable_http / sse: endpoint URL (required). It must pass the outbound-address policy, as OAuth provider URLs do: a loopback (including `localhost.`), private, link-local or metadata address is refused with 422 on `body.url` unless listed in `TOOLGATE_OUTBOUND_ALLOWLIST`; at every connect the host is resolved and checked again, and a refused address leaves the server in status `error` with the reason in `last_error`. No credentials in the URL (use `headers`).
              */
             url?: string;
             /** @description streamable_http / sse: request headers (e.g. `Authorization`); stored encrypted, only names returned. */
             headers?: {
                 [key: string]: string;
             };
-            /**
-             * @description Connect right away.
-             * @default true
-             */
-            enabled: boolean;
+            /** @description Connect right away. Default: `true`. */
+            enabled?: boolean;
             /** @description Per tool-call timeout; default: general setting `upstream_call_timeout_ms` (60000). */
             call_timeout_ms?: number;
             /** @description Default: general setting `health_check_interval_seconds` (60). */
@@ -2756,7 +2751,10 @@ export interface components {
                 [key: string]: string | null;
             };
             cwd?: string | null;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description streamable_http / sse: endpoint URL, under the same outbound-address policy as on create.
+             */
             url?: string | null;
             /** @description Merge patch of the headers: a string sets (re-encrypted), null removes. */
             headers?: {
@@ -2982,11 +2980,8 @@ export interface components {
              * @description LLM provider to use; default: the active `llm` provider.
              */
             provider_id?: string;
-            /**
-             * @description Register and connect the server when generation succeeds.
-             * @default true
-             */
-            auto_deploy: boolean;
+            /** @description Register and connect the server when generation succeeds. Default: `true`. */
+            auto_deploy?: boolean;
         };
         /** @description A file bundled with a skill. */
         SkillFile: {
@@ -3188,11 +3183,8 @@ export interface components {
              * @description LLM provider to use; default: the active `llm` provider.
              */
             provider_id?: string;
-            /**
-             * @description Save the generated skill (the completion event then carries its `skill_id`).
-             * @default true
-             */
-            save: boolean;
+            /** @description Save the generated skill (the completion event then carries its `skill_id`). Default: `true`. */
+            save?: boolean;
         };
         /** @description Event `progress`. */
         SkillGenerationProgressEvent: {
@@ -3592,8 +3584,8 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "detail": "Database unreachable",
-                 *       "code": "service_unavailable",
+                 *       "detail": "The database is unavailable; try again shortly",
+                 *       "code": "database_unavailable",
                  *       "request_id": "01JD3Q8W5T9YB2Z6K4M7N0P1RS"
                  *     }
                  */
@@ -3627,7 +3619,7 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Page number, 1-based. */
+        /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
         Page: number;
         /** @description Items per page. */
         PageSize: number;
@@ -3760,7 +3752,7 @@ export interface operations {
             };
             /** @description Only GET is supported. */
             405: components["responses"]["MethodNotAllowed"];
-            /** @description Not ready: the database is unreachable (`code: service_unavailable`). */
+            /** @description Not ready: the database is unreachable or did not answer in time (`code: not_ready`). */
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
         };
@@ -4307,7 +4299,7 @@ export interface operations {
     listBundles: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -4698,7 +4690,7 @@ export interface operations {
     listUsers: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -4858,7 +4850,7 @@ export interface operations {
     listApiKeys: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -5191,7 +5183,7 @@ export interface operations {
     listInvitations: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -5316,7 +5308,7 @@ export interface operations {
     listServers: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -5575,7 +5567,7 @@ export interface operations {
     listServerTools: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -5613,7 +5605,7 @@ export interface operations {
     listServerResources: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -5651,7 +5643,7 @@ export interface operations {
     listServerPrompts: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -5790,7 +5782,7 @@ export interface operations {
     listGenerationJobs: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -5926,7 +5918,7 @@ export interface operations {
     listSkills: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -6217,7 +6209,7 @@ export interface operations {
     listTools: {
         parameters: {
             query?: {
-                /** @description Page number, 1-based. */
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 page_size?: components["parameters"]["PageSize"];
@@ -6402,6 +6394,27 @@ export interface operations {
                      *       "error": {
                      *         "code": -32003,
                      *         "message": "Rate limit exceeded"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description The instance is shutting down (-32603, `Retry-After`, `Connection: close`): a graceful stop lets calls in flight finish but opens no new session or stream; retry on another instance or after a restart. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32603,
+                     *         "message": "Server is shutting down"
                      *       }
                      *     }
                      */
@@ -6664,6 +6677,27 @@ export interface operations {
                      *       "error": {
                      *         "code": -32603,
                      *         "message": "Internal error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description The instance is shutting down (-32603, `Retry-After`, `Connection: close`): a graceful stop lets calls in flight finish but opens no new session (initialize); retry on another instance or after a restart. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32603,
+                     *         "message": "Server is shutting down"
                      *       }
                      *     }
                      */
@@ -7523,3 +7557,6 @@ export interface operations {
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};

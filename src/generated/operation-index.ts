@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 997df4f4ae049dac6bff3f995dde6aafffe5cf8151f3678904158bc8fe285dfd
+// openapi.yaml sha256: 5c50ba7b88cbd5462f441b2111eb60c49c499fab334d5c275a88acce5ff6c4ae
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */

@@ -1,7 +1,7 @@
+import { readCookie, setCookie } from '../http/cookies.js';
 import type { PartialHandlerMap } from '../http/handler-types.js';
 import { STATE_COOKIE, STATE_TTL_SECONDS } from '../services/oauth-login-service.js';
 import type { HandlerDeps } from './deps.js';
-import { publicBaseUrl, readCookie, secureCookies, setCookie } from './request-url.js';
 
 type Ops = 'listLoginProviders' | 'startOAuthLogin' | 'oauthCallback' | 'logout';
 
@@ -9,17 +9,17 @@ const CALLBACK_PATH = '/api/v1/auth/callback';
 
 /** OAuth login, callback and logout. */
 export function createAuthHandlers(deps: HandlerDeps): PartialHandlerMap<Ops> {
-  const { oauthProviders, oauthLogin, sessions, rateLimiter } = deps.identity;
-  const secure = secureCookies(deps.config);
+  const { oauthProviders, oauthLogin, sessions, rateLimiter } = deps.services;
+  const secure = deps.publicUrl.secureCookies;
   return {
     listLoginProviders: async (req) => {
       await rateLimiter.checkAddress(req.ip);
-      return { status: 200, body: { items: await oauthProviders.listEnabled() } };
+      return { status: 200, body: await oauthProviders.listEnabled() };
     },
     startOAuthLogin: async (req) => {
       await rateLimiter.checkAddress(req.ip);
       const { location, stateCookie } = await oauthLogin.start(req.params.provider_type, {
-        baseUrl: publicBaseUrl(deps.config, req.headers),
+        baseUrl: deps.publicUrl.of(req.headers),
         invitation: req.query.invitation,
         redirectTo: req.query.redirect_to,
       });
@@ -35,7 +35,7 @@ export function createAuthHandlers(deps: HandlerDeps): PartialHandlerMap<Ops> {
     oauthCallback: async (req) => {
       await rateLimiter.checkAddress(req.ip);
       const { session, redirectTo } = await oauthLogin.callback(req.params.provider_type, {
-        baseUrl: publicBaseUrl(deps.config, req.headers),
+        baseUrl: deps.publicUrl.of(req.headers),
         stateCookie: readCookie(req.headers, STATE_COOKIE),
         query: req.query,
       });

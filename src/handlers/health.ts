@@ -1,6 +1,6 @@
 import { ServiceUnavailableError } from '../errors.js';
 import type { PartialHandlerMap } from '../http/handler-types.js';
-import { isConnectionError } from '../stores/database.js';
+import { isConnectionError } from '../lib/database-errors.js';
 import type { HandlerDeps } from './deps.js';
 
 /** Why the database check failed, in words safe to show anyone (no addresses, no credentials). */
@@ -20,16 +20,16 @@ export function createHealthHandlers(deps: HandlerDeps): PartialHandlerMap<'getH
     getHealth: async () => ({
       status: 200,
       body: {
-        status: deps.db.lastPingOk ? 'ok' : 'degraded',
+        status: deps.services.db.lastPingOk ? 'ok' : 'degraded',
         version: deps.version,
         uptime_seconds: String(Math.floor((Date.now() - deps.startedAt.getTime()) / 1000)),
-        database: deps.db.lastPingOk ? 'ok' : 'unreachable',
-        database_engine: deps.db.kind,
+        database: deps.services.db.lastPingOk ? 'ok' : 'unreachable',
+        database_engine: deps.services.db.kind,
       },
     }),
     getReady: async () => {
       try {
-        await deps.db.ping(2000);
+        await deps.services.db.ping(2000);
       } catch (err) {
         deps.logger.warn({ reason: readinessReason(err) }, 'readiness check failed');
         throw new ServiceUnavailableError(`Not ready: ${readinessReason(err)}`, 5, 'not_ready');

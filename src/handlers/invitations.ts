@@ -1,27 +1,14 @@
-import type { PartialHandlerMap } from '../http/handler-types.js';
+import { noContent, type PartialHandlerMap } from '../http/handler-types.js';
 import type { HandlerDeps } from './deps.js';
-import { publicBaseUrl } from './request-url.js';
 
 type Ops = 'listInvitations' | 'createInvitation' | 'revokeInvitation' | 'getInvitationAcceptInfo';
 
-/** Invitations: create, list, revoke, and the public accept information. */
-export function createInvitationsHandlers(deps: HandlerDeps): PartialHandlerMap<Ops> {
-  const { invitations, rateLimiter } = deps.identity;
+/** Invitations: create, list, revoke, and the public accept information (rate-limited per address). */
+export function createInvitationsHandlers({ services: { invitations, rateLimiter }, publicUrl }: HandlerDeps): PartialHandlerMap<Ops> {
   return {
-    listInvitations: async (req) => {
-      const page = req.query.page ?? 1;
-      const pageSize = req.query.page_size ?? 20;
-      const { items, total } = await invitations.list(page, pageSize, req.query.status);
-      return { status: 200, body: { items, total, page, page_size: pageSize } };
-    },
-    createInvitation: async (req) => ({
-      status: 201,
-      body: await invitations.create(req.principal!, req.body, publicBaseUrl(deps.config, req.headers)),
-    }),
-    revokeInvitation: async (req) => {
-      await invitations.revoke(req.params.invitation_id);
-      return { status: 204, body: undefined };
-    },
+    listInvitations: async ({ query }) => ({ status: 200, body: await invitations.list(query) }),
+    createInvitation: async (req) => ({ status: 201, body: await invitations.create(req.principal!, req.body, publicUrl.of(req.headers)) }),
+    revokeInvitation: ({ params }) => invitations.revoke(params.invitation_id).then(noContent),
     getInvitationAcceptInfo: async (req) => {
       await rateLimiter.checkAddress(req.ip);
       return { status: 200, body: await invitations.acceptInfo(req.params.token) };

@@ -1,27 +1,16 @@
-import type { PartialHandlerMap } from '../http/handler-types.js';
-import type { Principal } from '../services/principal.js';
+import { noContent, type PartialHandlerMap } from '../http/handler-types.js';
 import type { HandlerDeps } from './deps.js';
 
 type Ops = 'getCurrentUser' | 'listUsers' | 'deactivateUser' | 'updateUser' | 'getGatewaySettings' | 'updateGatewaySettings';
 
-/** Users, roles and per-user gateway settings. */
-export function createUsersHandlers(deps: HandlerDeps): PartialHandlerMap<Ops> {
-  const { users, gatewaySettings } = deps.identity;
-  const me = (p: Principal | null): Principal => p!;
+/** Users, roles and per-user gateway settings (the caller is always authenticated here). */
+export function createUsersHandlers({ services: { users, gatewaySettings } }: HandlerDeps): PartialHandlerMap<Ops> {
   return {
-    getCurrentUser: async (req) => ({ status: 200, body: await users.me(me(req.principal).userId) }),
-    listUsers: async (req) => {
-      const page = req.query.page ?? 1;
-      const pageSize = req.query.page_size ?? 20;
-      const { items, total } = await users.list(page, pageSize, req.query.search);
-      return { status: 200, body: { items, total, page, page_size: pageSize } };
-    },
-    updateUser: async (req) => ({ status: 200, body: await users.update(me(req.principal), req.params.user_id, req.body) }),
-    deactivateUser: async (req) => {
-      await users.deactivate(me(req.principal), req.params.user_id);
-      return { status: 204, body: undefined };
-    },
-    getGatewaySettings: async (req) => ({ status: 200, body: await gatewaySettings.get(me(req.principal).userId) }),
-    updateGatewaySettings: async (req) => ({ status: 200, body: await gatewaySettings.update(me(req.principal).userId, req.body) }),
+    getCurrentUser: async (req) => ({ status: 200, body: await users.me(req.principal!.userId) }),
+    listUsers: async ({ query }) => ({ status: 200, body: await users.list(query) }),
+    updateUser: async (req) => ({ status: 200, body: await users.update(req.principal!, req.params.user_id, req.body) }),
+    deactivateUser: (req) => users.deactivate(req.principal!, req.params.user_id).then(noContent),
+    getGatewaySettings: async (req) => ({ status: 200, body: await gatewaySettings.get(req.principal!.userId) }),
+    updateGatewaySettings: async (req) => ({ status: 200, body: await gatewaySettings.update(req.principal!.userId, req.body) }),
   };
 }

@@ -15,7 +15,7 @@ import {
   UnauthorizedError,
   UnsupportedMediaTypeError,
 } from '../errors.js';
-import { isConnectionError } from '../stores/database.js';
+import { isConnectionError } from '../lib/database-errors.js';
 
 /** An error turned into an HTTP answer. */
 export interface ErrorReply {
@@ -77,7 +77,8 @@ export function toErrorReply(err: unknown, requestId: string): ErrorReply {
     return toErrorReply(new PayloadTooLargeError(), requestId);
   }
   if (isConnectionError(err)) {
-    return { ...toErrorReply(new ServiceUnavailableError('The database is unavailable; try again shortly'), requestId), internal: true };
+    const unavailable = new ServiceUnavailableError('The database is unavailable; try again shortly', 5, 'database_unavailable');
+    return { ...toErrorReply(unavailable, requestId), internal: true };
   }
   return {
     status: 500,

@@ -1,6 +1,6 @@
 import type { operations } from '../generated/openapi.js';
 import type { RestOperationId } from '../generated/operation-index.js';
-import type { Principal } from '../services/principal.js';
+import type { Principal } from '../domain/principal.js';
 
 type Op<K extends keyof operations> = operations[K];
 type Section<K extends keyof operations, S extends string> =
@@ -77,3 +77,8 @@ export type HandlerMap = { [K in RestOperationId]: Handler<K> };
 
 /** A subset of the map, as each `src/handlers/<tag>.ts` file provides. */
 export type PartialHandlerMap<K extends RestOperationId> = { [P in K]: Handler<P> };
+
+/** The result of an operation that answers 204 (`.then(noContent)` after the service call). */
+export function noContent(): { status: 204; body: undefined } {
+  return { status: 204, body: undefined };
+}

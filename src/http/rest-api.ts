@@ -13,9 +13,9 @@ import {
   ForbiddenError,
 } from '../errors.js';
 import { OPERATIONS, type MinRole } from '../generated/operation-index.js';
-import { roleAtLeast, type Principal } from '../services/principal.js';
+import { roleAtLeast, type Principal } from '../domain/principal.js';
 import type { CookieOptions, HandlerMap, HandlerRequest } from './handler-types.js';
-import { toValidationIssues } from './validation-errors.js';
+import { nulCharacterIssues, toValidationIssues } from './validation-errors.js';
 
 // ajv-formats ships CommonJS with a default export; normalise across module systems.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
@@ -66,6 +66,20 @@ function bearerToken(header: string | string[] | undefined): string | undefined 
   const value = Array.isArray(header) ? header[0] : header;
   const match = value ? /^Bearer\s+(\S+)\s*$/i.exec(value) : null;
   return match?.[1];
+}
+
+/** The JSON text of a request body, as koa-bodyparser kept it; undefined when there was none. */
+function rawBodyOf(ctx: KoaCtx): string | undefined {
+  return (ctx.request as unknown as { rawBody?: string }).rawBody || undefined;
+}
+
+/**
+ * The request-wide rules of the validation step that the contract's schemas cannot state: no
+ * NUL character in any parameter or body string (PostgreSQL cannot store it).
+ */
+function nulIssues(c: OabContext, ctx: KoaCtx) {
+  const rawBody = rawBodyOf(ctx);
+  return nulCharacterIssues({ path: c.request.params, query: c.request.query, body: rawBody ? c.request.requestBody : undefined }, rawBody);
 }
 
 /** Result of a security handler: the principal, or the reason it could not be established. */
@@ -144,7 +158,7 @@ export async function createRestApi(options: RestApiOptions): Promise<(ctx: KoaC
     unauthorizedHandler: () => {
       throw new UnauthorizedError();
     },
-    validationFail: (c) => {
+    validationFail: (c, ctx: KoaCtx) => {
       const errors = (c.validation.errors ?? []) as ErrorObject[];
       const parameters = {
         path: c.request.params,
@@ -153,7 +167,12 @@ export async function createRestApi(options: RestApiOptions): Promise<(ctx: KoaC
         cookie: c.request.cookies,
         requestBody: c.request.requestBody,
       };
-      throw new RequestValidationError(toValidationIssues(errors, parameters));
+      throw new RequestValidationError([...toValidationIssues(errors, parameters), ...nulIssues(c, ctx)]);
+    },
+    // Runs once the contract's validators passed: the rules no schema states (no NUL character).
+    preOperationHandler: (c, ctx: KoaCtx) => {
+      const issues = nulIssues(c, ctx);
+      if (issues.length) throw new RequestValidationError(issues);
     },
   });
 
@@ -217,7 +236,7 @@ export async function createRestApi(options: RestApiOptions): Promise<(ctx: KoaC
       query: ctx.querystring,
       headers: ctx.headers as OabRequest['headers'],
       // koa-bodyparser leaves `{}` when there was no body; the validator must see "no body".
-      body: (ctx.request as unknown as { rawBody?: string }).rawBody ? (ctx.request as unknown as { body?: unknown }).body : undefined,
+      body: rawBodyOf(ctx) ? (ctx.request as unknown as { body?: unknown }).body : undefined,
     };
     await api.handleRequest(request, ctx);
   };

@@ -141,7 +141,9 @@ export function toValidationIssues(errors: readonly ErrorObject[], parameters: R
       loc = loc.map((s, i) => (i === 0 ? (SECTION[String(s)] ?? s) : s));
     } else {
       const [section = 'requestBody', ...rest] = parts;
-      input = valueAt(parameters, parts);
+      // Never echo a whole parameter section (every header, the cookie...) or the request
+      // itself: a missing body or a missing parameter has no input (Pydantic's `null`).
+      input = parts.length === 0 || (parts.length === 1 && section !== 'requestBody') ? null : valueAt(parameters, parts);
       if (e.keyword === 'required') {
         const missing = String((e.params as { missingProperty: string }).missingProperty);
         // A missing body is reported on `body` itself, not on the validator's wrapper property.
@@ -162,4 +164,66 @@ export function toValidationIssues(errors: readonly ErrorObject[], parameters: R
     issues.push({ loc, input: secret ? REDACTED : safeEcho(input), ...describe(e) });
   }
   return issues.map((i) => ({ ...i, ctx: i.ctx ?? {} }));
+}
+
+/** The character PostgreSQL cannot store in `text` or `jsonb`, refused in every request string. */
+const NUL = '\u0000';
+/** Most NUL issues reported for one request; the rest are summarised by the first ones. */
+const MAX_NUL_ISSUES = 20;
+
+/** A value met during the walk, linked to its parent so its `loc` is built only when needed. */
+interface Visit {
+  value: unknown;
+  key: string | number;
+  parent: Visit | null;
+}
+
+function locOf(visit: Visit): (string | number)[] {
+  const loc: (string | number)[] = [];
+  for (let v: Visit | null = visit; v; v = v.parent) loc.push(v.key);
+  return loc.reverse();
+}
+
+/**
+ * Finds the NUL character (U+0000) anywhere in a request: in parameter values, in body strings,
+ * and in the keys and values of nested free-form objects (`config`, `env`, override `defaults`,
+ * schemas), at any depth. Each occurrence is a 422 issue located like a schema error
+ * (`['body', 'env', 'PATH']`, `['query', 'search']`). PostgreSQL cannot store the character in
+ * `text` or `jsonb`, so it is refused here, once for every operation, rather than failing in a
+ * store. `rawBody`, when given, is the body's JSON text: without a `\u0000` escape in it (JSON
+ * has no other way to carry the character) the body is not walked. The walk is iterative, so a
+ * deeply nested body cannot exhaust the stack.
+ */
+export function nulCharacterIssues(sections: { path?: unknown; query?: unknown; body?: unknown }, rawBody?: string): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const stack: Visit[] = [];
+  // Pushed in reverse so that body issues come out first, in document order.
+  if (sections.path != null) stack.push({ value: sections.path, key: 'path', parent: null });
+  if (sections.query != null) stack.push({ value: sections.query, key: 'query', parent: null });
+  if (sections.body != null && (rawBody === undefined || rawBody.includes('\\u0000'))) {
+    stack.push({ value: sections.body, key: 'body', parent: null });
+  }
+  while (stack.length && issues.length < MAX_NUL_ISSUES) {
+    const visit = stack.pop()!;
+    const { value } = visit;
+    if (typeof value === 'string') {
+      if (value.includes(NUL)) issues.push(nulIssue(locOf(visit), value, 'Input should not contain the NUL character (U+0000)'));
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], key: i, parent: visit });
+    } else if (value !== null && typeof value === 'object') {
+      const keys = Object.keys(value);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i]!;
+        const child: Visit = { value: (value as Record<string, unknown>)[key], key, parent: visit };
+        if (key.includes(NUL)) issues.push(nulIssue(locOf(child), key, 'Field names should not contain the NUL character (U+0000)'));
+        else stack.push(child);
+      }
+    }
+  }
+  return issues.slice(0, MAX_NUL_ISSUES);
+}
+
+function nulIssue(loc: (string | number)[], input: string, msg: string): ValidationIssue {
+  const secret = loc.some((l) => typeof l === 'string' && SECRET_NAME.test(l));
+  return { loc, msg, type: 'string_nul_character', input: secret ? REDACTED : safeEcho(input), ctx: { character: 'U+0000' } };
 }

@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import net, { BlockList } from 'node:net';
+import { normaliseHost } from './host-names.js';
 
 /** Raised when a URL may not be fetched under the outbound-address policy. */
 export class OutboundRefusedError extends Error {
@@ -44,14 +45,7 @@ function unmap(address: string): string {
   return m ? m[1]! : address;
 }
 
-/**
- * The outbound-address policy (SSRF guard) for URLs the server fetches on an admin's say-so:
- * OAuth discovery and token endpoints, and later upstreams, catalogs and AI endpoints. Only http
- * and https; the host is resolved and every address checked; private, loopback, link-local and
- * other special ranges are refused unless the host name or a CIDR range is on the allow-list
- * (`TOOLGATE_OUTBOUND_ALLOWLIST`, plus entries added at run time). Redirects are not followed.
- */
-/** The lower-cased host of an http(s) URL (IPv6 without brackets); refuses anything else. */
+/** The normalised host of an http(s) URL (lower case, IPv6 without brackets, no trailing dot); refuses anything else. */
 function fetchableHost(url: string | URL): string {
   let parsed: URL;
   try {
@@ -61,9 +55,16 @@ function fetchableHost(url: string | URL): string {
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
     throw new OutboundRefusedError('only http and https URLs may be fetched');
-  return parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return normaliseHost(parsed.hostname);
 }
 
+/**
+ * The outbound-address policy (SSRF guard) for URLs the server fetches on an admin's say-so:
+ * OAuth discovery and token endpoints, and later upstreams, catalogs and AI endpoints. Only http
+ * and https; the host is resolved and every address checked; private, loopback, link-local and
+ * other special ranges are refused unless the host name or a CIDR range is on the allow-list
+ * (`TOOLGATE_OUTBOUND_ALLOWLIST`, plus entries added at run time). Redirects are not followed.
+ */
 export class OutboundPolicy {
   private hosts = new Set<string>();
   private ranges = new BlockList();
@@ -83,7 +84,7 @@ export class OutboundPolicy {
       if (addr && net.isIP(addr)) {
         const f = family(addr);
         ranges.addSubnet(addr, bits ? Number(bits) : f === 'ipv4' ? 32 : 128, f);
-      } else hosts.add(entry.replace(/^\[|\]$/g, ''));
+      } else hosts.add(normaliseHost(entry));
     }
     this.hosts = hosts;
     this.ranges = ranges;

@@ -1,10 +1,15 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
 /** Version tag of the sealed format: `v1.<key id>.<iv>.<tag>.<ciphertext>` (base64url parts). */
 const VERSION = 'v1';
 const KEY_FILE = 'master.key';
+
+/** Derives a purpose-bound key from the master key (HKDF-SHA256), e.g. the session-token signing key. */
+export function deriveKey(masterKey: Buffer, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), `toolgate:${purpose}`, 32));
+}
 
 /** Short public identifier of a master key (first 8 bytes of its SHA-256, hex). */
 export function keyId(key: Buffer): string {

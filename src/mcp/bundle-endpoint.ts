@@ -2,9 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JSONRPCRequest, JSONRPCServer } from 'json-rpc-2.0';
 import type { Middleware } from 'koa';
 import type { Config } from '../config.js';
+import { isLoopbackName } from '../lib/host-names.js';
 import type { Logger } from '../logger.js';
 import type { BundlesRegistry, LiveBundle } from '../services/bundles-registry.js';
-import type { CatalogView, UpstreamCaller } from '../services/catalog-types.js';
+import type { CatalogView, UpstreamCaller } from '../domain/catalog.js';
 import { BundleViews } from './bundle-view.js';
 import type { CallRecorder } from './call-recorder.js';
 import type { McpContext } from './context.js';
@@ -49,7 +50,25 @@ export interface BundleEndpointDeps {
   options?: McpOptions;
 }
 
+/**
+ * What the access log line of one MCP request says: never the bundle key (the path), never
+ * argument values. Filled in while the request is served; the app writes the line.
+ */
+export interface McpAccess {
+  endpoint: 'bundle' | 'gateway';
+  /** Bundle id, once the key resolved to a bundle. */
+  bundle?: string;
+  /** JSON-RPC method (`batch` for a batch), or `stream` / `end_session` / `info` for GET / DELETE / `/info`. */
+  method?: string;
+  /** The tool name the caller asked for (`tools/call`). */
+  tool?: string;
+  /** JSON-RPC error code of the answer, when it is an error (single requests). */
+  rpcError?: number;
+}
+
 const BUNDLE_PATH = /^\/mcp\/bundle\/([^/]+)(\/info)?\/?$/;
+/** Longest method or tool name copied into a log line. */
+const MAX_LOGGED_NAME = 128;
 const LIST_CHANGED = sseEvent('{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}');
 /** Methods whose 2026-07-28 requests must name their target in `Mcp-Name`. */
 const NAMED: Record<string, 'name' | 'uri'> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
@@ -86,6 +105,12 @@ export class BundleEndpoint {
   private readonly keepAlive: NodeJS.Timeout;
   private readonly unsubscribe: (() => void)[] = [];
   private readonly slowMs: number;
+  /** Requests being served: a stop waits for them (bounded) so cancelled calls still get their records. */
+  private readonly active = new Set<Promise<void>>();
+  /** Set by `drain()`: no new sessions or GET streams. */
+  private draining = false;
+  /** The access log record of each response being written. */
+  private readonly access = new WeakMap<ServerResponse, McpAccess>();
 
   constructor(private readonly deps: BundleEndpointDeps) {
     const o = deps.options ?? {};
@@ -134,29 +159,62 @@ export class BundleEndpoint {
       const match = BUNDLE_PATH.exec(ctx.path);
       if (!match) return next();
       ctx.respond = false;
-      const res = ctx.res;
+      const access: McpAccess = { endpoint: 'bundle' };
+      ctx.state.mcp = access;
+      this.access.set(ctx.res, access);
+      const work = this.handle(ctx.req, ctx.res, match, ctx.state.requestId as string);
+      this.active.add(work);
       try {
-        let key: string;
-        try {
-          key = decodeURIComponent(match[1]!);
-        } catch {
-          key = '';
-        }
-        if (match[2]) this.info(ctx.req, res, key, ctx.state.requestId as string);
-        else await this.serve(ctx.req, res, key);
-      } catch (err) {
-        this.deps.logger.error({ err, requestId: ctx.state.requestId }, 'MCP request failed');
-        if (!res.headersSent) sendRpcError(res, 500, RpcCode.InternalError, 'Internal error');
-        else res.end();
+        await work;
+      } finally {
+        this.active.delete(work);
       }
     };
   }
 
-  /** Ends every session and stream (server stop). */
+  private async handle(req: IncomingMessage, res: ServerResponse, match: RegExpExecArray, requestId: string): Promise<void> {
+    try {
+      let key: string;
+      try {
+        key = decodeURIComponent(match[1]!);
+      } catch {
+        key = '';
+      }
+      if (match[2]) {
+        this.access.get(res)!.method = 'info';
+        this.info(req, res, key, requestId);
+      } else await this.serve(req, res, key);
+    } catch (err) {
+      this.deps.logger.error({ err, requestId }, 'MCP request failed');
+      if (!res.headersSent) sendRpcError(res, 500, RpcCode.InternalError, 'Internal error');
+      else res.end();
+    }
+  }
+
+  /**
+   * First step of a graceful stop: ends the open GET streams (they never finish by themselves)
+   * and refuses new sessions and streams (503), while sessions stay alive so the calls in flight
+   * on them finish and answer.
+   */
+  drain(): void {
+    this.draining = true;
+    this.sessions.closeStreams();
+  }
+
+  /** Last step of a stop: ends every session and stream; calls still running are cancelled. */
   close(): void {
+    this.draining = true;
     clearInterval(this.keepAlive);
     for (const u of this.unsubscribe) u();
     this.sessions.close();
+  }
+
+  /** Resolves once every request being served has answered, or after `maxMs`. */
+  async settled(maxMs: number): Promise<void> {
+    if (this.active.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled([...this.active]), new Promise((resolve) => (timer = setTimeout(resolve, maxMs)))]);
+    clearTimeout(timer);
   }
 
   private async serve(req: IncomingMessage, res: ServerResponse, key: string): Promise<void> {
@@ -174,7 +232,10 @@ export class BundleEndpoint {
       sendRpcError(res, 404, RpcCode.SessionNotFound, 'Bundle not found');
       return;
     }
+    const access = this.access.get(res)!;
+    access.bundle = bundle.id;
     if (method === 'POST') return this.post(req, res, bundle);
+    access.method = method === 'GET' ? 'stream' : 'end_session';
     const protocol = header(req, 'mcp-protocol-version');
     if (protocol === MODERN_VERSION) {
       sendRpcError(res, 405, RpcCode.InvalidRequest, 'Method not allowed: protocol version 2026-07-28 has no sessions or GET stream', {
@@ -192,6 +253,10 @@ export class BundleEndpoint {
       this.sessions.end(session.id);
       res.writeHead(204);
       res.end();
+      return;
+    }
+    if (this.draining) {
+      sendRpcError(res, 503, RpcCode.InternalError, 'Server is shutting down', { headers: { 'retry-after': '1', connection: 'close' } });
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'mcp-session-id': session.id });
@@ -262,6 +327,10 @@ export class BundleEndpoint {
       return;
     }
     const first = messages[0]!;
+    const access = this.access.get(res)!;
+    access.method = isBatch ? 'batch' : String(first.method ?? 'response').slice(0, MAX_LOGGED_NAME);
+    const toolName = first.method === 'tools/call' ? (first.params as { name?: unknown } | undefined)?.name : undefined;
+    if (!isBatch && typeof toolName === 'string') access.tool = toolName.slice(0, MAX_LOGGED_NAME);
     // The era is chosen by the request: the 2026-07-28 markers (per-request _meta, or the header
     // without a session) mean stateless; a plain initialize means a legacy session.
     const modern =
@@ -300,6 +369,10 @@ export class BundleEndpoint {
     const requested = (msg.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
     if (typeof requested !== 'string') {
       sendRpcError(res, 200, RpcCode.InvalidParams, 'Invalid params: protocolVersion must be a string', { id: msg.id });
+      return;
+    }
+    if (this.draining) {
+      sendRpcError(res, 503, RpcCode.InternalError, 'Server is shutting down', { headers: { 'retry-after': '1', connection: 'close' } });
       return;
     }
     const version = (LEGACY_VERSIONS as readonly string[]).includes(requested) ? requested : LATEST_LEGACY_VERSION;
@@ -384,6 +457,7 @@ export class BundleEndpoint {
     const answers = await Promise.all(requests.map((msg) => this.runOne(msg, view, base, channel, controllers)));
     if (!isBatch) {
       const [answer] = answers;
+      if (answer!.errorCode !== undefined) this.access.get(res)!.rpcError = answer!.errorCode;
       channel.finish(answer!.status, answer!.body);
       return;
     }
@@ -402,7 +476,7 @@ export class BundleEndpoint {
     base: { era: Era; session: Session | null; protocolVersion: string },
     channel: ResponseChannel,
     controllers: AbortController[],
-  ): Promise<{ status: number; body: string }> {
+  ): Promise<{ status: number; body: string; errorCode?: number }> {
     const controller = new AbortController();
     controllers.push(controller);
     const id = msg.id as string | number;
@@ -430,7 +504,8 @@ export class BundleEndpoint {
     try {
       const response = await this.rpc.receive(msg as JSONRPCRequest, ctx);
       const status = ctx.internalError ? 500 : base.era === 'modern' && response?.error?.code === RpcCode.MethodNotFound ? 404 : 200;
-      return { status, body: serializeResponse(response ?? { id, error: { code: RpcCode.InternalError, message: 'Internal error' } }) };
+      const answer = response ?? { id, error: { code: RpcCode.InternalError, message: 'Internal error' } };
+      return { status, body: serializeResponse(answer), ...(answer.error ? { errorCode: answer.error.code } : {}) };
     } finally {
       if (calls?.get(idKey) === controller) calls.delete(idKey);
       if (calls?.size === 0 && base.session) this.inFlight.delete(base.session.id);
@@ -527,10 +602,4 @@ function hostnameOf(host: string): string {
   if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1);
   const colon = h.lastIndexOf(':');
   return colon > 0 ? h.slice(0, colon) : h;
-}
-
-/** localhost, *.localhost, 127.0.0.0/8 and ::1 (with or without brackets). */
-function isLoopbackName(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(h) || h === '::1';
 }

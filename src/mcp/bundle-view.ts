@@ -1,7 +1,7 @@
 import type { LiveBundle } from '../services/bundles-registry.js';
-import { effectiveTool } from '../services/bundles-tools.js';
-import type { CatalogView } from '../services/catalog-types.js';
-import type { ToolOverride } from '../stores/bundles-store.js';
+import { effectiveName, effectiveTool } from '../services/bundles-tools.js';
+import type { CatalogView } from '../domain/catalog.js';
+import type { ToolOverride } from '../domain/tool-override.js';
 import { META_SERVER_INFO, RawResult, RpcCode, rpcError, type Era } from './protocol.js';
 
 /** A tool the bundle offers: the name clients call it by, and where it really lives. */
@@ -13,6 +13,22 @@ export interface OfferedTool {
   readonly override: ToolOverride;
   /** The MCP Tool object as `tools/list` shows it. */
   readonly wire: Record<string, unknown>;
+}
+
+/**
+ * Why a tool of the bundle cannot be called right now although the bundle offers it: its server
+ * is disabled, its server is not connected (down, connecting, failed), or its server is up but
+ * no longer has the tool.
+ */
+export type UnavailableReason = 'server_disabled' | 'server_unavailable' | 'tool_gone';
+
+/** A tool of the bundle that is left out of `tools/list` for now, under the name clients know. */
+export interface UnavailableTool {
+  readonly name: string;
+  readonly toolId: string;
+  readonly serverId: string;
+  readonly upstreamName: string;
+  readonly reason: UnavailableReason;
 }
 
 /** How long a 2026-07-28 client may reuse a list (ms); changes are announced on legacy streams only. */
@@ -33,6 +49,11 @@ function compact(o: Record<string, unknown>): Record<string, unknown> {
 export class BundleView {
   readonly tools: OfferedTool[] = [];
   readonly byName = new Map<string, OfferedTool>();
+  /**
+   * The bundle's enabled tools that cannot be called now, by the name clients know, so that a
+   * call says why instead of "Unknown tool". A name an offered tool holds is never here.
+   */
+  readonly unavailable = new Map<string, UnavailableTool>();
   /** The bundle's servers, in the order of their first tool. */
   readonly serverIds: string[] = [];
   private pages = new Map<string, RawResult>();
@@ -47,9 +68,25 @@ export class BundleView {
     const servers = new Set<string>();
     for (const t of bundle.tools) {
       const tool = catalog.tool(t.toolId);
-      if (!tool || t.override.enabled === false || !tool.enabled || !tool.available) continue;
+      // Tools switched off in the bundle or in their server's selection are hidden: unknown.
+      if (!tool || t.override.enabled === false || !tool.enabled) continue;
       const state = catalog.serverState(tool.serverId);
-      if (!state?.enabled || (!state.connected && !tool.script)) continue;
+      const reason: UnavailableReason | null = !state
+        ? 'server_unavailable'
+        : !state.enabled
+          ? 'server_disabled'
+          : !state.connected && !tool.script
+            ? 'server_unavailable'
+            : !tool.available
+              ? 'tool_gone'
+              : null;
+      if (reason) {
+        const name = effectiveName(tool.name, t.override);
+        if (!this.unavailable.has(name)) {
+          this.unavailable.set(name, { name, toolId: tool.id, serverId: tool.serverId, upstreamName: tool.name, reason });
+        }
+        continue;
+      }
       const eff = effectiveTool(tool, t.override);
       if (this.byName.has(eff.name)) continue;
       const offered: OfferedTool = {
@@ -75,6 +112,7 @@ export class BundleView {
         this.serverIds.push(tool.serverId);
       }
     }
+    for (const name of this.byName.keys()) this.unavailable.delete(name);
   }
 
   /** One `tools/list` page, pre-serialised; an unknown cursor is -32602. */

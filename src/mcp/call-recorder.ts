@@ -1,5 +1,5 @@
 import type { Logger } from '../logger.js';
-import type { CallRecord, CallRecordsStore } from '../stores/call-records-store.js';
+import type { CallRecord, CallRecordSink } from '../domain/call-records.js';
 
 export interface CallRecorderOptions {
   /** Longest a record waits before it is written. */
@@ -26,7 +26,7 @@ export class CallRecorder {
   private dropped = 0;
 
   constructor(
-    private readonly store: CallRecordsStore,
+    private readonly store: CallRecordSink,
     private readonly logger: Logger,
     options: CallRecorderOptions = {},
   ) {

@@ -1,5 +1,5 @@
 import type { Logger } from '../logger.js';
-import type { UpstreamCaller } from '../services/catalog-types.js';
+import type { UpstreamCaller } from '../domain/catalog.js';
 import type { BundleView } from './bundle-view.js';
 import type { CallRecorder } from './call-recorder.js';
 import type { Era } from './protocol.js';

@@ -80,6 +80,11 @@ export class SessionStore {
     return this.streaming;
   }
 
+  /** Ends every open GET stream; the sessions live on (a graceful stop lets their calls finish). */
+  closeStreams(): void {
+    for (const s of [...this.streaming]) s.stream?.end();
+  }
+
   /** Ends a session; its stream closes. Returns whether it existed. */
   end(id: string): boolean {
     const s = this.sessions.get(id);

@@ -17,6 +17,22 @@ export interface QuickJsPoolOptions {
 
 export const QUICKJS_DEFAULTS = { workers: 2, memoryBytes: 64 * 1024 * 1024, outputBytes: 1024 * 1024, maxQueue: 256 };
 
+/**
+ * How a worker thread loads `quickjs-worker`. Toolgate runs its TypeScript through tsx, whose
+ * loader hooks do not reach worker threads (a `.ts` worker fails with ERR_UNKNOWN_FILE_EXTENSION),
+ * so from `.ts` sources the worker starts with a line that registers tsx in its own thread and then
+ * imports the module; compiled `.js` is loaded directly.
+ */
+const WORKER: { script: string | URL; eval: boolean } = import.meta.url.endsWith('.ts')
+  ? {
+      script: `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./quickjs-worker.ts', import.meta.url).href)}); });`,
+      eval: true,
+    }
+  : { script: new URL('./quickjs-worker.js', import.meta.url), eval: false };
+
+/** Longest a new worker may take to load QuickJS before it is given up (a busy host is slow). */
+const STARTUP_TIMEOUT_MS = 60_000;
+
 /** Extra time the worker gets beyond the script's deadline before it is terminated. */
 const WATCHDOG_GRACE_MS = 2_000;
 
@@ -30,7 +46,10 @@ interface Pending {
 
 interface Slot {
   worker: Worker;
+  /** QuickJS is loaded in the worker: it takes jobs. */
+  ready: boolean;
   current?: Pending;
+  /** The job's deadline, or (before `ready`) the start-up deadline. */
   watchdog?: NodeJS.Timeout;
 }
 
@@ -92,13 +111,20 @@ export class QuickJsPool {
 
   private dispatch(): void {
     while (this.queue.length) {
-      let slot = this.slots.find((s) => !s.current);
-      if (!slot && this.slots.length < this.options.workers) slot = this.spawn();
-      if (!slot) return;
+      const slot = this.slots.find((s) => s.ready && !s.current);
+      if (!slot) {
+        // Jobs wait for workers that are loading; start more while there is room and work for them.
+        let loading = this.slots.filter((s) => !s.ready).length;
+        while (this.slots.length < this.options.workers && loading < this.queue.length) {
+          this.spawn();
+          loading += 1;
+        }
+        return;
+      }
       const pending = this.queue.shift()!;
       slot.current = pending;
       slot.watchdog = setTimeout(
-        () => this.replace(slot!, errorResult(`The script did not finish within ${pending.job.timeoutMs} ms`)),
+        () => this.replace(slot, errorResult(`The script did not finish within ${pending.job.timeoutMs} ms`)),
         pending.job.timeoutMs + WATCHDOG_GRACE_MS,
       );
       slot.watchdog.unref();
@@ -107,7 +133,8 @@ export class QuickJsPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(new URL('./quickjs-worker.ts', import.meta.url), {
+    const worker = new Worker(WORKER.script, {
+      eval: WORKER.eval,
       // The QuickJS heap lives in WebAssembly memory; the worker's own JS heap stays small.
       resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 },
       workerData: { memoryBytes: this.options.memoryBytes },
@@ -118,8 +145,14 @@ export class QuickJsPool {
     // Nothing a script does reaches these streams (console is collected in the VM); drain them anyway.
     worker.stdout.resume();
     worker.stderr.resume();
-    const slot: Slot = { worker };
+    const slot: Slot = { worker, ready: false };
     worker.on('message', (answer: WorkerAnswer) => {
+      if (answer.ready) {
+        clearTimeout(slot.watchdog);
+        slot.ready = true;
+        this.dispatch();
+        return;
+      }
       if (answer.recycle && answer.id === -1) {
         // Answer already sent; drop the worker once it is idle.
         if (!slot.current) this.replace(slot);
@@ -135,9 +168,15 @@ export class QuickJsPool {
     });
     const failed = (reason: string) => {
       if (!this.slots.includes(slot)) return;
-      this.options.logger.warn({ reason }, 'JavaScript sandbox worker ended; replacing it');
+      this.options.logger.warn({ reason, started: slot.ready }, 'JavaScript sandbox worker ended; replacing it');
+      // A worker that never started fails the oldest waiting job, so a host where QuickJS cannot
+      // load answers every job with an error instead of starting workers forever.
+      const waiting = slot.ready ? undefined : this.queue.shift();
+      if (waiting) this.settle(waiting, errorResult('The JavaScript sandbox could not start'));
       this.replace(slot, errorResult('The script ended its sandbox (out of memory or crashed)'));
     };
+    slot.watchdog = setTimeout(() => failed(`QuickJS did not load within ${STARTUP_TIMEOUT_MS} ms`), STARTUP_TIMEOUT_MS);
+    slot.watchdog.unref();
     worker.on('error', (err) => failed(err.message));
     worker.on('exit', (code) => failed(`exit ${code}`));
     this.slots.push(slot);

@@ -37,6 +37,8 @@ export interface WorkerAnswer {
   error?: string;
   /** True when the worker should be replaced (a runtime could not be freed cleanly). */
   recycle?: boolean;
+  /** Sent once (id 0) when QuickJS is loaded: the worker takes jobs from then on. */
+  ready?: boolean;
 }
 
 const CONSOLE_LIMIT = 64 * 1024;
@@ -194,9 +196,8 @@ const memory = new Wasm.Memory({ initial: INITIAL_PAGES, maximum: Math.ceil((mem
 // The package's types describe its CommonJS build; under `import` its default export is the variant.
 const modPromise = newQuickJSWASMModuleFromVariant(newVariant(variant as unknown as QuickJSSyncVariant, { wasmMemory: memory as never }));
 
-parentPort?.on('message', (job: WorkerJob) => {
-  void modPromise.then(
-    (mod) => parentPort?.postMessage(runJob(mod, job)),
-    (err: unknown) => parentPort?.postMessage({ id: job.id, ok: false, error: `QuickJS failed to load: ${String(err)}`, recycle: true }),
-  );
-});
+// Jobs arrive only after `ready`, so a slow start never eats into a script's time limit. A module
+// that does not load rejects here: the worker ends with that error and the pool replaces it.
+const mod = await modPromise;
+parentPort?.on('message', (job: WorkerJob) => parentPort?.postMessage(runJob(mod, job)));
+parentPort?.postMessage({ id: 0, ok: true, ready: true } satisfies WorkerAnswer);

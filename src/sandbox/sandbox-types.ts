@@ -24,8 +24,8 @@ export interface ScriptResult {
 
 /** Runs script tools in sandboxes; never runs anything unsandboxed. */
 export interface ScriptRunner {
-  /** Whether this host can run tools of the language (a sandbox for it exists). */
-  supports(language: ScriptLanguage): boolean;
+  /** Whether this host can run tools of the language (a sandbox for it exists; detected once). */
+  supports(language: ScriptLanguage): Promise<boolean>;
   /** Runs one job; resolves with a tool result (failures are `isError` results), rejects only when aborted. */
   run(job: ScriptJob, signal?: AbortSignal): Promise<ScriptResult>;
   /** Stops the workers and kills running processes. */

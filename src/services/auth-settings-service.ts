@@ -1,14 +1,22 @@
+import type { components } from '../generated/openapi.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthSettingsStore, DbAuthSettingsRow } from '../stores/auth-settings-store.js';
 import type { ChangeBus } from './change-bus.js';
 
 export type AuthSettings = DbAuthSettingsRow;
 
-export interface AuthSettingsPatch {
-  allowed_domains?: string[];
-  admin_emails?: string[];
-  access_token_expire_minutes?: number;
-  api_key_max_lifetime_days?: number | null;
+type Schemas = components['schemas'];
+export type AuthSettingsView = Schemas['AuthSettingsResponse'];
+
+/** The API view of the settings. */
+function view(s: AuthSettings): AuthSettingsView {
+  return {
+    allowed_domains: s.allowed_domains,
+    admin_emails: s.admin_emails,
+    access_token_expire_minutes: s.access_token_expire_minutes,
+    api_key_max_lifetime_days: s.api_key_max_lifetime_days,
+    updated_at: s.updated_at?.toISOString() ?? null,
+  };
 }
 
 const TTL_MS = 30_000;
@@ -39,8 +47,13 @@ export class AuthSettingsService {
     return value;
   }
 
+  /** The settings as the API shows them. */
+  async view(): Promise<AuthSettingsView> {
+    return view(await this.get());
+  }
+
   /** Changes only the supplied fields; domains are stored lowercase, emails as given (matched case-insensitively). */
-  async update(patch: AuthSettingsPatch): Promise<AuthSettings> {
+  async update(patch: Schemas['AuthSettingsUpdate']): Promise<AuthSettingsView> {
     const value = await this.store.update(
       {
         allowed_domains: patch.allowed_domains?.map((d) => d.toLowerCase()),
@@ -52,6 +65,6 @@ export class AuthSettingsService {
     );
     this.cached = undefined;
     this.bus.publish({ kind: 'auth_settings' });
-    return value;
+    return view(value);
   }
 }

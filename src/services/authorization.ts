@@ -1,5 +1,5 @@
 import { ForbiddenError } from '../errors.js';
-import type { Principal } from './principal.js';
+import type { Principal } from '../domain/principal.js';
 
 /** The API key scope an operation needs: reads under /api/v1 need `api:read`, changes `api:write`, the gateway `mcp`. */
 export function requiredScope(method: string, path: string): 'api:read' | 'api:write' | 'mcp' | null {

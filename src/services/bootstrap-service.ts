@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
 import { ConflictError } from '../errors.js';
-import type { ApiKeysStore } from '../stores/api-keys-store.js';
-import type { UsersStore } from '../stores/users-store.js';
+import type { Transactor } from '../stores/transactor.js';
 import type { ApiKeysService } from './api-keys-service.js';
 
 /**
@@ -10,25 +8,20 @@ import type { ApiKeysService } from './api-keys-service.js';
  * transaction. Refuses once any user exists, so it cannot be used to take over an installation.
  */
 export async function bootstrapOwner(
-  deps: { db: { knex: Knex }; users: UsersStore; apiKeysStore: ApiKeysStore; apiKeys: ApiKeysService },
+  deps: { tx: Transactor; apiKeys: ApiKeysService },
   input: { email: string; name?: string },
 ): Promise<{ userId: string; key: string }> {
-  return deps.db.knex.transaction(async (trx) => {
+  return deps.tx.transaction(async (stores) => {
     // Serialise concurrent bootstraps: the second waits, then sees the first owner.
-    await trx.raw('lock table users in share row exclusive mode');
-    const users = deps.users.with(trx);
-    if ((await users.count()) > 0) throw new ConflictError('This installation already has users; bootstrap runs only once');
-    const user = await users.insert({
+    await stores.users.lockForOwnerChanges();
+    if ((await stores.users.count()) > 0) throw new ConflictError('This installation already has users; bootstrap runs only once');
+    const user = await stores.users.insert({
       id: randomUUID(),
       email: input.email,
       name: input.name ?? input.email.split('@')[0] ?? input.email,
       role: 'owner',
     });
-    const { key } = await deps.apiKeys.issue(
-      user.id,
-      { name: 'bootstrap', description: 'First key of the first owner' },
-      deps.apiKeysStore.with(trx),
-    );
+    const { key } = await deps.apiKeys.issue(user.id, { name: 'bootstrap', description: 'First key of the first owner' }, stores.apiKeys);
     return { userId: user.id, key };
   });
 }

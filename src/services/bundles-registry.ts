@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { DbBundleRow, DbBundleToolRow, ToolOverride } from '../stores/bundles-store.js';
+import type { ToolOverride } from '../domain/tool-override.js';
+import type { DbBundleRow, DbBundleToolRow } from '../stores/bundles-store.js';
 
 /** One tool of a live bundle: the catalog tool id, a snapshot of where it lives, order, override. */
 export interface LiveBundleTool {

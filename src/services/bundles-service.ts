@@ -1,14 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
 import { BadRequestError, ConflictError, NotFoundError, RequestValidationError, type ValidationIssue } from '../errors.js';
 import type { components } from '../generated/openapi.js';
 import type { Clock } from '../lib/clock.js';
 import type { SecretBox } from '../lib/secret-box.js';
-import type { BundlesStore, DbBundleRow, DbBundleToolRow, ToolOverride } from '../stores/bundles-store.js';
+import type { ToolOverride } from '../domain/tool-override.js';
+import type { BundlesStore, DbBundleRow, DbBundleToolRow } from '../stores/bundles-store.js';
+import type { Transactor } from '../stores/transactor.js';
 import { hashBundleKey, toLiveBundle, type BundlesRegistry } from './bundles-registry.js';
 import { effectiveName, effectiveTool, normaliseOverride, overrideSchemaIssues, overrideView } from './bundles-tools.js';
-import type { CatalogView } from './catalog-types.js';
-import type { Principal } from './principal.js';
+import type { CatalogView } from '../domain/catalog.js';
+import type { Principal } from '../domain/principal.js';
+import { pageResult, pageWindow, type PageQuery } from './pagination.js';
 
 type Schemas = components['schemas'];
 export type BundleSummary = Schemas['MCPBundleSummary'];
@@ -30,34 +32,36 @@ export function bundleEndpoint(baseUrl: string, key: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/mcp/bundle/${encodeURIComponent(key)}`;
 }
 
-/** Maps a unique violation to the contract's 409; anything else is rethrown. */
-function conflictFrom(err: unknown): never {
-  const e = err as { code?: string; constraint?: string; message?: string };
-  if (e.code === '23505') {
-    const which = `${e.constraint ?? ''} ${e.message ?? ''}`;
-    if (which.includes('bundles_agent_id_key'))
-      throw new ConflictError('Another bundle is already linked to this agent_id', 'agent_id_taken');
-    if (which.includes('bundles_name_lower_key')) throw new ConflictError('A bundle with this name already exists', 'name_taken');
-    if (which.includes('bundle_tools_pkey')) throw new ConflictError('A tool is already in this bundle', 'tool_in_bundle');
-    throw new ConflictError('A uniqueness rule forbids this change');
-  }
-  throw err;
-}
-
 /**
  * Bundles: the rules of the REST operations. Writes go to the database in one transaction, then
  * the bundle's live form replaces the one in the registry the MCP endpoint reads.
  */
 export class BundlesService {
-  constructor(
-    private readonly knex: Knex,
-    private readonly store: BundlesStore,
-    private readonly registry: BundlesRegistry,
-    private readonly catalog: CatalogView,
-    private readonly secrets: SecretBox,
-    private readonly clock: Clock,
-    private readonly keyPrefix: string,
-  ) {}
+  private readonly tx: Transactor;
+  private readonly store: BundlesStore;
+  private readonly registry: BundlesRegistry;
+  private readonly catalog: CatalogView;
+  private readonly secrets: SecretBox;
+  private readonly clock: Clock;
+  private readonly keyPrefix: string;
+
+  constructor(deps: {
+    tx: Transactor;
+    bundles: BundlesStore;
+    registry: BundlesRegistry;
+    catalog: CatalogView;
+    secrets: SecretBox;
+    clock: Clock;
+    keyPrefix: string;
+  }) {
+    this.tx = deps.tx;
+    this.store = deps.bundles;
+    this.registry = deps.registry;
+    this.catalog = deps.catalog;
+    this.secrets = deps.secrets;
+    this.clock = deps.clock;
+    this.keyPrefix = deps.keyPrefix;
+  }
 
   /** Loads every bundle into the registry (start-up). */
   async loadRegistry(): Promise<void> {
@@ -65,9 +69,18 @@ export class BundlesService {
     this.registry.load(rows, tools);
   }
 
-  async list(query: { page: number; page_size: number; search?: string | undefined }): Promise<Schemas['MCPBundleListResponse']> {
-    const { rows, total } = await this.store.list({ page: query.page, pageSize: query.page_size, search: query.search });
-    return { items: rows.map((r) => this.summary(r, Number(r.tool_count))), total, page: query.page, page_size: query.page_size };
+  /** Re-reads bundles changed outside this service (a deleted server's tools removed) into the registry. */
+  async republish(ids: readonly string[]): Promise<void> {
+    for (const id of ids) {
+      const row = await this.store.findById(id);
+      if (row) this.registry.put(toLiveBundle(row, await this.store.tools(id)));
+    }
+  }
+
+  async list(query: PageQuery & { search?: string | undefined }): Promise<Schemas['MCPBundleListResponse']> {
+    const window = pageWindow(query);
+    const { rows, total } = await this.store.list(window, query.search);
+    return pageResult(window, rows, total, (r) => this.summary(r, Number(r.tool_count)));
   }
 
   async get(id: string): Promise<BundleDetail> {
@@ -89,17 +102,15 @@ export class BundlesService {
     const { row, tools } = await this.write(
       id,
       async (store) => {
-        const created = await store
-          .insert({
-            id,
-            name: input.name,
-            description: input.description ?? null,
-            agent_id: input.agent_id ?? null,
-            key_hash: hashBundleKey(key),
-            key_sealed: this.secrets.seal(key),
-            created_by: principal.userId,
-          })
-          .catch(conflictFrom);
+        const created = await store.insert({
+          id,
+          name: input.name,
+          description: input.description ?? null,
+          agent_id: input.agent_id ?? null,
+          key_hash: hashBundleKey(key),
+          key_sealed: this.secrets.seal(key),
+          created_by: principal.userId,
+        });
         await store.insertTools(rows);
         return created;
       },
@@ -113,7 +124,7 @@ export class BundlesService {
       const patch: Partial<DbBundleRow> = { name: input.name };
       if (input.description !== undefined) patch.description = input.description;
       if (input.agent_id !== undefined) patch.agent_id = input.agent_id;
-      return (await store.update(id, patch, this.clock.now()).catch(conflictFrom))!;
+      return (await store.update(id, patch, this.clock.now()))!;
     });
     return this.withKey(row, tools.length, this.secrets.open(row.key_sealed), baseUrl);
   }
@@ -132,19 +143,10 @@ export class BundlesService {
     this.registry.remove(id);
   }
 
-  /** Publishes bundles whose tools another service changed in the database (script tools removed). */
-  async refreshLive(ids: readonly string[]): Promise<void> {
-    for (const id of ids) {
-      const row = await this.store.findById(id);
-      if (row) this.registry.put(toLiveBundle(row, await this.store.tools(id)));
-      else this.registry.remove(id);
-    }
-  }
-
   async addTools(id: string, inputs: ToolInput[]): Promise<BundleDetail> {
     const { row, tools } = await this.write(id, async (store, current) => {
       const rows = this.newToolRows(id, inputs, current, ['body', 'tools']);
-      await store.insertTools(rows).catch(conflictFrom);
+      await store.insertTools(rows);
       await store.touch(id, this.clock.now());
     });
     return this.detail(row, tools);
@@ -199,8 +201,7 @@ export class BundlesService {
     change: (store: BundlesStore, tools: DbBundleToolRow[]) => Promise<T>,
     { creating = false }: { creating?: boolean } = {},
   ): Promise<{ row: DbBundleRow; tools: DbBundleToolRow[]; result: T }> {
-    const out = await this.knex.transaction(async (trx) => {
-      const store = this.store.with(trx);
+    const out = await this.tx.transaction(async ({ bundles: store }) => {
       // A create writes an id that does not exist yet; every other change needs the bundle.
       if (!creating && !(await store.findById(id, { forUpdate: true }))) throw new NotFoundError(`Bundle ${id} not found`);
       const current = creating ? [] : await store.tools(id);

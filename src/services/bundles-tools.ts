@@ -1,6 +1,6 @@
 import type { ValidationIssue } from '../errors.js';
-import type { ToolOverride } from '../stores/bundles-store.js';
-import type { CatalogTool, JsonSchemaObject, ToolAnnotations } from './catalog-types.js';
+import type { ToolOverride } from '../domain/tool-override.js';
+import type { CatalogTool, JsonSchemaObject, ToolAnnotations } from '../domain/catalog.js';
 
 /** Valid MCP tool name (MCP.md: 1–128 of `[A-Za-z0-9_.-]`). */
 export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -62,10 +62,21 @@ export function effectiveTool(tool: CatalogTool, override: ToolOverride): Effect
   };
 }
 
-/** Raised when a caller supplies an argument it may not set. */
+/**
+ * Raised when a caller supplies an argument it may not set: `pinned` (the bundle fixes its value)
+ * or `hidden` (the bundle removed it from the tool's inputs). An argument both pinned and hidden
+ * is reported as pinned.
+ */
 export class ConcealedArgumentError extends Error {
-  constructor(readonly argument: string) {
-    super(`Argument "${argument}" is fixed by the bundle and cannot be set by the caller`);
+  constructor(
+    readonly argument: string,
+    readonly kind: 'pinned' | 'hidden',
+  ) {
+    super(
+      kind === 'pinned'
+        ? `Argument "${argument}" is pinned by the bundle to a fixed value and cannot be set by the caller`
+        : `Argument "${argument}" is hidden by the bundle and cannot be set by the caller`,
+    );
     this.name = 'ConcealedArgumentError';
   }
 }
@@ -78,7 +89,10 @@ export class ConcealedArgumentError extends Error {
 export function upstreamArguments(override: ToolOverride, callerArgs: Record<string, unknown>): Record<string, unknown> {
   const concealed = concealedArguments(override);
   if (concealed.size) {
-    for (const name of Object.keys(callerArgs)) if (concealed.has(name)) throw new ConcealedArgumentError(name);
+    for (const name of Object.keys(callerArgs)) {
+      if (!concealed.has(name)) continue;
+      throw new ConcealedArgumentError(name, override.pinned && Object.hasOwn(override.pinned, name) ? 'pinned' : 'hidden');
+    }
   }
   if (!override.defaults && !override.pinned) return callerArgs;
   return { ...(override.defaults ?? {}), ...callerArgs, ...(override.pinned ?? {}) };

@@ -1,14 +1,11 @@
 import { BadRequestError } from '../errors.js';
+import type { components } from '../generated/openapi.js';
 import type { Clock } from '../lib/clock.js';
 import type { GatewaySettingsStore } from '../stores/gateway-settings-store.js';
 import type { ChangeBus } from './change-bus.js';
 
-export interface GatewaySettingsView {
-  mode: 'direct' | 'search_execute';
-  bundle_ids: string[];
-  search_result_limit: number;
-  updated_at: string | null;
-}
+type Schemas = components['schemas'];
+export type GatewaySettingsView = Schemas['GatewaySettings'];
 
 /** Returns the ids among `ids` that name no bundle; supplied by the bundles feature. */
 export type MissingBundles = (ids: readonly string[]) => Promise<string[]>;
@@ -38,10 +35,7 @@ export class GatewaySettingsService {
     };
   }
 
-  async update(
-    userId: string,
-    patch: { mode?: 'direct' | 'search_execute'; bundle_ids?: string[]; search_result_limit?: number },
-  ): Promise<GatewaySettingsView> {
+  async update(userId: string, patch: Schemas['GatewaySettingsUpdate']): Promise<GatewaySettingsView> {
     if (patch.bundle_ids?.length && this.missingBundles) {
       const missing = await this.missingBundles(patch.bundle_ids);
       if (missing.length) throw new BadRequestError(`Bundle ${missing[0]} does not exist`);

@@ -1,4 +1,4 @@
-import type { CatalogPrompt, CatalogResource, CatalogResourceTemplate, CatalogTool, CatalogView } from './catalog-types.js';
+import type { CatalogPrompt, CatalogResource, CatalogResourceTemplate, CatalogTool, CatalogView } from '../domain/catalog.js';
 
 /** Everything the catalog knows of one upstream server. */
 export interface ServerCatalogEntry {

@@ -1,22 +1,16 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { ConflictError, ForbiddenError, GoneError, NotFoundError } from '../errors.js';
+import type { components } from '../generated/openapi.js';
 import type { Clock } from '../lib/clock.js';
 import type { DbInvitationRow, InvitationsStore, InvitationStatus } from '../stores/invitations-store.js';
 import type { UsersStore } from '../stores/users-store.js';
 import type { OAuthProvidersService } from './oauth-providers-service.js';
-import type { Principal, Role } from './principal.js';
+import { pageResult, pageWindow, type PageOf, type PageQuery } from './pagination.js';
+import type { Principal } from '../domain/principal.js';
 
-export interface InvitationView {
-  id: string;
-  email: string;
-  role: Role;
-  status: InvitationStatus;
-  invited_by: string;
-  invited_by_name: string;
-  expires_at: string;
-  created_at: string;
-  accepted_at: string | null;
-}
+type Schemas = components['schemas'];
+/** An invitation as the API shows it (never its token). */
+export type InvitationView = Schemas['Invitation'];
 
 /** SHA-256 (hex) of an invitation token: the only form it is stored or looked up in. */
 export function hashInvitationToken(token: string): string {
@@ -61,9 +55,9 @@ export class InvitationsService {
 
   async create(
     caller: Principal,
-    input: { email: string; role?: Role; expires_in_hours?: number },
+    input: Partial<Schemas['InvitationCreate']> & Pick<Schemas['InvitationCreate'], 'email'>,
     baseUrl: string,
-  ): Promise<InvitationView & { token: string; accept_url: string }> {
+  ): Promise<Schemas['InvitationWithToken']> {
     const role = input.role ?? 'member';
     if (role === 'owner' && caller.role !== 'owner') throw new ForbiddenError('Only owners may invite owners', 'forbidden');
     const now = this.clock.now();
@@ -84,9 +78,10 @@ export class InvitationsService {
     return { ...this.view(row), token, accept_url: acceptUrl };
   }
 
-  async list(page: number, pageSize: number, status?: InvitationStatus): Promise<{ items: InvitationView[]; total: number }> {
-    const { rows, total } = await this.store.list(page, pageSize, status, this.clock.now());
-    return { items: rows.map((r) => this.view(r)), total };
+  async list(query: PageQuery & { status?: InvitationStatus | undefined }): Promise<PageOf<InvitationView>> {
+    const window = pageWindow(query);
+    const { rows, total } = await this.store.list(window, query.status, this.clock.now());
+    return pageResult(window, rows, total, (r) => this.view(r));
   }
 
   async revoke(id: string): Promise<void> {
@@ -108,15 +103,9 @@ export class InvitationsService {
     return row;
   }
 
-  async acceptInfo(token: string): Promise<{
-    email: string;
-    role: Role;
-    invited_by_name: string;
-    expires_at: string;
-    available_providers: string[];
-  }> {
+  async acceptInfo(token: string): Promise<Schemas['InvitationAcceptInfo']> {
     const row = await this.findUsable(token);
-    const providers = await this.providers.listEnabled();
+    const { items: providers } = await this.providers.listEnabled();
     return {
       email: row.email,
       role: row.role,

@@ -1,7 +1,6 @@
-import type { Knex } from 'knex';
 import { SecretBox } from '../lib/secret-box.js';
 import { SEALED_COLUMNS, type SealedColumn } from '../stores/sealed-columns.js';
-import { SealedValuesStore } from '../stores/sealed-values-store.js';
+import type { Transactor } from '../stores/transactor.js';
 
 /** What a rotation did, per column. */
 export interface RotationReport {
@@ -16,15 +15,14 @@ export interface RotationReport {
  * A value that cannot be opened (unknown key, tampered) aborts the whole rotation.
  */
 export async function rotateMasterKey(
-  knex: Knex,
+  tx: Transactor,
   keys: { current: Buffer; next: Buffer; previous?: readonly Buffer[] },
   columns: readonly SealedColumn[] = SEALED_COLUMNS,
 ): Promise<RotationReport> {
   const opener = new SecretBox(keys.current, [keys.next, ...(keys.previous ?? [])]);
   const sealer = new SecretBox(keys.next);
   const report: RotationReport = { newKeyId: sealer.currentKeyId, columns: [] };
-  await knex.transaction(async (trx) => {
-    const store = new SealedValuesStore(trx);
+  await tx.transaction(async ({ sealedValues: store }) => {
     for (const c of columns) {
       let rewritten = 0;
       let alreadyCurrent = 0;

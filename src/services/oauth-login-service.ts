@@ -1,18 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
 import * as oidc from 'openid-client';
 import { BadGatewayError, BadRequestError, ForbiddenError } from '../errors.js';
 import type { Clock } from '../lib/clock.js';
 import { OutboundRefusedError, type OutboundPolicy } from '../lib/outbound-policy.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { Logger } from '../logger.js';
-import type { InvitationsStore } from '../stores/invitations-store.js';
 import type { DbOAuthProviderRow } from '../stores/oauth-providers-store.js';
-import type { DbUserRow, UsersStore } from '../stores/users-store.js';
+import type { Transactor } from '../stores/transactor.js';
+import type { DbUserRow } from '../stores/users-store.js';
 import type { AuthSettingsService } from './auth-settings-service.js';
 import type { InvitationsService } from './invitations-service.js';
 import type { OAuthProvidersService } from './oauth-providers-service.js';
-import type { Role } from './principal.js';
+import type { Role } from '../domain/principal.js';
 import type { IssuedSession, SessionsService } from './sessions-service.js';
 
 /** Name of the short-lived cookie that binds a callback to the browser that started the login. */
@@ -83,9 +82,7 @@ export class OAuthLoginService {
 
   constructor(
     private readonly deps: {
-      knex: Knex;
-      users: UsersStore;
-      invitationsStore: InvitationsStore;
+      tx: Transactor;
       invitations: InvitationsService;
       providers: OAuthProvidersService;
       authSettings: AuthSettingsService;
@@ -315,9 +312,7 @@ export class OAuthLoginService {
     const email = identity.email.toLowerCase();
     const domain = email.split('@')[1] ?? '';
     const isAdminEmail = settings.admin_emails.some((e) => e.toLowerCase() === email);
-    const user = await this.deps.knex.transaction(async (trx) => {
-      const users = this.deps.users.with(trx);
-      const invitations = this.deps.invitationsStore.with(trx);
+    const user = await this.deps.tx.transaction(async ({ users, invitations }) => {
       let invitation = invitationToken ? await this.deps.invitations.findUsable(invitationToken, invitations, true) : undefined;
       if (invitation && invitation.email.toLowerCase() !== email) {
         throw new ForbiddenError(

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ConflictError, NotFoundError, RequestValidationError } from '../errors.js';
+import type { components } from '../generated/openapi.js';
 import type { Clock } from '../lib/clock.js';
 import { OutboundRefusedError, type OutboundPolicy } from '../lib/outbound-policy.js';
 import type { SecretBox } from '../lib/secret-box.js';
@@ -8,31 +9,11 @@ import type { DbOAuthProviderRow, OAuthProvidersStore } from '../stores/oauth-pr
 /** Provider types whose endpoints are built in. */
 export const PRESET_TYPES = ['github', 'google'] as const;
 
+type Schemas = components['schemas'];
 /** An OAuth provider as the API shows it (never the secret). */
-export interface OAuthProviderView {
-  id: string;
-  provider_type: string;
-  display_name: string;
-  client_id: string;
-  has_client_secret: boolean;
-  is_enabled: boolean;
-  display_order: number;
-  config: Record<string, unknown>;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface OAuthProviderCreateInput {
-  provider_type: string;
-  display_name: string;
-  client_id: string;
-  client_secret: string;
-  is_enabled?: boolean;
-  display_order?: number;
-  config?: Record<string, unknown>;
-}
-
-export type OAuthProviderUpdateInput = Partial<Omit<OAuthProviderCreateInput, 'provider_type'>>;
+export type OAuthProviderView = Schemas['OAuthProvider'];
+export type OAuthProviderCreateInput = Schemas['OAuthProviderCreate'];
+export type OAuthProviderUpdateInput = Schemas['OAuthProviderUpdate'];
 
 /** A provider with its secret opened, for the login flow only. */
 export interface OAuthProviderSecrets {
@@ -116,13 +97,15 @@ export class OAuthProvidersService {
     }
   }
 
-  async list(): Promise<OAuthProviderView[]> {
-    return (await this.store.list()).map(view);
+  async list(): Promise<Schemas['OAuthProviderListResponse']> {
+    const items = (await this.store.list()).map(view);
+    return { items, total: items.length };
   }
 
   /** Enabled providers, for the login and invitation pages. */
-  async listEnabled(): Promise<{ provider_type: string; display_name: string }[]> {
-    return (await this.store.list(true)).map((r) => ({ provider_type: r.provider_type, display_name: r.display_name }));
+  async listEnabled(): Promise<Schemas['LoginProviderListResponse']> {
+    const items = (await this.store.list(true)).map((r) => ({ provider_type: r.provider_type, display_name: r.display_name }));
+    return { items };
   }
 
   async create(input: OAuthProviderCreateInput): Promise<OAuthProviderView> {

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RateLimitedError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { Principal } from './principal.js';
+import type { Principal } from '../domain/principal.js';
 
 /** The budget left after a request: what the `RateLimit-*` headers report. */
 export interface RateLimitState {

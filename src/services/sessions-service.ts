@@ -5,7 +5,7 @@ import type { SessionsStore, SessionWithUser } from '../stores/sessions-store.js
 import { ALL_SCOPES } from './api-keys-service.js';
 import type { AuthSettingsService } from './auth-settings-service.js';
 import type { ChangeBus } from './change-bus.js';
-import type { Principal } from './principal.js';
+import type { Principal } from '../domain/principal.js';
 
 const INVALID = 'Invalid or expired session';
 const VERSION = 's1';
@@ -29,6 +29,7 @@ export interface IssuedSession {
 export class SessionsService {
   private readonly cache = new Map<string, { found: SessionWithUser; principal: Principal; loadedAt: number }>();
   private generation = 0;
+  private purgeTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly store: SessionsStore,
@@ -72,6 +73,17 @@ export class SessionsService {
       throw new UnauthorizedError(INVALID, 'invalid_session');
     }
     return entry.principal;
+  }
+
+  /** Starts the hourly purge of expired sessions (harmless when several instances do it at once). */
+  start(): void {
+    this.purgeTimer ??= setInterval(() => void this.purgeExpired().catch(() => undefined), 3_600_000);
+    this.purgeTimer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.purgeTimer);
+    this.purgeTimer = undefined;
   }
 
   /** Deletes sessions that expired more than a day ago (housekeeping); returns how many. */

@@ -1,27 +1,14 @@
-import type { Knex } from 'knex';
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
+import type { components } from '../generated/openapi.js';
 import type { Clock } from '../lib/clock.js';
+import type { Transactor } from '../stores/transactor.js';
 import type { DbUserRow, UsersStore } from '../stores/users-store.js';
-import type { Principal, Role } from './principal.js';
+import { pageResult, pageWindow, type PageOf, type PageQuery } from './pagination.js';
+import type { Principal } from '../domain/principal.js';
 
+type Schemas = components['schemas'];
 /** A user as the API shows it. */
-export interface UserView {
-  id: string;
-  email: string;
-  name: string;
-  role: Role;
-  is_active: boolean;
-  auth_provider: string | null;
-  created_at: string;
-  updated_at: string;
-  last_login_at: string | null;
-}
-
-export interface UserPatch {
-  role?: Role;
-  is_active?: boolean;
-  name?: string;
-}
+export type UserView = Schemas['User'];
 
 /** Called after a change that must invalidate cached credentials of a user. */
 export type UserChangeListener = (userId: string) => void;
@@ -48,7 +35,7 @@ export function userView(row: DbUserRow): UserView {
  */
 export class UsersService {
   constructor(
-    private readonly knex: Knex,
+    private readonly tx: Transactor,
     private readonly store: UsersStore,
     private readonly clock: Clock,
     private readonly onChange: UserChangeListener,
@@ -60,15 +47,15 @@ export class UsersService {
     return userView(row);
   }
 
-  async list(page: number, pageSize: number, search?: string): Promise<{ items: UserView[]; total: number }> {
-    const { rows, total } = await this.store.list(page, pageSize, search);
-    return { items: rows.map(userView), total };
+  async list(query: PageQuery & { search?: string | undefined }): Promise<PageOf<UserView>> {
+    const window = pageWindow(query);
+    const { rows, total } = await this.store.list(window, query.search);
+    return pageResult(window, rows, total, userView);
   }
 
-  async update(caller: Principal, userId: string, patch: UserPatch): Promise<UserView> {
-    const updated = await this.knex.transaction(async (trx) => {
-      await trx.raw('lock table users in share row exclusive mode');
-      const users = this.store.with(trx);
+  async update(caller: Principal, userId: string, patch: Schemas['UserUpdate']): Promise<UserView> {
+    const updated = await this.tx.transaction(async ({ users }) => {
+      await users.lockForOwnerChanges();
       const target = await users.findById(userId);
       if (!target) throw new NotFoundError('No such user');
       const changesRole = patch.role !== undefined && patch.role !== target.role;

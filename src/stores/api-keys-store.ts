@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import type { PageWindow } from '../domain/page.js';
+import { pageOf } from './paging.js';
 import type { DbUserRow } from './users-store.js';
 
 export interface DbApiKeyRow {
@@ -53,10 +55,6 @@ export interface ApiKeyWithOwner {
 export class ApiKeysStore {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
-  with(trx: Knex.Transaction): ApiKeysStore {
-    return new ApiKeysStore(trx);
-  }
-
   async insert(
     row: Omit<
       DbApiKeyRow,
@@ -106,20 +104,16 @@ export class ApiKeysStore {
   }
 
   /** A page of a user's keys, newest first. */
-  async listForUser(userId: string, page: number, pageSize: number): Promise<{ rows: DbApiKeyRow[]; total: number }> {
-    const [rows, count] = await Promise.all([
-      this.db('api_keys')
-        .select(COLUMNS)
-        .where({ user_id: userId })
-        .orderBy([
+  async listForUser(userId: string, window: PageWindow): Promise<{ rows: DbApiKeyRow[]; total: number }> {
+    return pageOf<DbApiKeyRow>(
+      () => this.db('api_keys').where({ user_id: userId }),
+      (q) =>
+        q.select(COLUMNS).orderBy([
           { column: 'created_at', order: 'desc' },
           { column: 'id', order: 'desc' },
-        ])
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
-      this.db('api_keys').where({ user_id: userId }).count<{ count: string | number }[]>({ count: '*' }).first(),
-    ]);
-    return { rows: rows as DbApiKeyRow[], total: Number(count?.count ?? 0) };
+        ]),
+      window,
+    );
   }
 
   /** Hashes of every key of a user (cache invalidation). */

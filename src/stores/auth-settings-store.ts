@@ -23,10 +23,6 @@ export const DEFAULT_AUTH_SETTINGS: DbAuthSettingsRow = Object.freeze({
 export class AuthSettingsStore {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
-  with(trx: Knex.Transaction): AuthSettingsStore {
-    return new AuthSettingsStore(trx);
-  }
-
   async get(): Promise<DbAuthSettingsRow> {
     const row = (await this.db('auth_settings').select(COLUMNS).where({ id: 1 }).first()) as DbAuthSettingsRow | undefined;
     return row ?? { ...DEFAULT_AUTH_SETTINGS };

@@ -1,4 +1,8 @@
 import type { Knex } from 'knex';
+import type { PageWindow } from '../domain/page.js';
+import type { ToolOverride } from '../domain/tool-override.js';
+import { matching, pageOf } from './paging.js';
+import { conflictOnUnique } from './unique-violation.js';
 
 export interface DbBundleRow {
   id: string;
@@ -10,18 +14,6 @@ export interface DbBundleRow {
   created_by: string | null;
   created_at: Date;
   updated_at: Date;
-}
-
-/** How a tool is presented in a bundle (the contract's BundleToolOverride, stored as jsonb). */
-export interface ToolOverride {
-  name?: string | null;
-  title?: string | null;
-  description?: string | null;
-  annotations?: Record<string, unknown> | null;
-  defaults?: Record<string, unknown> | null;
-  pinned?: Record<string, unknown> | null;
-  hidden_arguments?: string[] | null;
-  enabled?: boolean;
 }
 
 export interface DbBundleToolRow {
@@ -59,6 +51,13 @@ const TOOL_COLUMNS = [
   'updated_at',
 ] as const;
 
+/** What the unique constraints of bundles and bundle_tools mean to a caller. */
+const CONFLICTS = conflictOnUnique({
+  bundles_agent_id_key: ['Another bundle is already linked to this agent_id', 'agent_id_taken'],
+  bundles_name_lower_key: ['A bundle with this name already exists', 'name_taken'],
+  bundle_tools_pkey: ['A tool is already in this bundle', 'tool_in_bundle'],
+});
+
 /** A bundle row with the number of its tools. */
 export type DbBundleSummaryRow = DbBundleRow & { tool_count: number };
 
@@ -66,28 +65,17 @@ export type DbBundleSummaryRow = DbBundleRow & { tool_count: number };
 export class BundlesStore {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
-  with(trx: Knex.Transaction): BundlesStore {
-    return new BundlesStore(trx);
-  }
-
   /** A page of bundles ordered by name (then id), optionally filtered by a name substring. */
-  async list(input: {
-    page: number;
-    pageSize: number;
-    search?: string | undefined;
-  }): Promise<{ rows: DbBundleSummaryRow[]; total: number }> {
-    const filter = (q: Knex.QueryBuilder) => {
-      if (input.search) q.whereRaw("b.name ilike ? escape '\\'", [`%${input.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`]);
-    };
-    const countRow = await this.db('bundles as b').modify(filter).count<{ count: string | number }[]>({ count: '*' }).first();
-    const rows = await this.db('bundles as b')
-      .modify(filter)
-      .select(BUNDLE_COLUMNS.map((c) => `b.${c}`))
-      .select(this.db.raw('(select count(*)::int from bundle_tools bt where bt.bundle_id = b.id) as tool_count'))
-      .orderByRaw('lower(b.name), b.id')
-      .limit(input.pageSize)
-      .offset((input.page - 1) * input.pageSize);
-    return { rows: rows as DbBundleSummaryRow[], total: Number(countRow?.count ?? 0) };
+  async list(window: PageWindow, search?: string): Promise<{ rows: DbBundleSummaryRow[]; total: number }> {
+    return pageOf<DbBundleSummaryRow>(
+      () => this.db('bundles as b').modify((q: Knex.QueryBuilder) => matching(q, search, ['b.name'])),
+      (q) =>
+        q
+          .select(BUNDLE_COLUMNS.map((c) => `b.${c}`))
+          .select(this.db.raw('(select count(*)::int from bundle_tools bt where bt.bundle_id = b.id) as tool_count'))
+          .orderByRaw('lower(b.name), b.id'),
+      window,
+    );
   }
 
   async findById(id: string, options: { forUpdate?: boolean } = {}): Promise<DbBundleRow | undefined> {
@@ -101,7 +89,7 @@ export class BundlesStore {
   }
 
   async insert(row: Omit<DbBundleRow, 'created_at' | 'updated_at'>): Promise<DbBundleRow> {
-    const [created] = await this.db('bundles').insert(row).returning(BUNDLE_COLUMNS);
+    const [created] = await this.db('bundles').insert(row).returning(BUNDLE_COLUMNS).catch(CONFLICTS);
     return created as DbBundleRow;
   }
 
@@ -114,7 +102,8 @@ export class BundlesStore {
     const [row] = await this.db('bundles')
       .where({ id })
       .update({ ...patch, updated_at: now })
-      .returning(BUNDLE_COLUMNS);
+      .returning(BUNDLE_COLUMNS)
+      .catch(CONFLICTS);
     return row as DbBundleRow | undefined;
   }
 
@@ -148,21 +137,37 @@ export class BundlesStore {
 
   async insertTools(rows: Omit<DbBundleToolRow, 'created_at' | 'updated_at'>[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.db('bundle_tools').insert(rows.map((r) => ({ ...r, override: JSON.stringify(r.override) })));
+    await this.db('bundle_tools')
+      .insert(rows.map((r) => ({ ...r, override: JSON.stringify(r.override) })))
+      .catch(CONFLICTS);
   }
 
   async deleteTool(bundleId: string, toolId: string): Promise<boolean> {
     return (await this.db('bundle_tools').where({ bundle_id: bundleId, tool_id: toolId }).delete().returning('tool_id')).length > 0;
   }
 
-  /** Removes these tools from every bundle (their catalog tools were deleted); returns the bundles changed. */
-  async deleteToolsEverywhere(toolIds: readonly string[], now: Date): Promise<string[]> {
+  /**
+   * Removes every tool of one upstream server from every bundle (the server is being deleted) and
+   * marks those bundles changed; returns the ids of the bundles that lost tools.
+   */
+  async removeToolsOfServer(serverId: string, now: Date): Promise<string[]> {
+    const removed: { bundle_id: string }[] = await this.db('bundle_tools').where({ server_id: serverId }).delete().returning('bundle_id');
+    const ids = [...new Set(removed.map((r) => r.bundle_id))];
+    if (ids.length) await this.db('bundles').whereIn('id', ids).update({ updated_at: now });
+    return ids;
+  }
+
+  /**
+   * Removes these tools from every bundle (script tools of a detached or changed skill, deleted
+   * from the catalog) and marks those bundles changed; returns the ids of the bundles that lost tools.
+   */
+  async removeTools(toolIds: readonly string[], now: Date): Promise<string[]> {
     if (!toolIds.length) return [];
-    const rows: { bundle_id: string }[] = await this.db('bundle_tools')
+    const removed: { bundle_id: string }[] = await this.db('bundle_tools')
       .whereIn('tool_id', [...toolIds])
       .delete()
       .returning('bundle_id');
-    const ids = [...new Set(rows.map((r) => r.bundle_id))];
+    const ids = [...new Set(removed.map((r) => r.bundle_id))];
     if (ids.length) await this.db('bundles').whereIn('id', ids).update({ updated_at: now });
     return ids;
   }

@@ -1,23 +1,5 @@
 import type { Knex } from 'knex';
-
-/** Outcome of one `tools/call`. */
-export type CallStatus = 'ok' | 'tool_error' | 'error' | 'timeout' | 'cancelled';
-
-/** One recorded `tools/call` (the dashboard reads these). */
-export interface CallRecord {
-  occurred_at: Date;
-  endpoint: 'bundle' | 'gateway';
-  bundle_id: string | null;
-  server_id: string | null;
-  tool_id: string | null;
-  /** The tool's real (upstream) name. */
-  tool_name: string;
-  user_id: string | null;
-  api_key_id: string | null;
-  status: CallStatus;
-  latency_ms: number;
-  error: string | null;
-}
+import type { CallRecord, CallRecordSink } from '../domain/call-records.js';
 
 export type DbCallRecordRow = CallRecord & { id: string };
 
@@ -41,7 +23,7 @@ const INSERT_TYPES =
   'occurred_at timestamptz, endpoint text, bundle_id uuid, server_id uuid, tool_id uuid, tool_name text, user_id uuid, api_key_id uuid, status text, latency_ms double precision, error text';
 
 /** Persistence of call records: batch inserts, simple reads. */
-export class CallRecordsStore {
+export class CallRecordsStore implements CallRecordSink {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
   /**

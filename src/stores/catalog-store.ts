@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { likePattern } from './servers-store.js';
+import { matching, pageOf } from './paging.js';
 
 export interface DbToolRow {
   id: string;
@@ -106,10 +106,6 @@ export type PromptUpsert = Omit<DbPromptRow, 'id' | 'server_id' | 'created_at' |
 /** Persistence of the synced catalog: tools (stable ids), resources and prompts of each server. */
 export class CatalogStore {
   constructor(private readonly db: Knex | Knex.Transaction) {}
-
-  with(trx: Knex.Transaction): CatalogStore {
-    return new CatalogStore(trx);
-  }
 
   async toolsOfServers(serverIds?: readonly string[]): Promise<DbToolRow[]> {
     const q = this.db('mcp_tools')
@@ -289,24 +285,4 @@ export class CatalogStore {
       options,
     );
   }
-}
-
-/** Narrows `q` to rows where any of `columns` contains `search` (case-insensitive, literally). */
-function matching(q: Knex.QueryBuilder, search: string | undefined, columns: readonly string[]): void {
-  if (!search) return;
-  const p = likePattern(search);
-  q.where((w) => {
-    for (const c of columns) w.orWhereRaw(`${c} ilike ? escape '\\'`, [p]);
-  });
-}
-
-/** One page of a filtered query and the total it pages through (two queries on the same filter). */
-async function pageOf<T>(
-  base: () => Knex.QueryBuilder,
-  select: (q: Knex.QueryBuilder) => Knex.QueryBuilder,
-  options: { offset: number; limit: number },
-): Promise<{ rows: T[]; total: number }> {
-  const countRow = await base().count<{ count: string | number }[]>({ count: '*' }).first();
-  const rows = (await select(base()).offset(options.offset).limit(options.limit)) as T[];
-  return { rows, total: Number(countRow?.count ?? 0) };
 }

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import type { Config } from '../config.js';
+import { isConnectionError } from '../lib/database-errors.js';
 import type { Logger } from '../logger.js';
 
 /** The application's database handle: Knex plus what the rest of the app needs to know of it. */
@@ -17,12 +19,92 @@ export interface Database {
   readonly lastPingOk: boolean;
   /** Closes every connection (and the embedded database, flushing it to disk). */
   close(): Promise<void>;
+  /**
+   * A handle on the same database without the statement limit, for long statements (migrations),
+   * and how to let it go. The embedded database has no limit: it is this handle, and letting go is a no-op.
+   */
+  unbounded(): { knex: Knex; release(): Promise<void> };
 }
 
 const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../db/migrations');
 
+/** A statement that got no answer within the configured time: the connection it ran on is dropped. */
+export class DatabaseTimeoutError extends Error {
+  readonly code = 'ETIMEDOUT';
+  constructor(ms: number) {
+    super(`the database did not answer within ${ms} ms`);
+    this.name = 'DatabaseTimeoutError';
+  }
+}
+
+/** The parts of a `pg` client connection the deadline touches. */
+interface PgConnection {
+  __knex__disposed?: unknown;
+  connection?: { stream?: { destroy(): void } };
+}
+type KnexPgClient = new (config: Knex.Config) => { _query(connection: PgConnection, obj: unknown): Promise<unknown> };
+const requireCjs = createRequire(import.meta.url);
+
+/**
+ * Knex's PostgreSQL client with a client-side deadline on every statement. A server that is
+ * slow cancels the statement itself (`statement_timeout`, set a little lower); a server that is
+ * unreachable (a network blackhole) never answers, so past the deadline the statement fails with
+ * DatabaseTimeoutError and its connection is destroyed: the pool opens a fresh one next time
+ * instead of queueing behind an answer that will not come.
+ */
+function pgClientWithDeadline(deadlineMs: number): KnexPgClient {
+  const ClientPG = requireCjs('knex/lib/dialects/postgres/index.js') as KnexPgClient;
+  return class ClientPGWithDeadline extends ClientPG {
+    override _query(connection: PgConnection, obj: unknown): Promise<unknown> {
+      const running = super._query(connection, obj);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          const err = new DatabaseTimeoutError(deadlineMs);
+          connection.__knex__disposed = err;
+          connection.connection?.stream?.destroy();
+          reject(err);
+        }, deadlineMs);
+        running.then(
+          (value) => {
+            clearTimeout(timer);
+            resolve(value);
+          },
+          (err: unknown) => {
+            clearTimeout(timer);
+            reject(err);
+          },
+        );
+      });
+    }
+  };
+}
+
+/** Time limits of database access (PostgreSQL); 0 = no statement limit (migrations, admin commands). */
+export interface DatabaseTimeouts {
+  /** Longest wait for a pooled connection (and for a new connection to open). */
+  acquireTimeoutMs: number;
+  /** Longest a statement may run before it fails (server-side cancel at 90 %, client-side deadline at 100 %). */
+  statementTimeoutMs: number;
+}
+
+const DEFAULT_TIMEOUTS: DatabaseTimeouts = { acquireTimeoutMs: 5000, statementTimeoutMs: 5000 };
+
+/** `host:port/database` of a PostgreSQL URL: safe to log (no user, no password). */
+export function describePostgresUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || 5432}${u.pathname}`;
+  } catch {
+    return 'PostgreSQL';
+  }
+}
+
 /** Opens the database the configuration names, without touching its schema. */
-export function openDatabase(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>, logger?: Logger): Database {
+export function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>,
+  logger?: Logger,
+  timeouts: DatabaseTimeouts = DEFAULT_TIMEOUTS,
+): Database {
   // Knex and pg report connection trouble through this; without it they write to the console.
   const log: Knex.Logger = {
     warn: (message: unknown) => logger?.warn({ source: 'knex', detail: String(message) }, 'database warning'),
@@ -40,28 +122,38 @@ export function openDatabase(config: Pick<Config, 'databaseUrl' | 'databaseSchem
   let kind: Database['kind'];
   if (config.databaseUrl) {
     kind = 'postgres';
+    logger?.info({ database: describePostgresUrl(config.databaseUrl), schema: config.databaseSchema }, 'using PostgreSQL');
+    const statementMs = timeouts.statementTimeoutMs;
     knex = knexFactory({
-      client: 'pg',
+      client: statementMs > 0 ? (pgClientWithDeadline(statementMs) as unknown as Knex.Config['client']) : 'pg',
       connection: {
         connectionString: config.databaseUrl,
-        connectionTimeoutMillis: 5000,
+        connectionTimeoutMillis: timeouts.acquireTimeoutMs,
         application_name: 'toolgate',
-      },
+        keepAlive: true,
+        ...(statementMs > 0 ? { statement_timeout: Math.max(1, Math.floor(statementMs * 0.9)) } : {}),
+      } as Knex.PgConnectionConfig,
       searchPath: config.databaseSchema ? [config.databaseSchema] : undefined,
       pool: { min: 0, max: 10, idleTimeoutMillis: 30000 },
-      acquireConnectionTimeout: 5000,
+      acquireConnectionTimeout: timeouts.acquireTimeoutMs,
       migrations,
       log,
     });
   } else {
     kind = 'pglite';
     const dir = path.join(config.dataDir, 'pglite');
+    const fresh = !fs.existsSync(path.join(dir, 'PG_VERSION'));
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    logger?.info(
+      { path: dir },
+      fresh ? 'creating the embedded database (first start; this takes a few seconds)' : 'opening the embedded database',
+    );
     knex = knexFactory({
       client: ClientPgLite,
       dialect: 'postgres',
       connection: { filename: dir } as Knex.StaticConnectionConfig,
-      acquireConnectionTimeout: 10000,
+      // One connection, and start-up initialises the files: give it room beyond the pool setting.
+      acquireConnectionTimeout: Math.max(10000, timeouts.acquireTimeoutMs),
       migrations,
       log,
     });
@@ -89,6 +181,11 @@ export function openDatabase(config: Pick<Config, 'databaseUrl' | 'databaseSchem
       }
     },
     close: () => knex.destroy(),
+    unbounded() {
+      if (kind === 'pglite' || timeouts.statementTimeoutMs === 0) return { knex, release: async () => undefined };
+      const other = openDatabase(config, undefined, { ...timeouts, statementTimeoutMs: 0 });
+      return { knex: other.knex, release: () => other.close() };
+    },
   };
 }
 
@@ -114,11 +211,22 @@ export async function migrateToLatest(
   { schema, connectTimeoutMs = 30000 }: { schema?: string | undefined; connectTimeoutMs?: number } = {},
 ): Promise<void> {
   const deadline = Date.now() + connectTimeoutMs;
+  const { knex, release } = db.unbounded();
+  try {
+    await migrateWithRetries(knex, logger, schema, deadline);
+  } finally {
+    await release();
+  }
+}
+
+async function migrateWithRetries(knex: Knex, logger: Logger, schema: string | undefined, deadline: number): Promise<void> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      if (schema) await db.knex.raw('create schema if not exists ??', [schema]);
-      const [, applied] = (await db.knex.migrate.latest()) as [number, string[]];
-      if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
+      if (schema) await knex.raw('create schema if not exists ??', [schema]);
+      const [, pending] = (await knex.migrate.list()) as [unknown[], unknown[]];
+      if (pending.length > 0) logger.info({ pending: pending.length }, 'migrating the database');
+      const [, applied] = (await knex.migrate.latest()) as [number, string[]];
+      if (applied.length > 0) logger.info({ migrations: applied.length }, 'database migrated');
       return;
     } catch (err) {
       const race = isMigrationRace(err);
@@ -129,16 +237,4 @@ export async function migrateToLatest(
       await new Promise((r) => setTimeout(r, delay));
     }
   }
-}
-
-/** True for errors that mean "cannot reach the database", as opposed to a bad query. */
-export function isConnectionError(err: unknown): boolean {
-  const e = err as { code?: string; name?: string; message?: string };
-  return (
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P03', '08006', '08001', '08003'].includes(
-      e.code ?? '',
-    ) ||
-    e.name === 'KnexTimeoutError' ||
-    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e.message ?? '')
-  );
 }

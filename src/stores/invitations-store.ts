@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
-import type { Role } from '../services/principal.js';
+import type { PageWindow } from '../domain/page.js';
+import type { Role } from '../domain/principal.js';
+import { pageOf } from './paging.js';
 
 export interface DbInvitationRow {
   id: string;
@@ -35,10 +37,6 @@ const SELECT = [...COLUMNS.map((c) => `i.${c}`), 'u.name as invited_by_name'];
 export class InvitationsStore {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
-  with(trx: Knex.Transaction): InvitationsStore {
-    return new InvitationsStore(trx);
-  }
-
   private base(): Knex.QueryBuilder {
     return this.db('invitations as i').join('users as u', 'u.id', 'i.invited_by').select(SELECT);
   }
@@ -71,12 +69,7 @@ export class InvitationsStore {
   }
 
   /** A page of invitations, newest first, optionally in one state at `now`. */
-  async list(
-    page: number,
-    pageSize: number,
-    status: InvitationStatus | undefined,
-    now: Date,
-  ): Promise<{ rows: DbInvitationRow[]; total: number }> {
+  async list(window: PageWindow, status: InvitationStatus | undefined, now: Date): Promise<{ rows: DbInvitationRow[]; total: number }> {
     const filter = (q: Knex.QueryBuilder): Knex.QueryBuilder => {
       if (status === 'accepted') return q.whereNotNull('i.accepted_at');
       if (status === 'revoked') return q.whereNull('i.accepted_at').whereNotNull('i.revoked_at');
@@ -84,17 +77,16 @@ export class InvitationsStore {
       if (status === 'pending') return q.whereNull('i.accepted_at').whereNull('i.revoked_at').where('i.expires_at', '>', now);
       return q;
     };
-    const [rows, count] = await Promise.all([
-      filter(this.base())
-        .orderBy([
+    const { rows, total } = await pageOf<DbInvitationRow>(
+      () => filter(this.db('invitations as i')),
+      () =>
+        filter(this.base()).orderBy([
           { column: 'i.created_at', order: 'desc' },
           { column: 'i.id', order: 'desc' },
-        ])
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
-      filter(this.db('invitations as i')).count<{ count: string | number }[]>({ count: '*' }).first(),
-    ]);
-    return { rows: rows as DbInvitationRow[], total: Number(count?.count ?? 0) };
+        ]),
+      window,
+    );
+    return { rows, total };
   }
 
   async markRevoked(id: string, now: Date): Promise<void> {

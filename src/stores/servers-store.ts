@@ -1,4 +1,7 @@
 import type { Knex } from 'knex';
+import type { PageWindow } from '../domain/page.js';
+import { matching, pageOf } from './paging.js';
+import { conflictOnUnique } from './unique-violation.js';
 
 export type DbTransport = 'stdio' | 'streamable_http' | 'sse';
 
@@ -68,6 +71,13 @@ function fromDb(raw: Record<string, unknown>): DbServerRow {
   return { ...row, latency_ms: row.latency_ms === null ? null : Number(row.latency_ms) };
 }
 
+/** The one unique rule of servers: names, case-insensitively. */
+const nameTaken = (name: string) =>
+  conflictOnUnique({ mcp_servers_name_lower_key: [`A server named "${name}" exists`, 'server_name_taken'] }, [
+    `A server named "${name}" exists`,
+    'server_name_taken',
+  ]);
+
 /** Escapes `%`, `_` and `\` for a LIKE pattern. */
 export function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -77,12 +87,8 @@ export function likePattern(text: string): string {
 export class ServersStore {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
-  with(trx: Knex.Transaction): ServersStore {
-    return new ServersStore(trx);
-  }
-
   async insert(row: Omit<DbServerRow, 'created_at' | 'updated_at'>): Promise<DbServerRow> {
-    const [created] = await this.db('mcp_servers').insert(toDb(row)).returning(COLUMNS);
+    const [created] = await this.db('mcp_servers').insert(toDb(row)).returning(COLUMNS).catch(nameTaken(row.name));
     return fromDb(created as Record<string, unknown>);
   }
 
@@ -108,34 +114,28 @@ export class ServersStore {
   }
 
   /** A page of servers by name; `search` matches name or description; `ids` restricts to these servers. */
-  async page(options: {
-    offset: number;
-    limit: number;
-    search?: string;
-    ids?: readonly string[];
-  }): Promise<{ rows: DbServerRow[]; total: number }> {
-    const filter = (q: Knex.QueryBuilder) => {
-      if (options.search) {
-        const p = likePattern(options.search);
-        q.where((w) => w.whereRaw("name ilike ? escape '\\'", [p]).orWhereRaw("description ilike ? escape '\\'", [p]));
-      }
-      if (options.ids) q.whereIn('id', [...options.ids]);
-    };
-    const countRow = await this.db('mcp_servers').modify(filter).count<{ count: string | number }[]>({ count: '*' }).first();
-    const rows = await this.db('mcp_servers')
-      .select(COLUMNS)
-      .modify(filter)
-      .orderByRaw('lower(name), id')
-      .offset(options.offset)
-      .limit(options.limit);
-    return { rows: rows.map(fromDb), total: Number(countRow?.count ?? 0) };
+  async page(
+    window: PageWindow,
+    filters: { search?: string | undefined; ids?: readonly string[] } = {},
+  ): Promise<{ rows: DbServerRow[]; total: number }> {
+    const { rows, total } = await pageOf<Record<string, unknown>>(
+      () =>
+        this.db('mcp_servers').modify((q: Knex.QueryBuilder) => {
+          matching(q, filters.search, ['name', 'description']);
+          if (filters.ids) q.whereIn('id', [...filters.ids]);
+        }),
+      (q) => q.select(COLUMNS).orderByRaw('lower(name), id'),
+      window,
+    );
+    return { rows: rows.map(fromDb), total };
   }
 
   async update(id: string, patch: Partial<Omit<DbServerRow, 'id' | 'created_at'>>): Promise<DbServerRow | undefined> {
     const [row] = await this.db('mcp_servers')
       .where({ id })
       .update({ ...toDb(patch), updated_at: this.db.fn.now() })
-      .returning(COLUMNS);
+      .returning(COLUMNS)
+      .catch(nameTaken(patch.name ?? ''));
     return row ? fromDb(row as Record<string, unknown>) : undefined;
   }
 

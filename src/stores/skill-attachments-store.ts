@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ConflictError } from '../errors.js';
+import { conflictOnUnique } from './unique-violation.js';
 
 export interface DbSkillAttachmentRow {
   id: string;
@@ -28,10 +28,10 @@ export interface ScriptToolValues {
 const ATTACHMENT_COLUMNS = ['id', 'skill_id', 'server_id', 'created_at'] as const;
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
-function uniqueViolation(err: unknown): string | undefined {
-  const e = err as { code?: string; constraint?: string; message?: string };
-  return e.code === '23505' ? `${e.constraint ?? ''} ${e.message ?? ''}` : undefined;
-}
+const attachedTwice = conflictOnUnique({
+  skill_attachments_server_id_skill_id_key: ['The skill is already attached to this server', 'skill_already_attached'],
+});
+const toolNameTaken = conflictOnUnique({ mcp_tools_server_id_name_key: ['A tool of this name exists on the server', 'tool_name_taken'] });
 
 /**
  * Persistence of skill attachments and the script tools they register. Script tools live in
@@ -40,15 +40,6 @@ function uniqueViolation(err: unknown): string | undefined {
  */
 export class SkillAttachmentsStore {
   constructor(private readonly db: Knex | Knex.Transaction) {}
-
-  with(trx: Knex.Transaction): SkillAttachmentsStore {
-    return new SkillAttachmentsStore(trx);
-  }
-
-  /** Locks the server row so that attachments to one server queue; false when it does not exist. */
-  async lockServer(serverId: string): Promise<boolean> {
-    return !!(await this.db('mcp_servers').select('id').where({ id: serverId }).forUpdate().first());
-  }
 
   async find(serverId: string, skillId: string): Promise<DbSkillAttachmentRow | undefined> {
     return this.db('skill_attachments').select(ATTACHMENT_COLUMNS).where({ server_id: serverId, skill_id: skillId }).first();
@@ -68,14 +59,8 @@ export class SkillAttachmentsStore {
 
   /** Inserts an attachment; a second attachment of the skill to the server is a ConflictError. */
   async insert(row: Omit<DbSkillAttachmentRow, 'created_at'>): Promise<DbSkillAttachmentRow> {
-    try {
-      const [created] = await this.db('skill_attachments').insert(row).returning(ATTACHMENT_COLUMNS);
-      return created as DbSkillAttachmentRow;
-    } catch (err) {
-      if (uniqueViolation(err)?.includes('skill_attachments_server_id_skill_id_key'))
-        throw new ConflictError('The skill is already attached to this server', 'skill_already_attached');
-      throw err;
-    }
+    const [created] = await this.db('skill_attachments').insert(row).returning(ATTACHMENT_COLUMNS).catch(attachedTwice);
+    return created as DbSkillAttachmentRow;
   }
 
   /** Deletes an attachment; its script tools go with it. */
@@ -100,8 +85,8 @@ export class SkillAttachmentsStore {
   /** Inserts script tools; a name another tool of the server has is a ConflictError (`tool_name_taken`). */
   async insertScriptTools(rows: (DbScriptToolRow & ScriptToolValues)[]): Promise<void> {
     if (!rows.length) return;
-    try {
-      await this.db('mcp_tools').insert(
+    await this.db('mcp_tools')
+      .insert(
         rows.map((r) => ({
           ...r,
           input_schema: json(r.input_schema),
@@ -111,12 +96,8 @@ export class SkillAttachmentsStore {
           enabled: true,
           available: true,
         })),
-      );
-    } catch (err) {
-      if (uniqueViolation(err)?.includes('mcp_tools_server_id_name_key'))
-        throw new ConflictError('A tool of this name exists on the server', 'tool_name_taken');
-      throw err;
-    }
+      )
+      .catch(toolNameTaken);
   }
 
   async updateScriptTool(id: string, values: ScriptToolValues): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
-import { ConflictError } from '../errors.js';
-import { likePattern } from './servers-store.js';
+import type { PageWindow } from '../domain/page.js';
+import { matching, pageOf } from './paging.js';
+import { conflictOnUnique } from './unique-violation.js';
 
 export interface DbSkillRow {
   id: string;
@@ -48,32 +49,20 @@ function writable(row: Partial<SkillWrite>): Record<string, unknown> {
   return out;
 }
 
-/** A unique violation on the skill name is the contract's 409; anything else is rethrown. */
-function nameConflict(err: unknown): never {
-  const e = err as { code?: string; constraint?: string; message?: string };
-  if (e.code === '23505' && `${e.constraint ?? ''} ${e.message ?? ''}`.includes('skills_name_key'))
-    throw new ConflictError('A skill with this name exists', 'skill_name_taken');
-  throw err;
-}
+/** The one unique rule of skills: names. */
+const nameTaken = conflictOnUnique({ skills_name_key: ['A skill with this name exists', 'skill_name_taken'] });
 
 /** Persistence of the skill library: skills and their files. */
 export class SkillsStore {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
-  with(trx: Knex.Transaction): SkillsStore {
-    return new SkillsStore(trx);
-  }
-
   /** A page of skills by name, optionally filtered by a substring of name or description. */
-  async page(options: { offset: number; limit: number; search?: string | undefined }): Promise<{ rows: DbSkillRow[]; total: number }> {
-    const filter = (q: Knex.QueryBuilder) => {
-      if (!options.search) return;
-      const p = likePattern(options.search);
-      q.where((w) => w.whereRaw("name ilike ? escape '\\'", [p]).orWhereRaw("description ilike ? escape '\\'", [p]));
-    };
-    const countRow = await this.db('skills').modify(filter).count<{ count: string | number }[]>({ count: '*' }).first();
-    const rows = await this.db('skills').modify(filter).select(SKILL_COLUMNS).orderBy('name').offset(options.offset).limit(options.limit);
-    return { rows, total: Number(countRow?.count ?? 0) };
+  page(window: PageWindow, search?: string): Promise<{ rows: DbSkillRow[]; total: number }> {
+    return pageOf<DbSkillRow>(
+      () => this.db('skills').modify((q) => matching(q, search, ['name', 'description'])),
+      (q) => q.select(SKILL_COLUMNS).orderBy('name'),
+      window,
+    );
   }
 
   async findById(id: string, options: { forUpdate?: boolean } = {}): Promise<DbSkillRow | undefined> {
@@ -91,7 +80,7 @@ export class SkillsStore {
 
   /** Inserts a skill; a taken name is a ConflictError (`skill_name_taken`). */
   async insert(row: SkillWrite): Promise<DbSkillRow> {
-    const [created] = await this.db('skills').insert(writable(row)).returning(SKILL_COLUMNS).catch(nameConflict);
+    const [created] = await this.db('skills').insert(writable(row)).returning(SKILL_COLUMNS).catch(nameTaken);
     return created as DbSkillRow;
   }
 
@@ -101,7 +90,7 @@ export class SkillsStore {
       .where({ id })
       .update({ ...writable(patch), updated_at: now })
       .returning(SKILL_COLUMNS)
-      .catch(nameConflict);
+      .catch(nameTaken);
     return row as DbSkillRow | undefined;
   }
 

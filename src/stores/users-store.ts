@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
-import type { Role } from '../services/principal.js';
+import type { PageWindow } from '../domain/page.js';
+import type { Role } from '../domain/principal.js';
+import { matching, pageOf } from './paging.js';
 
 export interface DbUserRow {
   id: string;
@@ -31,9 +33,12 @@ const COLUMNS = [
 export class UsersStore {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
-  /** The same store bound to a transaction. */
-  with(trx: Knex.Transaction): UsersStore {
-    return new UsersStore(trx);
+  /**
+   * Serialises the changes that count owners or users (bootstrap, role changes): the table is
+   * locked in share row exclusive mode until the transaction ends. Only inside a transaction.
+   */
+  async lockForOwnerChanges(): Promise<void> {
+    await this.db.raw('lock table users in share row exclusive mode');
   }
 
   async count(): Promise<number> {
@@ -59,20 +64,12 @@ export class UsersStore {
   }
 
   /** Users by email, including inactive ones; `search` matches email or name (case-insensitive). */
-  async list(page: number, pageSize: number, search?: string): Promise<{ rows: DbUserRow[]; total: number }> {
-    const filter = (q: Knex.QueryBuilder): Knex.QueryBuilder => {
-      if (!search) return q;
-      const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      return q.where((w) => w.whereILike('email', like).orWhereILike('name', like));
-    };
-    const [rows, count] = await Promise.all([
-      filter(this.db('users').select(COLUMNS))
-        .orderByRaw('lower(email) asc, id asc')
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
-      filter(this.db('users')).count<{ count: string | number }[]>({ count: '*' }).first(),
-    ]);
-    return { rows: rows as DbUserRow[], total: Number(count?.count ?? 0) };
+  async list(window: PageWindow, search?: string): Promise<{ rows: DbUserRow[]; total: number }> {
+    return pageOf<DbUserRow>(
+      () => this.db('users').modify((q: Knex.QueryBuilder) => matching(q, search, ['email', 'name'])),
+      (q) => q.select(COLUMNS).orderByRaw('lower(email) asc, id asc'),
+      window,
+    );
   }
 
   /** Number of active owners (the last one is protected). */

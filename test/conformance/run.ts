@@ -6,19 +6,19 @@
  *
  *   npm run test:conformance [-- --only 2025-11-25|2026-07-28] [-- --scenario NAME]
  *
- * The suite needs Node 22; the node@22 dev dependency provides it.
+ * The suite needs Node 22: it lives in tools/node22, installed on demand (scripts/node22.ts).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { ensureNode22Tools, NODE22, TOOLS } from '../../scripts/node22.js';
 import { setupFixtureBundle } from '../helpers/fixture-bundle.js';
 import { ROOT } from '../helpers/contract.js';
 import { startTestServer } from '../helpers/test-server.js';
 
-const NODE22 = path.join(ROOT, 'node_modules/node/bin/node');
-const CLI = path.join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+const CLI = TOOLS.conformance;
 const HERE = path.join(ROOT, 'test/conformance');
 
 const RUNS = [
@@ -34,6 +34,7 @@ function run(args: string[]): Promise<number> {
 }
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, scenario: { type: 'string' } } });
+await ensureNode22Tools();
 const t = await startTestServer({ env: { TOOLGATE_LOG_LEVEL: 'warn' } });
 let failed = 0;
 try {

@@ -8,7 +8,11 @@ import type { AddressInfo } from 'node:net';
 export class FaultProxy {
   private server = net.createServer((client) => this.accept(client));
   private sockets = new Set<net.Socket>();
+  private pairs = new Set<{ client: net.Socket; upstream: net.Socket }>();
+  /** Connections accepted while blackholed: held open, connected to nothing. */
+  private held = new Set<net.Socket>();
   private blocked = false;
+  private blackholed = false;
   port = 0;
 
   constructor(
@@ -27,10 +31,35 @@ export class FaultProxy {
     this.blocked = true;
     for (const s of this.sockets) s.destroy();
     this.sockets.clear();
+    this.pairs.clear();
+    this.held.clear();
+  }
+
+  /**
+   * A network that swallows packets: open connections stay open but nothing passes either way,
+   * new ones are accepted and never answered, until `restore()` (which lets everything through
+   * again, what was held included). Unlike `block()`, nobody gets an error: only timeouts help.
+   */
+  blackhole(): void {
+    this.blackholed = true;
+    for (const { client, upstream } of this.pairs) {
+      client.unpipe(upstream);
+      upstream.unpipe(client);
+      client.pause();
+      upstream.pause();
+    }
   }
 
   restore(): void {
     this.blocked = false;
+    if (!this.blackholed) return;
+    this.blackholed = false;
+    for (const { client, upstream } of this.pairs) {
+      client.pipe(upstream);
+      upstream.pipe(client);
+    }
+    for (const client of this.held) this.connect(client);
+    this.held.clear();
   }
 
   async stop(): Promise<void> {
@@ -43,13 +72,32 @@ export class FaultProxy {
       client.destroy();
       return;
     }
+    if (this.blackholed) {
+      client.pause();
+      this.held.add(client);
+      this.sockets.add(client);
+      client
+        .on('error', () => client.destroy())
+        .on('close', () => {
+          this.held.delete(client);
+          this.sockets.delete(client);
+        });
+      return;
+    }
+    this.connect(client);
+  }
+
+  private connect(client: net.Socket): void {
     const upstream = net.connect(this.targetPort, this.targetHost);
+    const pair = { client, upstream };
     this.sockets.add(client).add(upstream);
+    this.pairs.add(pair);
     const drop = (): void => {
       client.destroy();
       upstream.destroy();
       this.sockets.delete(client);
       this.sockets.delete(upstream);
+      this.pairs.delete(pair);
     };
     client.on('error', drop).on('close', drop);
     upstream.on('error', drop).on('close', drop);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Role } from '../../src/services/principal.js';
+import type { Role } from '../../src/domain/principal.js';
 import { ApiClient } from './api-client.js';
 import { seedSecret } from './secrets.js';
 import type { TestServer } from './test-server.js';
@@ -22,7 +22,7 @@ export async function createUser(
 ): Promise<TestUser> {
   const s = t.server.services;
   const email = options.email ?? `${role}-${randomUUID().slice(0, 8)}@example.com`;
-  const user = await s.users.insert({ id: randomUUID(), email, name: `${role} user`, role });
+  const user = await s.stores.users.insert({ id: randomUUID(), email, name: `${role} user`, role });
   const { row, key } = await s.apiKeys.issue(user.id, {
     name: 'test key',
     ...(options.scopes ? { scopes: options.scopes } : {}),

@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  CatalogTool,
-  JsonSchemaObject,
-  ToolCallResult,
-  UpstreamCallOptions,
-  UpstreamCaller,
-} from '../../src/services/catalog-types.js';
-import { UpstreamError } from '../../src/services/catalog-types.js';
+import type { CatalogTool, JsonSchemaObject, ToolCallResult, UpstreamCallOptions, UpstreamCaller } from '../../src/domain/catalog.js';
+import { UpstreamError } from '../../src/domain/catalog.js';
 import type { InMemoryCatalog } from '../../src/services/in-memory-catalog.js';
 
 /** One call that reached the test upstream. */
@@ -32,7 +26,7 @@ function abortable<T>(signal: AbortSignal | undefined, run: (settle: (v: T) => v
 /**
  * A hand-written fake of the upstream seam (UpstreamCaller) that behaves like upstream MCP
  * servers do, by tool name: `echo` (and any other name) answers its arguments, `vanished` is
- * unknown upstream, `progress` reports progress first,
+ * unknown upstream, `picky` refuses its arguments naming itself, `progress` reports progress first,
  * `slow` waits `ms`, `hang` never answers, `fail` reports a tool error, `die` loses its
  * connection mid-call, `garbage` answers a malformed result, `bug` breaks the caller contract.
  * It records what reached it, and whether the gateway aborted it.
@@ -72,6 +66,14 @@ export class TestUpstreams implements UpstreamCaller {
         return abortable<never>(options.signal, () => undefined);
       case 'fail':
         return { content: [{ type: 'text', text: 'the tool failed' }], isError: true };
+      case 'picky':
+        // What an MCP SDK server answers to arguments that fail its schema: a result naming the tool.
+        return {
+          content: [
+            { type: 'text', text: `MCP error -32602: Input validation error: Invalid arguments for tool ${toolName}: expected string` },
+          ],
+          isError: true,
+        };
       case 'die':
         // The connection drops after the request went out: the pool reports it unavailable.
         return new Promise<never>((_, reject) =>

@@ -210,7 +210,7 @@ describe('user API keys', function () {
       const shown = await dave.client.get(`${KEYS}/${dave.keyId}`);
       expect(shown.body.last_used_at).to.be.a('string');
       expect(shown.body.last_used_ip).to.match(/127\.0\.0\.1/);
-      const writes = await countQueries(t, 'update api_keys', () => t.server.services.apiKeys.flushUsage());
+      const writes = await countQueries(t, 'update api_keys', () => t.server.services.apiKeyAuth.flushUsage());
       expect(writes).to.equal(1);
       const after = await knex('api_keys').whereIn('id', [dave.keyId, erin.keyId]).select('last_used_at', 'last_used_ip');
       for (const r of after) {

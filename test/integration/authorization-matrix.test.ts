@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { OPERATIONS } from '../../src/generated/operation-index.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { requiredScope } from '../../src/services/authorization.js';
-import { roleAtLeast, type Role } from '../../src/services/principal.js';
+import { roleAtLeast, type Role } from '../../src/domain/principal.js';
 import { ApiClient, type ApiResponse } from '../helpers/api-client.js';
 import { SPEC } from '../helpers/contract.js';
 import { createUser } from '../helpers/identity.js';
@@ -126,10 +126,10 @@ describe('authorization matrix (every REST operation × every credential state)'
     await revoked.client.delete(`/api/v1/users/me/api-keys/${revoked.keyId}`);
     const expiring = await createUser(t, 'owner', { expiresAt: new Date(clock.now().getTime() + 1000) });
     clock.advance(2000);
-    const memberSession = await s.identity.sessions.create(member.id, null);
-    const adminSession = await s.identity.sessions.create(admin.id, null);
-    const loggedOut = await s.identity.sessions.create(admin.id, null);
-    await s.identity.sessions.revoke(loggedOut.sessionId);
+    const memberSession = await s.sessions.create(member.id, null);
+    const adminSession = await s.sessions.create(admin.id, null);
+    const loggedOut = await s.sessions.create(admin.id, null);
+    await s.sessions.revoke(loggedOut.sessionId);
     const forged = `${adminSession.token.slice(0, -4)}AAAA`;
     clients.set('no credential', {});
     clients.set('malformed key', { token: 'not-a-key' });
@@ -159,7 +159,7 @@ describe('authorization matrix (every REST operation × every credential state)'
         let cookie = cred.cookie;
         if (op.operationId === 'logout' && VALID[state]?.via === 'cookie') {
           const userId = (await client.get('/api/v1/users/me', { cookie })).body.id;
-          cookie = `access_token=${(await t.server.services.identity.sessions.create(userId, null)).token}`;
+          cookie = `access_token=${(await t.server.services.sessions.create(userId, null)).token}`;
         }
         const res: ApiResponse = await client.request(op.method.toUpperCase(), path, {
           ...(body !== undefined ? { body } : {}),

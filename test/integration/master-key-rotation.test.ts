@@ -64,7 +64,7 @@ describe('master-key rotation', function () {
     it('re-encrypts every sealed value under the new key in one transaction; plaintexts unchanged; re-runnable', async () => {
       const current = loadMasterKey(undefined, t.config.dataDir);
       const next = randomBytes(32);
-      const report = await rotateMasterKey(t.server.services.db.knex, { current, next });
+      const report = await rotateMasterKey(t.server.services.tx, { current, next });
       expect(report.newKeyId).to.equal(keyId(next));
       expect(report.columns).to.deep.include({ table: 'oauth_providers', column: 'client_secret_sealed', rewritten: 2, alreadyCurrent: 0 });
       const box = new SecretBox(next);
@@ -72,10 +72,10 @@ describe('master-key rotation', function () {
       for (const v of values.values()) expect(SecretBox.keyIdOf(v)).to.equal(keyId(next));
       expect(box.open(values.get('github')!)).to.equal('secret-one');
       expect(box.open(values.get('google')!)).to.equal('secret-two');
-      const again = await rotateMasterKey(t.server.services.db.knex, { current, next });
+      const again = await rotateMasterKey(t.server.services.tx, { current, next });
       expect(again.columns[0]).to.include({ rewritten: 0, alreadyCurrent: 2 });
       // Back to the server's key, so the rest of the server keeps working.
-      await rotateMasterKey(t.server.services.db.knex, { current: next, next: current });
+      await rotateMasterKey(t.server.services.tx, { current: next, next: current });
     });
 
     it('changes nothing when one value cannot be opened (all or nothing)', async () => {
@@ -92,7 +92,7 @@ describe('master-key rotation', function () {
       const current = loadMasterKey(undefined, t.config.dataDir);
       let failed = false;
       try {
-        await rotateMasterKey(knex, { current, next: randomBytes(32) });
+        await rotateMasterKey(t.server.services.tx, { current, next: randomBytes(32) });
       } catch {
         failed = true;
       }

@@ -90,8 +90,34 @@ describe('/mcp/bundle/{bundle_key} in front of a real upstream (registry + pool)
     expect(rows.map((r: { tool_name: string }) => r.tool_name)).to.include('echo');
   });
 
+  it("words the real upstream's refusal of a renamed tool's arguments with the bundle's name", async () => {
+    const outcome = await client.callTool({ name: 'lookup', arguments: { text: 42 } }).then(
+      (r) => r,
+      (e: unknown) => ({ code: (e as { code?: number }).code, message: (e as Error).message }),
+    );
+    const text = JSON.stringify(outcome);
+    expect(text).to.match(/Invalid arguments for tool lookup/);
+    expect(text).to.not.include('echo_args');
+  });
+
+  it('answers -32000 "unavailable: it is disabled" (not Unknown tool) while the server is disabled, and serves again once enabled', async () => {
+    const disabled = await t.owner.post(`/api/v1/servers/${fixture.serverId}/disable`);
+    expect(disabled.status).to.equal(200);
+    const err = await client.callTool({ name: 'lookup', arguments: { text: 'x' } }).then(
+      () => undefined,
+      (e: unknown) => e as { code?: number; message?: string },
+    );
+    expect(err?.code).to.equal(-32000);
+    expect(err?.message).to.match(/Upstream server \S+ of tool lookup is unavailable: it is disabled/);
+    expect((await t.owner.post(`/api/v1/servers/${fixture.serverId}/enable`)).status).to.equal(200);
+    const pool = t.server.services.pool;
+    await waitFor('upstream enabled again', () => pool.state(fixture.serverId)?.status === 'connected', 30000);
+    const again = await client.callTool({ name: 'lookup', arguments: { text: 'back' } });
+    expect(again.isError ?? false).to.equal(false);
+  });
+
   it('answers an in-flight call with a JSON-RPC error when the upstream process is killed, and recovers', async () => {
-    const pool = t.server.services.servers.pool;
+    const pool = t.server.services.pool;
     const pid = pool.state(fixture.serverId)?.pid;
     expect(pid).to.be.a('number');
     const started = Date.now();

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { sharedServer, startTestServer, type TestServer } from '../helpers/test-server.js';
-import { RawSession } from '../helpers/mcp-http.js';
+import type { CatalogTool } from '../../src/domain/catalog.js';
+import { mcpFetch, modernRequest, RawSession, responseOf } from '../helpers/mcp-http.js';
 import { putFixtureServer, TestUpstreams } from '../helpers/test-upstreams.js';
 
 /** RELIABILITY.md "Faults survived": every faulty upstream gives the caller a JSON-RPC error in time. */
@@ -65,7 +66,7 @@ describe('/mcp/bundle/{bundle_key} when upstreams fail', () => {
     const replies = await Promise.all(['hang', 'echo', 'die', 'echo', 'garbage', 'echo'].map((n) => s.call(n, { n })));
     expect(replies.map((r) => r.error?.code ?? 'ok')).to.deep.equal([-32001, 'ok', -32000, 'ok', -32000, 'ok']);
     await t.server.services.callRecorder.flush();
-    const rows = await t.server.services.callRecords.recent({ limit: 100, bundleId });
+    const rows = await t.server.services.stores.callRecords.recent({ limit: 100, bundleId });
     const byTool = (name: string) => rows.filter((r) => r.tool_name === name).map((r) => r.status);
     expect(byTool('hang')).to.include('timeout');
     expect(byTool('die')).to.include('error');
@@ -83,5 +84,143 @@ describe('/mcp/bundle/{bundle_key} before the upstream pool exists', () => {
     await s.initialize();
     const reply = await s.call('echo', { a: 1 });
     expect(reply.error.code).to.equal(-32000);
+  });
+});
+
+describe('/mcp/bundle/{bundle_key} when a tool of the bundle cannot be called', () => {
+  let t: TestServer;
+  let upstreams: TestUpstreams;
+  let serverId: string;
+  let bundleId: string;
+  let url: string;
+  let s: RawSession;
+
+  before(async () => {
+    upstreams = new TestUpstreams();
+    t = await startTestServer({ start: { upstreams, mcp: { callTimeoutMs: 2000 }, callRecorder: { flushIntervalMs: 50 } } });
+    let tools: ReturnType<typeof putFixtureServer>['tools'];
+    ({ serverId, tools } = putFixtureServer(
+      t.server.services.catalog,
+      'weather',
+      ['echo', 'vanished', 'picky', 'plain'].map((name) => ({ name })),
+    ));
+    const created = await t.owner.post('/api/v1/bundles', {
+      name: 'Renamed',
+      tools: [
+        { tool_id: tools.echo!.id, override: { name: 'say' } },
+        { tool_id: tools.vanished!.id, override: { name: 'gone' } },
+        { tool_id: tools.picky!.id, override: { name: 'check' } },
+        { tool_id: tools.plain!.id },
+      ],
+    });
+    bundleId = created.body.id;
+    url = `${t.url}/mcp/bundle/${created.body.bundle_key}`;
+    s = new RawSession(url, '2025-11-25');
+    await s.initialize();
+  });
+  after(() => t.stop());
+
+  /** Replaces the server's catalog entry with its tools changed by `edit`. */
+  function editTools(edit: (tool: CatalogTool) => CatalogTool): void {
+    const catalog = t.server.services.catalog;
+    const state = catalog.serverState(serverId)!;
+    catalog.putServer(serverId, {
+      ...state,
+      tools: catalog.toolsOfServer(serverId).map(edit),
+      resources: catalog.resourcesOfServer(serverId),
+      resourceTemplates: catalog.resourceTemplatesOfServer(serverId),
+      prompts: catalog.promptsOfServer(serverId),
+    });
+  }
+
+  async function listed(): Promise<string[]> {
+    return responseOf(await s.request('tools/list')).result.tools.map((x: { name: string }) => x.name);
+  }
+
+  it('a server that is down: -32000 "unavailable" naming the server and the bundle name, not "Unknown tool"; nothing sent upstream', async () => {
+    t.server.services.catalog.patchServer(serverId, { connected: false });
+    try {
+      expect(await listed()).to.deep.equal([]);
+      const before = upstreams.calls.length;
+      for (const name of ['say', 'plain']) {
+        const reply = await s.call(name, { a: 1 });
+        expect(reply.error).to.deep.equal({ code: -32000, message: `Upstream server weather of tool ${name} is unavailable` });
+      }
+      // The stateless revision gets the same answer.
+      const { headers, body } = modernRequest('tools/call', { name: 'say', arguments: {} });
+      const modern = responseOf(await mcpFetch(url, { body, headers }));
+      expect(modern.error).to.deep.equal({ code: -32000, message: 'Upstream server weather of tool say is unavailable' });
+      expect(upstreams.calls.length).to.equal(before);
+      // Truly unknown names are still -32602.
+      expect((await s.call('nope')).error).to.deep.equal({ code: -32602, message: 'Unknown tool: nope' });
+    } finally {
+      t.server.services.catalog.patchServer(serverId, { connected: true });
+    }
+    expect(await listed()).to.deep.equal(['say', 'gone', 'check', 'plain']);
+  });
+
+  it('a disabled server: -32000 saying it is disabled', async () => {
+    t.server.services.catalog.patchServer(serverId, { enabled: false });
+    try {
+      const reply = await s.call('say');
+      expect(reply.error).to.deep.equal({ code: -32000, message: 'Upstream server weather of tool say is unavailable: it is disabled' });
+    } finally {
+      t.server.services.catalog.patchServer(serverId, { enabled: true });
+    }
+  });
+
+  it('a tool its connected upstream no longer offers: -32000 saying so, under the bundle name', async () => {
+    editTools((tool) => (tool.name === 'echo' ? { ...tool, available: false } : tool));
+    try {
+      expect(await listed()).to.not.include('say');
+      const reply = await s.call('say');
+      expect(reply.error).to.deep.equal({ code: -32000, message: 'Tool say is unavailable: upstream server weather no longer offers it' });
+    } finally {
+      editTools((tool) => ({ ...tool, available: true }));
+    }
+  });
+
+  it('a tool switched off in its server is hidden: -32602 Unknown tool', async () => {
+    t.server.services.catalog.setToolsEnabled(
+      [t.server.services.catalog.toolsOfServer(serverId).find((x) => x.name === 'plain')!.id],
+      false,
+    );
+    try {
+      expect((await s.call('plain')).error).to.deep.equal({ code: -32602, message: 'Unknown tool: plain' });
+    } finally {
+      t.server.services.catalog.setToolsEnabled(
+        t.server.services.catalog.toolsOfServer(serverId).map((x) => x.id),
+        true,
+      );
+    }
+  });
+
+  it('records calls refused for an unavailable server', async () => {
+    t.server.services.catalog.patchServer(serverId, { connected: false });
+    try {
+      await s.call('say', { recorded: true });
+    } finally {
+      t.server.services.catalog.patchServer(serverId, { connected: true });
+    }
+    await t.server.services.callRecorder.flush();
+    const rows = await t.server.services.stores.callRecords.recent({ limit: 100, bundleId });
+    expect(rows.find((r) => r.error === 'Upstream server weather of tool say is unavailable')).to.include({
+      tool_name: 'echo',
+      status: 'error',
+      server_id: serverId,
+    });
+  });
+
+  it("words the upstream's errors about a renamed tool with the bundle's name, never the upstream's", async () => {
+    const rejected = await s.call('gone');
+    expect(rejected.error).to.deep.equal({ code: -32602, message: 'Unknown tool: gone' });
+    const refused = await s.call('check', { x: 1 });
+    expect(refused.result.isError).to.equal(true);
+    expect(refused.result.content[0].text).to.equal(
+      'MCP error -32602: Input validation error: Invalid arguments for tool check: expected string',
+    );
+    expect(JSON.stringify([rejected, refused])).to.not.match(/vanished|picky/);
+    // A tool that keeps its upstream name is quoted as is.
+    expect((await s.call('plain')).result.isError ?? false).to.equal(false);
   });
 });

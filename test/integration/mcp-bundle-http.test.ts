@@ -296,16 +296,23 @@ describe('/mcp/bundle/{bundle_key} over raw HTTP', () => {
       expect(upstreams.calls.at(-1)!.args).to.deep.equal({ label: 'p1', title: 'x', repo: 'acme/app' });
     });
 
-    it('refuses a pinned or hidden argument from the caller with an isError result; the upstream is not called', async () => {
+    it('refuses a pinned or hidden argument from the caller with an isError result saying which, by the bundle name; the upstream is not called', async () => {
       const before = upstreams.calls.length;
-      for (const args of [
-        { title: 'x', repo: 'evil/fork' },
-        { title: 'x', internal: true },
-      ]) {
-        const reply = await s.call('file_bug', args);
-        expect(reply.result.isError).to.equal(true);
-        expect(reply.result.content[0].text).to.match(/cannot be set by the caller/);
-      }
+      const pinned = await s.call('file_bug', { title: 'x', repo: 'evil/fork' });
+      expect(pinned.result).to.deep.equal({
+        content: [
+          {
+            type: 'text',
+            text: 'Argument "repo" of tool file_bug is pinned by the bundle to a fixed value and cannot be set by the caller',
+          },
+        ],
+        isError: true,
+      });
+      const hidden = await s.call('file_bug', { title: 'x', internal: true });
+      expect(hidden.result).to.deep.equal({
+        content: [{ type: 'text', text: 'Argument "internal" of tool file_bug is hidden by the bundle and cannot be set by the caller' }],
+        isError: true,
+      });
       expect(upstreams.calls.length).to.equal(before);
     });
 
@@ -350,7 +357,7 @@ describe('/mcp/bundle/{bundle_key} over raw HTTP', () => {
       await s.call('echo', { hello: 'records' });
       await s.call('fail');
       await t.server.services.callRecorder.flush();
-      const rows = await t.server.services.callRecords.recent({ limit: 50, bundleId: bundle.id });
+      const rows = await t.server.services.stores.callRecords.recent({ limit: 50, bundleId: bundle.id });
       const echo = rows.find((r) => r.tool_name === 'echo');
       expect(echo).to.include({
         endpoint: 'bundle',

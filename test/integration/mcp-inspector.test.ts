@@ -4,14 +4,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { ROOT } from '../helpers/contract.js';
+import { ensureNode22Tools, NODE22, TOOLS } from '../../scripts/node22.js';
 import { setupFixtureBundle, type FixtureBundle } from '../helpers/fixture-bundle.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const run = promisify(execFile);
-// The Inspector needs Node 22; the node@22 dev dependency provides it.
-const NODE22 = path.join(ROOT, 'node_modules/node/bin/node');
-const INSPECTOR = path.join(ROOT, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');
+// The Inspector needs Node 22: it lives in tools/node22, installed on demand (scripts/node22.ts).
+const INSPECTOR = TOOLS.inspector;
 
 /** The official MCP Inspector CLI, a second real client, against a bundle endpoint. */
 describe('MCP Inspector CLI against /mcp/bundle/{bundle_key}', function () {
@@ -20,7 +19,9 @@ describe('MCP Inspector CLI against /mcp/bundle/{bundle_key}', function () {
   let fixture: FixtureBundle;
   let home: string;
 
-  before(async () => {
+  before(async function () {
+    this.timeout(600000); // the first run installs the Node 22 tools
+    await ensureNode22Tools();
     t = await startTestServer();
     fixture = await setupFixtureBundle(t.owner, t.url, {
       tools: ['echo', 'echo_args'],

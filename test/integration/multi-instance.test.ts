@@ -32,7 +32,7 @@ describe('two instances with Redis', function () {
     const env = { DATABASE_URL: PG_URL, TOOLGATE_DB_SCHEMA: schema, REDIS_URL: `redis://127.0.0.1:${proxy.port}` };
     a = await startTestServer({ env });
     b = await startTestServer({ env, noBootstrap: true, keepData: true });
-    for (const s of [a, b]) await (s.server.services.identity.bus as unknown as { ready?: () => Promise<void> }).ready?.();
+    for (const s of [a, b]) await (s.server.services.bus as unknown as { ready?: () => Promise<void> }).ready?.();
   });
   after(async () => {
     proxy?.restore();
@@ -92,8 +92,8 @@ describe('two instances with Redis', function () {
     const fresh = await createUser(a, 'member', { rateLimitRpm: 2 });
     const freshOnB = new ApiClient(b.url, fresh.key);
     await eventually(async () => {
-      const limiter = a.server.services.identity.rateLimiter as unknown as { redis?: { status: string } };
-      const limiterB = b.server.services.identity.rateLimiter as unknown as { redis?: { status: string } };
+      const limiter = a.server.services.rateLimiter as unknown as { redis?: { status: string } };
+      const limiterB = b.server.services.rateLimiter as unknown as { redis?: { status: string } };
       return limiter.redis?.status === 'ready' && limiterB.redis?.status === 'ready';
     }, 'redis reconnected');
     expect((await fresh.client.get('/api/v1/users/me')).status).to.equal(200);

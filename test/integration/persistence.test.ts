@@ -19,7 +19,7 @@ describe('data survives a restart', function () {
       // An authenticated request gets past 401: the key and its owner were read back from disk.
       const res = await owner.get('/api/v1/bundles?page_size=101');
       expect(res.status).to.equal(422);
-      const count = await second.server.services.users.count();
+      const count = await second.server.services.stores.users.count();
       expect(count).to.equal(1);
     } finally {
       await second.stop();

@@ -4,33 +4,15 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import { ROOT } from '../helpers/contract.js';
+import { startMain } from '../helpers/processes.js';
 import { TEST_DATABASE_URL } from '../helpers/test-server.js';
 
 /** Starts `src/main.ts` as `npm start` does and resolves with its URL once it listens. */
-function startProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; ms: number }> {
+async function startProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; ms: number }> {
   const started = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('server did not listen within 20 s')), 20000);
-    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
-      try {
-        const entry = JSON.parse(line) as { msg?: string; url?: string };
-        if (entry.msg === 'toolgate listening' && entry.url) {
-          clearTimeout(timer);
-          resolve({ child, url: entry.url, ms: Date.now() - started });
-        }
-      } catch {
-        // not a log line
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`server exited early with ${code}`)));
-  });
+  const { child, url } = await startMain(env);
+  return { child, url, ms: Date.now() - started };
 }
 
 function exitCode(child: ChildProcess): Promise<number | null> {
@@ -38,7 +20,7 @@ function exitCode(child: ChildProcess): Promise<number | null> {
 }
 
 describe('the server process (npm start)', function () {
-  this.timeout(60000);
+  this.timeout(180000);
   let dataDir: string;
   let env: Record<string, string>;
 

@@ -166,7 +166,7 @@ describe('no secret leaks into responses or logs', function () {
     const probe = canary('probe');
     seed(probe, -1);
     await new RecordingClient(t.url, member.key, recorded).post('/api/v1/settings/auth/providers', { ...provider, client_secret: probe });
-    await t.server.services.apiKeys.flushUsage();
+    await t.server.services.apiKeyAuth.flushUsage();
     expect(recorded.length).to.be.greaterThan(30);
   });
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { capturedLogs, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { capturedLogs, LOOPBACK_UPSTREAMS, startTestServer, type TestServer } from '../helpers/test-server.js';
 import { fixtureStdio, freePort, register, waitConnected } from '../helpers/upstreams.js';
 
 /** A URL nothing listens on (a port just freed on loopback). */
@@ -11,7 +11,9 @@ describe('MCP server registry (REST)', function () {
   let t: TestServer;
   before(async () => {
     DEAD_URL = `http://127.0.0.1:${await freePort()}/mcp`;
-    t = await startTestServer({ env: { TOOLGATE_UPSTREAM_RETRY_BASE_MS: '100', TOOLGATE_UPSTREAM_MAX_FAST_RETRIES: '2' } });
+    t = await startTestServer({
+      env: { ...LOOPBACK_UPSTREAMS, TOOLGATE_UPSTREAM_RETRY_BASE_MS: '100', TOOLGATE_UPSTREAM_MAX_FAST_RETRIES: '2' },
+    });
   });
   after(async () => {
     await t?.stop();
@@ -241,7 +243,7 @@ describe('MCP server registry (REST)', function () {
     it('an unreachable URL ends in status error with the reason, retried a bounded number of times', async () => {
       const s = await register(t.owner, { name: 'unreachable', transport: 'streamable_http', url: DEAD_URL });
       expect(s.status).to.be.oneOf(['connecting', 'error']);
-      const pool = t.server.services.servers.pool;
+      const pool = t.server.services.pool;
       // MAX_FAST_RETRIES=2: the first attempt and two retries, then only once per health-check interval (60 s).
       const body = await waitConnectedOrError(t, s.id);
       expect(body.status).to.equal('error');
@@ -347,7 +349,7 @@ describe('MCP server registry (REST)', function () {
   describe('roles', () => {
     it('members may list servers and tools; only admins and owners change them or see a server’s catalog', async () => {
       const s = t.server.services;
-      const user = await s.users.insert({ id: randomUUID(), email: 'member@example.com', name: 'Member', role: 'member' });
+      const user = await s.stores.users.insert({ id: randomUUID(), email: 'member@example.com', name: 'Member', role: 'member' });
       const { key } = await s.apiKeys.issue(user.id, { name: 'member key' });
       const member = t.owner.as(key);
       const any = (await t.owner.get('/api/v1/servers?page_size=1')).body.items[0];

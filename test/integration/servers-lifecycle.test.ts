@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { UpstreamError } from '../../src/services/catalog-types.js';
+import { UpstreamError } from '../../src/domain/catalog.js';
 import { ApiClient } from '../helpers/api-client.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { descendantPids, fixtureStdio, register, waitConnected, waitFor } from '../helpers/upstreams.js';
@@ -37,7 +37,7 @@ describe('upstream processes: one per server, ended by disable, delete and shutd
     b = await register(t!.owner, { name: 'life-b', transport: 'stdio', ...fixtureStdio() });
     await waitConnected(t!.owner, a.id);
     await waitConnected(t!.owner, b.id);
-    const pool = t!.server.services.servers.pool;
+    const pool = t!.server.services.pool;
     await Promise.all(Array.from({ length: 30 }, (_, i) => pool.callTool(i % 2 ? a.id : b.id, 'echo', { text: String(i) })));
     expect(running()).to.equal(baseline.count + 2);
     expect(pool.state(a.id)?.pid).to.be.a('number');

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { UpstreamError, type UpstreamProgress } from '../../src/services/catalog-types.js';
-import { capturedLogs, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { UpstreamError, type UpstreamProgress } from '../../src/domain/catalog.js';
+import { capturedLogs, LOOPBACK_UPSTREAMS, startTestServer, type TestServer } from '../helpers/test-server.js';
 import {
   EVERYTHING_BIN,
   FILESYSTEM_BIN,
@@ -45,6 +45,7 @@ describe('upstream MCP servers, real processes on loopback', function () {
     await Promise.all([
       startTestServer({
         env: {
+          ...LOOPBACK_UPSTREAMS,
           TOOLGATE_UPSTREAM_RETRY_BASE_MS: '100',
           TOOLGATE_UPSTREAM_RETRY_MAX_MS: '1000',
           TOOLGATE_UPSTREAM_CONNECT_TIMEOUT_MS: '20000',
@@ -306,24 +307,24 @@ describe('upstream MCP servers, real processes on loopback', function () {
       const r = await t.server.services.upstreams.callTool(id, 'echo', { text: 'after 404' });
       expect(textOf(r)).to.equal('after 404');
       expect(((await t.server.services.upstreams.callTool(id, 'whoami', {})).structuredContent as any).pid).to.equal(pidBefore);
-      expect(t.server.services.servers.pool.state(id)?.status).to.equal('connected');
+      expect(t.server.services.pool.state(id)?.status).to.equal('connected');
     });
 
     it('serves many concurrent calls over the one shared client', async () => {
       const id = ids['fixture-stdio']!;
-      const pid = t.server.services.servers.pool.state(id)?.pid;
+      const pid = t.server.services.pool.state(id)?.pid;
       const results = await Promise.all(
         Array.from({ length: 40 }, (_, i) => t.server.services.upstreams.callTool(id, 'echo', { text: `n${i}` })),
       );
       expect(results.map(textOf)).to.deep.equal(Array.from({ length: 40 }, (_, i) => `n${i}`));
-      expect(t.server.services.servers.pool.state(id)?.pid).to.equal(pid);
+      expect(t.server.services.pool.state(id)?.pid).to.equal(pid);
     });
   });
 
   describe('catalog sync', () => {
     it('tools/list_changed from an upstream updates the catalog without a restart; a vanished tool is kept, unavailable', async () => {
       const id = ids['fixture-stdio']!;
-      const pool = t.server.services.servers.pool;
+      const pool = t.server.services.pool;
       const catalog = t.server.services.catalog;
       await pool.callTool(id, 'add_tool', { name: 'late_tool' });
       const added = (await waitFor('late_tool in the catalog', () => catalog.toolsOfServer(id).find((x) => x.name === 'late_tool')))!;
@@ -360,26 +361,26 @@ describe('upstream MCP servers, real processes on loopback', function () {
         return (r?.structuredContent as any)?.authorization === 'Bearer rotated-cred';
       });
       const stdioId = ids['everything-stdio']!;
-      const pid = t.server.services.servers.pool.state(stdioId)?.pid;
+      const pid = t.server.services.pool.state(stdioId)?.pid;
       expect((await t.owner.patch(`/api/v1/servers/${stdioId}`, { description: 'renamed soon' })).status).to.equal(200);
-      expect(t.server.services.servers.pool.state(stdioId)?.pid).to.equal(pid);
+      expect(t.server.services.pool.state(stdioId)?.pid).to.equal(pid);
     });
 
     it('a rename reaches the catalog', async () => {
       const id = ids['everything-stdio']!;
-      const pid = t.server.services.servers.pool.state(id)?.pid;
+      const pid = t.server.services.pool.state(id)?.pid;
       const res = await t.owner.patch(`/api/v1/servers/${id}`, { name: 'everything-renamed', call_timeout_ms: 5000 });
       expect(res.status).to.equal(200);
       expect(res.body.call_timeout_ms).to.equal(5000);
       expect(t.server.services.catalog.serverState(id)?.name).to.equal('everything-renamed');
       expect(t.server.services.catalog.toolsOfServer(id)[0]?.serverName).to.equal('everything-renamed');
-      expect(t.server.services.servers.pool.state(id)?.pid).to.equal(pid);
+      expect(t.server.services.pool.state(id)?.pid).to.equal(pid);
     });
   });
 
   describe('faults', () => {
     it('a stdio upstream killed mid-call: that call fails clearly, other servers keep working, and it reconnects by itself', async () => {
-      const pool = t.server.services.servers.pool;
+      const pool = t.server.services.pool;
       const a = ids['fixture-stdio']!;
       const b = ids['fixture-http']!;
       const oldPid = pool.state(a)?.pid;
@@ -402,7 +403,7 @@ describe('upstream MCP servers, real processes on loopback', function () {
     });
 
     it('an HTTP upstream killed mid-call: the call fails within its timeout, and it reconnects once the upstream is back', async () => {
-      const pool = t.server.services.servers.pool;
+      const pool = t.server.services.pool;
       const own = await startFixtureHttp('http');
       try {
         const s = await register(t.owner, { name: 'http-crash', transport: 'streamable_http', url: own.url });

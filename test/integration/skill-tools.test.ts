@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { UpstreamError } from '../../src/domain/catalog.js';
 import { setupFixtureBundle, type FixtureBundle } from '../helpers/fixture-bundle.js';
 import { createUser } from '../helpers/identity.js';
 import { mcpFetch, modernRequest, RawSession, responseOf } from '../helpers/mcp-http.js';
@@ -177,6 +178,44 @@ describe('Skills attached to servers (script tools)', function () {
     expect((await t.owner.post(`/api/v1/servers/${fx.serverId}/refresh`)).status).to.equal(200);
     const tools = await toolsOf(t, fx.serverId);
     expect(tools.stays).to.deep.include({ available: true });
+  });
+
+  it('deleting the server takes its script tools along the same path as its upstream tools: out of every bundle, the catalog and the sandbox', async () => {
+    const host = await setupFixtureBundle(t.owner, t.url, { name: 'doomed-host', tools: ['echo'] });
+    const skill = await createSkill(
+      t.owner,
+      scriptSkill('hosted', { hosted_tool: ['javascript', 'h.js', 'export default () => "hosted";'] }),
+    );
+    expect((await t.owner.post(`/api/v1/servers/${host.serverId}/skills/${skill.id}/attach`)).status).to.equal(200);
+    const scriptToolId = (await toolsOf(t, host.serverId)).hosted_tool.id as string;
+    // In the host's own bundle (beside its upstream tool) and in another server's bundle.
+    for (const bundleId of [host.bundleId, fx.bundleId])
+      expect((await t.owner.post(`/api/v1/bundles/${bundleId}/tools`, { tools: [{ tool_id: scriptToolId }] })).status).to.equal(200);
+    const session = new RawSession(fx.endpoint, '2025-11-25');
+    await session.initialize();
+    expect(await listNames(session)).to.include('hosted_tool');
+    expect((await session.call('hosted_tool', {})).result.content[0].text).to.equal('hosted');
+    const { upstreams, db } = t.server.services;
+    expect((await upstreams.callTool(host.serverId, 'hosted_tool', {})).content).to.deep.equal([{ type: 'text', text: 'hosted' }]);
+
+    expect((await t.owner.delete(`/api/v1/servers/${host.serverId}`)).status).to.equal(204);
+
+    expect(await db.knex('bundle_tools').where({ tool_id: scriptToolId })).to.have.length(0);
+    expect(await db.knex('mcp_tools').where({ server_id: host.serverId })).to.have.length(0);
+    expect(await db.knex('skill_attachments').where({ skill_id: skill.id })).to.have.length(0);
+    expect((await t.owner.get(`/api/v1/bundles/${host.bundleId}`)).body.tools).to.deep.equal([]);
+    const shared = await t.owner.get(`/api/v1/bundles/${fx.bundleId}`);
+    expect(shared.body.tools.map((x: { tool_id: string }) => x.tool_id))
+      .to.include(fx.toolIds.echo)
+      .and.not.include(scriptToolId);
+    expect(await listNames(session)).to.not.include('hosted_tool');
+    expect(responseOf(await session.request('tools/call', { name: 'hosted_tool', arguments: {} })).error.code).to.equal(-32602);
+    // The sandbox forgot the server's script tools: the caller no longer runs the script.
+    let refused: unknown;
+    await upstreams.callTool(host.serverId, 'hosted_tool', {}).catch((err: unknown) => (refused = err));
+    expect(refused).to.be.instanceOf(UpstreamError);
+    // The skill stays in the library and can be attached elsewhere.
+    expect((await t.owner.get(`/api/v1/skills/${skill.id}`)).status).to.equal(200);
   });
 });
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createLogger } from '../../src/logger.js';
-import type { UpstreamServerSpec, UpstreamState } from '../../src/mcp/upstream/upstream-connection.js';
-import { UpstreamPool } from '../../src/mcp/upstream/upstream-pool.js';
+import type { UpstreamServerSpec, UpstreamState } from '../../src/upstream/upstream-connection.js';
+import { UpstreamPool } from '../../src/upstream/upstream-pool.js';
 import { descendantPids, fixtureStdio, freePort, waitFor } from '../helpers/upstreams.js';
 
 const logger = createLogger({ logLevel: 'silent' });

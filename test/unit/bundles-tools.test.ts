@@ -6,7 +6,7 @@ import {
   publishedInputSchema,
   upstreamArguments,
 } from '../../src/services/bundles-tools.js';
-import type { CatalogTool } from '../../src/services/catalog-types.js';
+import type { CatalogTool } from '../../src/domain/catalog.js';
 
 const tool: CatalogTool = {
   id: '00000000-0000-4000-8000-000000000001',
@@ -54,8 +54,19 @@ describe('bundle tool overrides', () => {
   });
 
   it('refuses a caller value for a pinned or hidden argument', () => {
-    expect(() => upstreamArguments({ pinned: { repo: 'a/b' } }, { repo: 'x/y' })).to.throw(ConcealedArgumentError, /repo/);
-    expect(() => upstreamArguments({ hidden_arguments: ['token'] }, { token: 's' })).to.throw(ConcealedArgumentError, /token/);
+    expect(() => upstreamArguments({ pinned: { repo: 'a/b' } }, { repo: 'x/y' })).to.throw(ConcealedArgumentError, /"repo" is pinned/);
+    expect(() => upstreamArguments({ hidden_arguments: ['token'] }, { token: 's' })).to.throw(ConcealedArgumentError, /"token" is hidden/);
+    const kind = (override: Parameters<typeof upstreamArguments>[0], args: Record<string, unknown>) => {
+      try {
+        upstreamArguments(override, args);
+      } catch (err) {
+        return (err as ConcealedArgumentError).kind;
+      }
+      return undefined;
+    };
+    // Pinned wins over hidden; a hidden name that is an Object.prototype key is not "pinned".
+    expect(kind({ pinned: { repo: 'a/b' }, hidden_arguments: ['repo'] }, { repo: 'x' })).to.equal('pinned');
+    expect(kind({ pinned: {}, hidden_arguments: ['constructor'] }, { constructor: 'x' })).to.equal('hidden');
   });
 
   it('reports pinned/defaults keys that are not arguments, and hidden required arguments', () => {

@@ -12,6 +12,10 @@ describe('config', () => {
     expect(config.keyPrefix).to.equal('tg');
     expect(config.bodyLimitBytes).to.equal(1048576);
     expect(config.allowedOrigins).to.deep.equal([]);
+    // A database that does not answer costs a REST request at most this long (then 503).
+    expect(config.dbAcquireTimeoutMs).to.equal(5000);
+    expect(config.dbStatementTimeoutMs).to.equal(5000);
+    expect(config.logFormat).to.equal('auto');
     expect(Object.isFrozen(config)).to.equal(true);
   });
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { CatalogTool } from '../../src/services/catalog-types.js';
+import type { CatalogTool } from '../../src/domain/catalog.js';
 import { InMemoryCatalog } from '../../src/services/in-memory-catalog.js';
 
 function tool(id: string, serverId: string, name: string): CatalogTool {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { SessionStore } from '../../src/mcp/sessions.js';
 import { CallRecorder } from '../../src/mcp/call-recorder.js';
-import type { CallRecord, CallRecordsStore } from '../../src/stores/call-records-store.js';
+import type { CallRecord, CallRecordSink } from '../../src/domain/call-records.js';
 import { createLogger } from '../../src/logger.js';
 import { loadConfig } from '../../src/config.js';
 
@@ -52,7 +52,7 @@ describe('call recorder', () => {
         if (fail) throw new Error('database down');
         batches.push(rs.length);
       },
-    } as unknown as CallRecordsStore;
+    } as unknown as CallRecordSink;
     const recorder = new CallRecorder(store, logger, { batchSize: 2, flushIntervalMs: 10_000 });
     for (let i = 0; i < 5; i++) recorder.record(record(i));
     await recorder.flush();

@@ -58,4 +58,11 @@ describe('OutboundPolicy (SSRF guard)', () => {
     expect(() => strict.checkStatic('http://app.localhost/')).to.throw(OutboundRefusedError);
     expect(() => strict.checkStatic('ftp://example.com/')).to.throw(OutboundRefusedError);
   });
+
+  it('recognises a fully qualified loopback name (trailing dot) as loopback, and matches allow-list entries either way', () => {
+    for (const url of ['http://localhost./', 'http://LocalHost.:8080/mcp', 'http://app.localhost./', 'http://127.0.0.1./'])
+      expect(() => strict.checkStatic(url), url).to.throw(OutboundRefusedError, /not allow-listed/);
+    expect(() => new OutboundPolicy(['localhost']).checkStatic('http://localhost./')).to.not.throw();
+    expect(() => new OutboundPolicy(['idp.internal.']).checkStatic('http://idp.internal/x')).to.not.throw();
+  });
 });

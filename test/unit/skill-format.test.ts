@@ -3,7 +3,7 @@ import { resultFromOutput } from '../../src/sandbox/sandbox-types.js';
 import { ScriptToolRegistry, ScriptToolRouter } from '../../src/services/skills/script-tools.js';
 import { isSkillName, parseSkillMd, renderSkillMd, SkillFormatError } from '../../src/services/skills/skill-md.js';
 import { parseWorkflow, WORKFLOW_SCHEMA } from '../../src/services/skills/workflow.js';
-import type { UpstreamCaller } from '../../src/services/catalog-types.js';
+import type { UpstreamCaller } from '../../src/domain/catalog.js';
 import { SPEC } from '../helpers/contract.js';
 
 describe('SKILL.md (skill-md.ts)', () => {
@@ -119,7 +119,7 @@ describe('Script tool results and routing', () => {
     };
     const registry = new ScriptToolRegistry();
     const runner = {
-      supports: () => true,
+      supports: async () => true,
       run: async (job: { entry: string; timeoutMs: number }) => (
         seen.push(`run:${job.entry}:${job.timeoutMs}`),
         { content: [{ type: 'text' as const, text: 'ok' }] }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { ErrorObject } from 'ajv';
-import { toValidationIssues } from '../../src/http/validation-errors.js';
+import { nulCharacterIssues, toValidationIssues } from '../../src/http/validation-errors.js';
 
 const err = (e: Partial<ErrorObject>): ErrorObject =>
   ({ keyword: 'type', instancePath: '', schemaPath: '#', params: {}, ...e }) as ErrorObject;
@@ -31,9 +31,27 @@ describe('toValidationIssues', () => {
     expect(issue?.input).to.deep.equal({ description: 'x' });
   });
 
-  it('reports a missing body on body itself', () => {
-    const [issue] = toValidationIssues([err({ keyword: 'required', instancePath: '', params: { missingProperty: 'requestBody' } })], {});
+  it('reports a missing body on body itself, echoing no part of the request as its input', () => {
+    const parameters = {
+      path: {},
+      query: {},
+      header: { authorization: 'Bearer tg_usr_live_x', 'x-probe': 'header-value' },
+      cookie: { access_token: 'session', theme: 'dark' },
+    };
+    const [issue] = toValidationIssues(
+      [err({ keyword: 'required', instancePath: '', params: { missingProperty: 'requestBody' } })],
+      parameters,
+    );
     expect(issue?.loc).to.deep.equal(['body']);
+    expect(issue?.input).to.equal(null);
+    expect(JSON.stringify(issue)).to.not.match(/header-value|dark|session|authorization|cookie/);
+  });
+
+  it('echoes no parameter section for a missing parameter', () => {
+    const [issue] = toValidationIssues([err({ keyword: 'required', instancePath: '/header', params: { missingProperty: 'x-needed' } })], {
+      header: { 'x-probe': 'header-value', cookie: 'theme=dark' },
+    });
+    expect(issue).to.deep.include({ loc: ['header', 'x-needed'], type: 'missing', input: null });
   });
 
   it('maps path uuid format errors and array indexes', () => {
@@ -68,5 +86,52 @@ describe('toValidationIssues', () => {
       query: { search: big },
     });
     expect(String(issue?.input).length).to.be.lessThan(1100);
+  });
+});
+
+describe('nulCharacterIssues', () => {
+  const NUL = '\u0000';
+
+  it('finds nothing in clean input', () => {
+    expect(nulCharacterIssues({ path: { id: 'a' }, query: { q: 'b' }, body: { a: [1, 'x', { b: null }] } })).to.deep.equal([]);
+  });
+
+  it('locates a NUL in parameters, body strings, array items, nested values and keys', () => {
+    const issues = nulCharacterIssues({
+      path: { provider_type: `g${NUL}h` },
+      query: { search: `a${NUL}` },
+      body: { name: 'ok', args: ['x', `y${NUL}`], env: { [`K${NUL}`]: 'v', PATH: `/bin${NUL}` }, config: { a: { b: [{ c: NUL }] } } },
+    });
+    expect(issues.map((i) => i.loc)).to.deep.equal([
+      ['body', 'args', 1],
+      ['body', 'env', `K${NUL}`],
+      ['body', 'env', 'PATH'],
+      ['body', 'config', 'a', 'b', 0, 'c'],
+      ['query', 'search'],
+      ['path', 'provider_type'],
+    ]);
+    expect(issues[0]).to.deep.equal({
+      loc: ['body', 'args', 1],
+      msg: 'Input should not contain the NUL character (U+0000)',
+      type: 'string_nul_character',
+      input: `y${NUL}`,
+      ctx: { character: 'U+0000' },
+    });
+    expect(issues[1]?.msg).to.match(/Field names/);
+  });
+
+  it('redacts secret fields and cuts the number of issues', () => {
+    const [secret] = nulCharacterIssues({ body: { client_secret: `s3cr3t${NUL}` } });
+    expect(secret?.input).to.equal('[redacted]');
+    const many = nulCharacterIssues({ body: Array.from({ length: 500 }, () => NUL) });
+    expect(many).to.have.length(20);
+  });
+
+  it('skips walking a body whose JSON text has no \\u0000 escape, and walks 100000 levels without recursion', () => {
+    expect(nulCharacterIssues({ body: { a: NUL } }, '{"a":"x"}')).to.deep.equal([]);
+    let deep: unknown = NUL;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const [issue] = nulCharacterIssues({ body: deep }, '"\\u0000"');
+    expect(issue?.loc).to.have.length(100_001);
   });
 });

@@ -1,6 +1,7 @@
 import { ConcealedArgumentError, upstreamArguments } from '../../services/bundles-tools.js';
-import { UpstreamError, type ToolCallResult } from '../../services/catalog-types.js';
-import type { CallStatus } from '../../stores/call-records-store.js';
+import { UpstreamError, type ToolCallResult } from '../../domain/catalog.js';
+import type { CallStatus } from '../../domain/call-records.js';
+import type { UnavailableTool } from '../bundle-view.js';
 import type { McpContext, McpMethodDeps } from '../context.js';
 import type { RawResult } from '../protocol.js';
 import { RpcCode, rpcError } from '../protocol.js';
@@ -26,11 +27,58 @@ function isCallToolResult(r: unknown): r is ToolCallResult {
   );
 }
 
+/** Characters of a tool name (MCP.md): a name in a message is delimited by anything else. */
+const NAME_CHAR = 'A-Za-z0-9_.-';
+
+/**
+ * Replaces the upstream name of a renamed tool with the bundle's name in a message the upstream
+ * wrote ("Unknown tool: create_issue", "Invalid arguments for tool create_issue"), so a bundle
+ * never reveals the name it hides. A trailing full stop still ends the name.
+ */
+export function renamedInMessage(text: string, upstreamName: string, name: string): string {
+  if (upstreamName === name || !text.includes(upstreamName)) return text;
+  const escaped = upstreamName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = new RegExp(`(?<![${NAME_CHAR}])${escaped}(?![A-Za-z0-9_-]|\\.[${NAME_CHAR}])`, 'g');
+  return text.replace(pattern, () => name);
+}
+
+/** An upstream `isError` result of a renamed tool, its text blocks speaking the bundle's name. */
+function renamedErrorResult(result: ToolCallResult, upstreamName: string, name: string): ToolCallResult {
+  if (!result.isError || upstreamName === name) return result;
+  const content = result.content.map((block) =>
+    isPlainObject(block) && block.type === 'text' && typeof block.text === 'string'
+      ? { ...block, text: renamedInMessage(block.text, upstreamName, name) }
+      : block,
+  );
+  return { ...result, content };
+}
+
+/** What the caller is told when it sets an argument the bundle conceals, in the bundle's words. */
+function concealedMessage(err: ConcealedArgumentError, toolName: string): string {
+  return err.kind === 'pinned'
+    ? `Argument "${err.argument}" of tool ${toolName} is pinned by the bundle to a fixed value and cannot be set by the caller`
+    : `Argument "${err.argument}" of tool ${toolName} is hidden by the bundle and cannot be set by the caller`;
+}
+
+/** Why a tool of the bundle cannot be called now, as the caller's -32000 error says it. */
+function unavailableMessage(tool: UnavailableTool, serverName: string): string {
+  switch (tool.reason) {
+    case 'server_disabled':
+      return `Upstream server ${serverName} of tool ${tool.name} is unavailable: it is disabled`;
+    case 'tool_gone':
+      return `Tool ${tool.name} is unavailable: upstream server ${serverName} no longer offers it`;
+    default:
+      return `Upstream server ${serverName} of tool ${tool.name} is unavailable`;
+  }
+}
+
 /**
  * `tools/call`: the name the caller knows is mapped to the upstream tool, the arguments get the
  * bundle's defaults and pinned values, and the call runs under cancellation and the backstop
- * timeout. Every call is recorded (off the path). Unknown tool: -32602; a pinned or hidden
- * argument from the caller: an `isError` result, the upstream is not called.
+ * timeout. Every call is recorded (off the path). Unknown tool: -32602; a tool of the bundle
+ * whose server is down or disabled (or whose upstream dropped it): -32000 saying so; a pinned or
+ * hidden argument from the caller: an `isError` result saying which, the upstream is not called.
+ * Messages name tools as the bundle does, never by their upstream name.
  */
 export async function toolsCall(params: Record<string, unknown>, ctx: McpContext, deps: McpMethodDeps): Promise<ToolCallResult> {
   const { name } = params;
@@ -38,7 +86,8 @@ export async function toolsCall(params: Record<string, unknown>, ctx: McpContext
   if (typeof name !== 'string') throw rpcError(RpcCode.InvalidParams, 'params.name must be a string');
   if (!isPlainObject(args)) throw rpcError(RpcCode.InvalidParams, 'params.arguments must be an object');
   const tool = ctx.view.byName.get(name);
-  if (!tool) throw rpcError(RpcCode.InvalidParams, `Unknown tool: ${name}`);
+  const target = tool ?? ctx.view.unavailable.get(name);
+  if (!target) throw rpcError(RpcCode.InvalidParams, `Unknown tool: ${name}`);
 
   const started = performance.now();
   const record = (status: CallStatus, error: string | null) =>
@@ -46,9 +95,9 @@ export async function toolsCall(params: Record<string, unknown>, ctx: McpContext
       occurred_at: new Date(),
       endpoint: 'bundle',
       bundle_id: ctx.view.bundle.id,
-      server_id: tool.serverId,
-      tool_id: tool.toolId,
-      tool_name: tool.upstreamName,
+      server_id: target.serverId,
+      tool_id: target.toolId,
+      tool_name: target.upstreamName,
       user_id: null,
       api_key_id: null,
       status,
@@ -56,13 +105,20 @@ export async function toolsCall(params: Record<string, unknown>, ctx: McpContext
       error,
     });
 
+  if (!tool) {
+    const message = unavailableMessage(target as UnavailableTool, ctx.view.serverName(target.serverId));
+    record('error', message);
+    throw rpcError(RpcCode.UpstreamUnavailable, message);
+  }
+
   let upstreamArgs: Record<string, unknown>;
   try {
     upstreamArgs = upstreamArguments(tool.override, args);
   } catch (err) {
     if (!(err instanceof ConcealedArgumentError)) throw err;
-    record('tool_error', err.message);
-    return { content: [{ type: 'text', text: err.message }], isError: true };
+    const message = concealedMessage(err, tool.name);
+    record('tool_error', message);
+    return { content: [{ type: 'text', text: message }], isError: true };
   }
 
   if (ctx.progressToken !== undefined) ctx.openStream();
@@ -76,13 +132,14 @@ export async function toolsCall(params: Record<string, unknown>, ctx: McpContext
     );
     if (!isCallToolResult(result)) throw new UpstreamError('protocol', 'malformed tools/call result');
     record(result.isError ? 'tool_error' : 'ok', result.isError ? 'the tool reported an error' : null);
-    return result;
+    return renamedErrorResult(result, tool.upstreamName, tool.name);
   } catch (err) {
     if (!(err instanceof UpstreamError)) {
       record('error', 'internal error');
       throw err;
     }
-    const rpc = upstreamRpcError(err, ctx.view.serverName(tool.serverId));
+    const failure = upstreamRpcError(err, ctx.view.serverName(tool.serverId));
+    const rpc = rpcError(failure.code, renamedInMessage(failure.message, tool.upstreamName, tool.name), failure.data);
     record(failureStatus(err), rpc.message);
     throw rpc;
   }

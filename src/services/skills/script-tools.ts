@@ -1,5 +1,5 @@
 import type { ScriptLanguage, ScriptRunner } from '../../sandbox/sandbox-types.js';
-import { UpstreamError, type ToolCallResult, type UpstreamCallOptions, type UpstreamCaller } from '../catalog-types.js';
+import { UpstreamError, type ToolCallResult, type UpstreamCallOptions, type UpstreamCaller } from '../../domain/catalog.js';
 
 /** A script tool as the call path needs it: where its code is and how to run it. */
 export interface ScriptToolSpec {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { ConflictError, NotFoundError, NotImplementedError } from '../../errors.js';
 import type { components } from '../../generated/openapi.js';
+import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../logger.js';
 import type { ScriptRunner } from '../../sandbox/sandbox-types.js';
-import type { BundlesStore } from '../../stores/bundles-store.js';
 import type {
   DbScriptToolRow,
   DbSkillAttachmentRow,
@@ -11,21 +11,13 @@ import type {
   SkillAttachmentsStore,
 } from '../../stores/skill-attachments-store.js';
 import type { DbSkillRow, SkillsStore } from '../../stores/skills-store.js';
+import type { ServersStore } from '../../stores/servers-store.js';
+import type { Stores, Transactor } from '../../stores/transactor.js';
 import { renderSkillMd } from './skill-md.js';
 import type { ScriptToolRegistry, ScriptToolSpec } from './script-tools.js';
 import { DEFAULT_SCRIPT_TIMEOUT_MS, type SkillScriptToolDef, type SkillWorkflow } from './workflow.js';
 
 type Schemas = components['schemas'];
-
-/** The stores one skills transaction writes, bound to the transaction. */
-export interface SkillStores {
-  skills: SkillsStore;
-  attachments: SkillAttachmentsStore;
-  bundles: BundlesStore;
-}
-
-/** Runs `fn` in one database transaction (all or nothing). */
-export type SkillsTransaction = <T>(fn: (stores: SkillStores) => Promise<T>) => Promise<T>;
 
 /** What changed in the database and must now be published to memory. */
 export interface ScriptToolsChange {
@@ -34,16 +26,17 @@ export interface ScriptToolsChange {
 }
 
 export interface SkillToolsServiceDeps {
+  tx: Transactor;
   skills: SkillsStore;
   attachments: SkillAttachmentsStore;
-  transaction: SkillsTransaction;
+  servers: ServersStore;
   registry: ScriptToolRegistry;
   runner: Pick<ScriptRunner, 'supports'>;
-  /** The server registry: existence, and the in-memory catalog entry rebuilt after a change. */
-  servers: { get(serverId: string): Promise<unknown>; reloadCatalog(serverId: string): Promise<void> };
+  /** The catalog sync: rebuilds a server's in-memory catalog entry after its script tools change. */
+  sync: { reloadCatalog(serverId: string): Promise<void> };
   /** Publishes bundles whose tools were removed. */
-  bundles: { refreshLive(bundleIds: readonly string[]): Promise<void> };
-  clock: { now(): Date };
+  bundles: { republish(bundleIds: readonly string[]): Promise<void> };
+  clock: Clock;
   logger: Logger;
 }
 
@@ -77,19 +70,21 @@ export class SkillToolsService {
 
   /** Attaches a skill to a server: 404 when either is missing, 409 when attached or a name is taken. */
   async attach(serverId: string, skillId: string): Promise<Schemas['SkillAttachmentResult']> {
-    await this.deps.servers.get(serverId);
+    if (!(await this.deps.servers.findById(serverId))) throw new NotFoundError('No such server', 'server_not_found');
     const skill = await this.deps.skills.findById(skillId);
     if (!skill) throw new NotFoundError('No such skill', 'skill_not_found');
     const workflow = skill.workflow as SkillWorkflow | null;
-    this.requireSandboxes(workflow);
-    const result = await this.deps.transaction(async ({ attachments, skills }) => {
-      if (!(await attachments.lockServer(serverId))) throw new NotFoundError('No such server', 'server_not_found');
+    await this.requireSandboxes(workflow);
+    const result = await this.deps.tx.transaction(async ({ servers, skillAttachments: attachments, skills }) => {
+      // Skill row, then server row: the order skill updates and deletes lock them in. The server
+      // lock queues attachments to one server and a concurrent delete of the server.
       const current = await skills.findById(skillId, { forUpdate: true });
       if (!current) throw new NotFoundError('No such skill', 'skill_not_found');
+      if (!(await servers.findByIdForUpdate(serverId))) throw new NotFoundError('No such server', 'server_not_found');
       if (await attachments.find(serverId, skillId))
         throw new ConflictError('The skill is already attached to this server', 'skill_already_attached');
       const currentWorkflow = current.workflow as SkillWorkflow | null;
-      this.requireSandboxes(currentWorkflow);
+      await this.requireSandboxes(currentWorkflow);
       const tools = currentWorkflow?.tools ?? [];
       const taken = new Set((await attachments.toolNames(serverId)).map((t) => t.name));
       const clash = tools.find((t) => taken.has(t.name));
@@ -113,14 +108,14 @@ export class SkillToolsService {
 
   /** Detaches a skill: its script tools leave the server, the catalog and every bundle. */
   async detach(serverId: string, skillId: string): Promise<void> {
-    await this.deps.servers.get(serverId);
-    const change = await this.deps.transaction(async ({ attachments, bundles }) => {
-      if (!(await attachments.lockServer(serverId))) throw new NotFoundError('No such server', 'server_not_found');
+    if (!(await this.deps.servers.findById(serverId))) throw new NotFoundError('No such server', 'server_not_found');
+    const change = await this.deps.tx.transaction(async ({ servers, skillAttachments: attachments, bundles }) => {
+      if (!(await servers.findByIdForUpdate(serverId))) throw new NotFoundError('No such server', 'server_not_found');
       const attachment = await attachments.find(serverId, skillId);
       if (!attachment) throw new NotFoundError('The skill is not attached to this server', 'skill_not_attached');
       const toolIds = (await attachments.scriptTools([attachment.id])).map((t) => t.id);
       await attachments.delete(attachment.id);
-      return { serverIds: [serverId], bundleIds: await bundles.deleteToolsEverywhere(toolIds, this.deps.clock.now()) };
+      return { serverIds: [serverId], bundleIds: await bundles.removeTools(toolIds, this.deps.clock.now()) };
     });
     await this.publish(change);
     this.deps.logger.info({ serverId, skillId }, 'skill detached');
@@ -131,30 +126,30 @@ export class SkillToolsService {
    * the skill is attached to in line with it (names kept keep their ids, new names are inserted,
    * dropped names are deleted and leave bundles). 409 when a new name is taken on a server.
    */
-  async reregister(stores: SkillStores, skill: DbSkillRow): Promise<ScriptToolsChange> {
-    const attachments = await stores.attachments.ofSkill(skill.id);
+  async reregister(stores: Stores, skill: DbSkillRow): Promise<ScriptToolsChange> {
+    const attachments = await stores.skillAttachments.ofSkill(skill.id);
     if (!attachments.length) return { serverIds: [], bundleIds: [] };
     const workflow = skill.workflow as SkillWorkflow | null;
-    this.requireSandboxes(workflow);
+    await this.requireSandboxes(workflow);
     const defs = workflow?.tools ?? [];
     const removed: string[] = [];
     for (const attachment of attachments) {
-      await stores.attachments.lockServer(attachment.server_id);
-      const existing = await stores.attachments.scriptTools([attachment.id]);
+      await stores.servers.findByIdForUpdate(attachment.server_id);
+      const existing = await stores.skillAttachments.scriptTools([attachment.id]);
       const byName = new Map(existing.map((t) => [t.name, t]));
       const wanted = new Set(defs.map((d) => d.name));
       const gone = existing.filter((t) => !wanted.has(t.name)).map((t) => t.id);
-      await stores.attachments.deleteScriptTools(gone);
+      await stores.skillAttachments.deleteScriptTools(gone);
       removed.push(...gone);
       const others = new Set(
-        (await stores.attachments.toolNames(attachment.server_id))
+        (await stores.skillAttachments.toolNames(attachment.server_id))
           .filter((t) => t.skill_attachment_id !== attachment.id)
           .map((t) => t.name),
       );
       const fresh: (DbScriptToolRow & ScriptToolValues)[] = [];
       for (const def of defs) {
         const row = byName.get(def.name);
-        if (row) await stores.attachments.updateScriptTool(row.id, toolValues(skill, def));
+        if (row) await stores.skillAttachments.updateScriptTool(row.id, toolValues(skill, def));
         else if (others.has(def.name))
           throw new ConflictError(`A server the skill is attached to already has a tool named "${def.name}"`, 'tool_name_taken');
         else
@@ -166,9 +161,9 @@ export class SkillToolsService {
             ...toolValues(skill, def),
           });
       }
-      await stores.attachments.insertScriptTools(fresh);
+      await stores.skillAttachments.insertScriptTools(fresh);
     }
-    const bundleIds = await stores.bundles.deleteToolsEverywhere(removed, this.deps.clock.now());
+    const bundleIds = await stores.bundles.removeTools(removed, this.deps.clock.now());
     return { serverIds: [...new Set(attachments.map((a) => a.server_id))], bundleIds };
   }
 
@@ -176,12 +171,12 @@ export class SkillToolsService {
    * Inside the transaction that deletes a skill (before the delete): the servers and bundles its
    * script tools leave. The delete itself cascades to attachments and tools.
    */
-  async beforeSkillDelete(stores: SkillStores, skillId: string): Promise<ScriptToolsChange> {
-    const attachments = await stores.attachments.ofSkill(skillId);
+  async beforeSkillDelete(stores: Stores, skillId: string): Promise<ScriptToolsChange> {
+    const attachments = await stores.skillAttachments.ofSkill(skillId);
     if (!attachments.length) return { serverIds: [], bundleIds: [] };
-    for (const a of attachments) await stores.attachments.lockServer(a.server_id);
-    const toolIds = (await stores.attachments.scriptTools(attachments.map((a) => a.id))).map((t) => t.id);
-    const bundleIds = await stores.bundles.deleteToolsEverywhere(toolIds, this.deps.clock.now());
+    for (const a of attachments) await stores.servers.findByIdForUpdate(a.server_id);
+    const toolIds = (await stores.skillAttachments.scriptTools(attachments.map((a) => a.id))).map((t) => t.id);
+    const bundleIds = await stores.bundles.removeTools(toolIds, this.deps.clock.now());
     return { serverIds: [...new Set(attachments.map((a) => a.server_id))], bundleIds };
   }
 
@@ -189,8 +184,8 @@ export class SkillToolsService {
   async publish(change: ScriptToolsChange): Promise<void> {
     if (!change.serverIds.length && !change.bundleIds.length) return;
     await this.reloadRegistry(change.serverIds);
-    for (const id of change.serverIds) await this.deps.servers.reloadCatalog(id);
-    await this.deps.bundles.refreshLive(change.bundleIds);
+    for (const id of change.serverIds) await this.deps.sync.reloadCatalog(id);
+    await this.deps.bundles.republish(change.bundleIds);
   }
 
   /** Forgets the script tools of servers that no longer exist (server deleted). */
@@ -199,8 +194,10 @@ export class SkillToolsService {
   }
 
   /** 501 when a tool of the workflow needs a sandbox this host does not have. */
-  private requireSandboxes(workflow: SkillWorkflow | null): void {
-    const missing = [...new Set((workflow?.tools ?? []).map((t) => t.language))].filter((l) => !this.deps.runner.supports(l));
+  private async requireSandboxes(workflow: SkillWorkflow | null): Promise<void> {
+    const languages = [...new Set((workflow?.tools ?? []).map((t) => t.language))];
+    const supported = await Promise.all(languages.map((l) => this.deps.runner.supports(l)));
+    const missing = languages.filter((_, i) => !supported[i]);
     if (missing.length)
       throw new NotImplementedError(
         `This host has no sandbox for ${missing.join(' and ')} script tools (a process sandbox, bubblewrap, is needed); they are never run unsandboxed`,

@@ -3,10 +3,12 @@ import { BadRequestError, NotFoundError, RequestValidationError, type Validation
 import type { components } from '../../generated/openapi.js';
 import type { Clock } from '../../lib/clock.js';
 import type { DbSkillFileRow, DbSkillRow, SkillsStore } from '../../stores/skills-store.js';
+import type { Transactor } from '../../stores/transactor.js';
+import { pageResult, pageWindow, type PageQuery } from '../pagination.js';
 import type { FetchedSkill } from './skill-catalogs.js';
 import { checkSkillFiles, SKILL_LIMITS, skillTooLarge } from './skill-limits.js';
 import { frontmatterProblems, hasFrontmatter, parseSkillMd, SkillFormatError } from './skill-md.js';
-import type { ScriptToolsChange, SkillsTransaction, SkillToolsService } from './skill-tools-service.js';
+import type { ScriptToolsChange, SkillToolsService } from './skill-tools-service.js';
 import { parseWorkflow, type SkillWorkflow } from './workflow.js';
 
 type Schemas = components['schemas'];
@@ -25,8 +27,8 @@ export interface SkillInput {
 }
 
 export interface SkillsServiceDeps {
+  tx: Transactor;
   skills: SkillsStore;
-  transaction: SkillsTransaction;
   /** Fetches one skill of an external catalog (import). */
   catalogs: { fetchSkill(source: string, name: string): Promise<FetchedSkill> };
   /** Script tools of attached skills follow the skill's workflow. */
@@ -86,24 +88,16 @@ function checkSkill(
 export class SkillsService {
   constructor(private readonly deps: SkillsServiceDeps) {}
 
-  async list(query: { page: number; page_size: number; search?: string | undefined }): Promise<Schemas['SkillListResponse']> {
-    const { rows, total } = await this.deps.skills.page({
-      offset: (query.page - 1) * query.page_size,
-      limit: query.page_size,
-      search: query.search,
-    });
+  async list(query: PageQuery & { search?: string | undefined }): Promise<Schemas['SkillListResponse']> {
+    const window = pageWindow(query);
+    const { rows, total } = await this.deps.skills.page(window, query.search || undefined);
     const files = await this.deps.skills.files(rows.map((r) => r.id));
-    return {
-      items: rows.map((r) =>
-        skillToDto(
-          r,
-          files.filter((f) => f.skill_id === r.id),
-        ),
+    return pageResult(window, rows, total, (r) =>
+      skillToDto(
+        r,
+        files.filter((f) => f.skill_id === r.id),
       ),
-      total,
-      page: query.page,
-      page_size: query.page_size,
-    };
+    );
   }
 
   async get(id: string): Promise<SkillDto> {
@@ -120,7 +114,7 @@ export class SkillsService {
     const frontmatter = input.frontmatter ?? {};
     const files = input.files ?? [];
     const workflow = checkSkill({ content: input.content, frontmatter, files }, ['body']);
-    const { row, rows } = await this.deps.transaction(async ({ skills }) => {
+    const { row, rows } = await this.deps.tx.transaction(async ({ skills }) => {
       const created = await skills.insert({
         id: randomUUID(),
         name: input.name,
@@ -142,7 +136,7 @@ export class SkillsService {
   /** Changes the supplied fields (files and frontmatter are replaced whole). */
   async update(id: string, patch: Schemas['SkillUpdate']): Promise<SkillDto> {
     let change: ScriptToolsChange = { serverIds: [], bundleIds: [] };
-    const { row, files } = await this.deps.transaction(async (stores) => {
+    const { row, files } = await this.deps.tx.transaction(async (stores) => {
       const current = await stores.skills.findById(id, { forUpdate: true });
       if (!current) throw new NotFoundError('No such skill', 'skill_not_found');
       const currentFiles = await stores.skills.files([id]);
@@ -169,7 +163,7 @@ export class SkillsService {
 
   /** Deletes a skill; its script tools leave every server and bundle. */
   async delete(id: string): Promise<void> {
-    const change = await this.deps.transaction(async (stores) => {
+    const change = await this.deps.tx.transaction(async (stores) => {
       if (!(await stores.skills.findById(id, { forUpdate: true }))) throw new NotFoundError('No such skill', 'skill_not_found');
       const c = await this.deps.tools.beforeSkillDelete(stores, id);
       await stores.skills.delete(id);

@@ -1,21 +1,3 @@
-import type { Config } from '../config.js';
-
-/**
- * The externally visible base URL (no trailing slash): `TOOLGATE_PUBLIC_URL` when set, else the
- * request's Host over http. Set TOOLGATE_PUBLIC_URL in production: OAuth redirect URIs and
- * invitation links are built from it, and cookies are marked Secure when it is https.
- */
-export function publicBaseUrl(config: Pick<Config, 'publicUrl'>, headers: Readonly<Record<string, string | string[] | undefined>>): string {
-  if (config.publicUrl) return config.publicUrl.replace(/\/$/, '');
-  const host = typeof headers.host === 'string' && /^[A-Za-z0-9.:[\]-]{1,255}$/.test(headers.host) ? headers.host : '127.0.0.1';
-  return `http://${host}`;
-}
-
-/** True when cookies must carry `Secure` (the public URL is https). */
-export function secureCookies(config: Pick<Config, 'publicUrl'>): boolean {
-  return config.publicUrl?.startsWith('https:') ?? false;
-}
-
 /** A `Set-Cookie` value. An empty value with maxAgeSeconds 0 clears the cookie. */
 export function setCookie(
   name: string,

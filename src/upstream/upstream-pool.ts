@@ -1,5 +1,5 @@
 import { CallToolResultSchema, type Prompt, type Resource, type ResourceTemplate, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { UpstreamError, type ToolCallResult, type UpstreamCallOptions, type UpstreamCaller } from '../../services/catalog-types.js';
+import { UpstreamError, type ToolCallResult, type UpstreamCallOptions, type UpstreamCaller } from '../domain/catalog.js';
 import {
   UpstreamConnection,
   type UpstreamEvents,
@@ -16,6 +16,8 @@ export interface UpstreamListing {
   prompts: Prompt[];
 }
 
+const IGNORE_EVENTS: UpstreamEvents = { onConnected: () => undefined, onStateChange: () => undefined, onListChanged: () => undefined };
+
 /** Upper bound on list pages read from one upstream (a defence against a server that pages forever). */
 const MAX_PAGES = 1000;
 
@@ -27,11 +29,25 @@ const MAX_PAGES = 1000;
 export class UpstreamPool implements UpstreamCaller {
   private readonly connections = new Map<string, UpstreamConnection>();
   private closed = false;
+  private events: UpstreamEvents;
+  /** What every connection reports to: forwards to the current listener. */
+  private readonly relay: UpstreamEvents = {
+    onConnected: (serverId) => this.events.onConnected(serverId),
+    onStateChange: (serverId, state) => this.events.onStateChange(serverId, state),
+    onListChanged: (serverId, kind) => this.events.onListChanged(serverId, kind),
+  };
 
   constructor(
     private readonly options: UpstreamPoolOptions,
-    private readonly events: UpstreamEvents,
-  ) {}
+    events: UpstreamEvents = IGNORE_EVENTS,
+  ) {
+    this.events = events;
+  }
+
+  /** Makes `events` the one listener of every connection's reports (the catalog sync). */
+  listen(events: UpstreamEvents): void {
+    this.events = events;
+  }
 
   /** Adds a server, or replaces its connection when the spec changed; connects in the background. */
   async upsert(spec: UpstreamServerSpec): Promise<void> {
@@ -47,7 +63,7 @@ export class UpstreamPool implements UpstreamCaller {
       this.connections.delete(spec.id);
       await existing.close();
     }
-    const connection = new UpstreamConnection(spec, this.options, this.events);
+    const connection = new UpstreamConnection(spec, this.options, this.relay);
     this.connections.set(spec.id, connection);
     connection.start();
   }

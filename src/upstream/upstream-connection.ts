@@ -14,8 +14,9 @@ import {
   type Implementation,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger } from '../../logger.js';
-import { UpstreamError, type UpstreamCallOptions } from '../../services/catalog-types.js';
+import { OutboundRefusedError, type OutboundPolicy } from '../lib/outbound-policy.js';
+import type { Logger } from '../logger.js';
+import { UpstreamError, type UpstreamCallOptions } from '../domain/catalog.js';
 
 /** How to reach one upstream server (secrets already opened). */
 export type UpstreamTransportSpec =
@@ -47,6 +48,11 @@ export interface UpstreamPoolOptions {
    * only once per health-check interval, so an unreachable upstream costs a bounded number of attempts.
    */
   readonly maxFastRetries: number;
+  /**
+   * The outbound-address policy HTTP upstream URLs must pass at every connect (resolved then, so a
+   * name that comes to point at a private address is refused too). Absent: not checked.
+   */
+  readonly outboundPolicy?: Pick<OutboundPolicy, 'check'>;
 }
 
 export type UpstreamStatus = 'connecting' | 'connected' | 'error';
@@ -360,6 +366,17 @@ export class UpstreamConnection {
     if (this.closed) return;
     const gen = ++this.generation;
     this.setState({ status: 'connecting', attempts: this.current.attempts + 1, pid: null });
+    const target = this.spec.connection;
+    if (target.transport !== 'stdio' && this.options.outboundPolicy) {
+      try {
+        await this.options.outboundPolicy.check(target.url);
+      } catch (err) {
+        const reason = err instanceof OutboundRefusedError ? `address refused by the outbound policy: ${err.message}` : describeError(err);
+        this.failed(gen, reason);
+        return;
+      }
+      if (gen !== this.generation || this.closed) return;
+    }
     const client = new Client(this.options.clientInfo, { capabilities: {} });
     client.setNotificationHandler(ProgressNotificationSchema, (n) => this.onProgressNotification(n.params));
     let transport: Transport;

@@ -1,6 +1,6 @@
 /**
- * The seam between the upstream side (server registry, pool, catalog sync: src/services/servers*,
- * src/mcp/upstream*) and the downstream side (bundles, the MCP endpoints). The upstream side
+ * The seam between the upstream side (server registry, catalog sync: src/services/servers-service.ts,
+ * catalog-sync.ts, and the pool in src/upstream/) and the downstream side (bundles, the MCP endpoints). The upstream side
  * implements these interfaces; bundles and the MCP endpoints only consume them, from memory,
  * so the hot path never waits on the database.
  */

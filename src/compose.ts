@@ -1,0 +1,327 @@
+import type { Config } from './config.js';
+import type { UpstreamCaller } from './domain/catalog.js';
+import { systemClock, type Clock } from './lib/clock.js';
+import { OutboundPolicy } from './lib/outbound-policy.js';
+import { deriveKey, loadMasterKey, SecretBox } from './lib/secret-box.js';
+import type { Logger } from './logger.js';
+import { BundleEndpoint, type McpOptions } from './mcp/bundle-endpoint.js';
+import { CallRecorder, type CallRecorderOptions } from './mcp/call-recorder.js';
+import { SandboxRunner } from './sandbox/sandbox-runner.js';
+import { ApiKeyAuthenticator } from './services/api-key-authenticator.js';
+import { ApiKeysService } from './services/api-keys-service.js';
+import { AuthSettingsService } from './services/auth-settings-service.js';
+import { BundlesRegistry } from './services/bundles-registry.js';
+import { BundlesService } from './services/bundles-service.js';
+import { CatalogService } from './services/catalog-service.js';
+import { CatalogSync } from './services/catalog-sync.js';
+import { LocalChangeBus, RedisChangeBus, type ChangeBus } from './services/change-bus.js';
+import { GatewaySettingsService } from './services/gateway-settings-service.js';
+import { InMemoryCatalog } from './services/in-memory-catalog.js';
+import { InvitationsService } from './services/invitations-service.js';
+import { OAuthLoginService } from './services/oauth-login-service.js';
+import { OAuthProvidersService } from './services/oauth-providers-service.js';
+import { RateLimiter } from './services/rate-limiter.js';
+import { ServersService } from './services/servers-service.js';
+import { SessionsService } from './services/sessions-service.js';
+import { ScriptToolRegistry, ScriptToolRouter } from './services/skills/script-tools.js';
+import { SkillCatalogs } from './services/skills/skill-catalogs.js';
+import { SkillToolsService } from './services/skills/skill-tools-service.js';
+import { SkillsService } from './services/skills/skills-service.js';
+import { UsersService } from './services/users-service.js';
+import { migrateToLatest, openDatabase, type Database } from './stores/database.js';
+import { createStores, Transactor, type Stores } from './stores/transactor.js';
+import { UpstreamPool } from './upstream/upstream-pool.js';
+
+export const VERSION = '0.1.0';
+
+/**
+ * Every store and service of one process, built on one database by `openServices` (the only place
+ * that constructs them). Services receive what they need; none builds another's parts.
+ */
+export interface Services {
+  readonly db: Database;
+  /** Every store on the pool; services that write several rows use `tx` instead. */
+  readonly stores: Stores;
+  /** Runs work in one transaction with stores bound to it. */
+  readonly tx: Transactor;
+  /** Seals and opens every secret stored at rest. */
+  readonly secrets: SecretBox;
+  /** The SSRF guard for every URL fetched on an admin's say-so (OAuth, upstream servers). */
+  readonly outboundPolicy: OutboundPolicy;
+  /** Change notifications between instances (Redis pub/sub) or within this one. */
+  readonly bus: ChangeBus;
+  readonly rateLimiter: RateLimiter;
+
+  // Identity and access.
+  readonly users: UsersService;
+  /** API key lifecycle (create, list, update, revoke, rotate). */
+  readonly apiKeys: ApiKeysService;
+  /** The hot-path credential check of API keys (cached). */
+  readonly apiKeyAuth: ApiKeyAuthenticator;
+  readonly sessions: SessionsService;
+  readonly authSettings: AuthSettingsService;
+  readonly oauthProviders: OAuthProvidersService;
+  readonly oauthLogin: OAuthLoginService;
+  readonly invitations: InvitationsService;
+  readonly gatewaySettings: GatewaySettingsService;
+
+  // The upstream side.
+  /** The tool catalog the hot path reads (memory); written by the catalog sync. */
+  readonly catalog: InMemoryCatalog;
+  /** The shared upstream pool (one MCP client per registered, enabled server). */
+  readonly pool: UpstreamPool;
+  /**
+   * How the MCP endpoints call upstreams: the pool, or a caller supplied in the options, with
+   * calls of script tools routed to the sandbox.
+   */
+  readonly upstreams: UpstreamCaller;
+  /** Catalog sync and health: the pool's listener. */
+  readonly catalogSync: CatalogSync;
+  /** The upstream server registry (CRUD). */
+  readonly servers: ServersService;
+  /** The stored catalog as admins see it, and tool selection. */
+  readonly catalogService: CatalogService;
+
+  // The downstream side.
+  /** Every bundle in memory (by id and key hash), for the MCP hot path. */
+  readonly bundleRegistry: BundlesRegistry;
+  readonly bundles: BundlesService;
+  /** Writes call records in batches, off the request path. */
+  readonly callRecorder: CallRecorder;
+
+  // Agent Skills.
+  /** The skill library: CRUD, search, catalog import. */
+  readonly skills: SkillsService;
+  /** External catalogs (GitHub repositories, catalog indexes). */
+  readonly skillCatalogs: SkillCatalogs;
+  /** Skills attached to servers: their workflow's script tools. */
+  readonly skillTools: SkillToolsService;
+  /** Runs script tools: QuickJS workers for JavaScript, bubblewrap for Python and shell. */
+  readonly sandbox: SandboxRunner;
+
+  /** Starts background work: key-usage flushes, session purges, detecting the process sandbox. */
+  start(): void;
+  /** Stops background work, writes what is buffered, closes the pool, the bus and the database. */
+  close(): Promise<void>;
+}
+
+/** Optional parts a caller may supply (tests, benchmarks). */
+export interface ServiceOptions {
+  /** Replaces the upstream pool as the MCP endpoints' way to call tools (benchmarks, fault tests). */
+  upstreams?: UpstreamCaller;
+  callRecorder?: CallRecorderOptions;
+}
+
+/**
+ * Opens and migrates the database, then builds every store and service on it and loads what the
+ * hot path keeps in memory (bundles, catalog). No HTTP, no MCP endpoints: the CLI uses this.
+ */
+export async function openServices(
+  config: Config,
+  logger: Logger,
+  clock: Clock = systemClock,
+  options: ServiceOptions = {},
+): Promise<Services> {
+  const masterKey = loadMasterKey(config.secretKey, config.dataDir);
+  const db = openDatabase(config, logger, { acquireTimeoutMs: config.dbAcquireTimeoutMs, statementTimeoutMs: config.dbStatementTimeoutMs });
+  let services: Services | undefined;
+  try {
+    await migrateToLatest(db, logger, { schema: config.databaseSchema, connectTimeoutMs: config.dbConnectTimeoutMs });
+    services = buildServices({ config, logger, clock, db, masterKey, options });
+    await services.bundles.loadRegistry();
+    await services.catalogSync.loadCatalog();
+    await services.skillTools.load();
+    return services;
+  } catch (err) {
+    if (services) await services.close().catch(() => undefined);
+    else await db.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Builds the object graph (no I/O but what constructors start, e.g. a Redis connection). */
+function buildServices(input: {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  db: Database;
+  masterKey: Buffer;
+  options: ServiceOptions;
+}): Services {
+  const { config, logger, clock, db, masterKey, options } = input;
+  const stores = createStores(db.knex);
+  const tx = new Transactor(db.knex);
+  const secrets = new SecretBox(masterKey);
+  const outboundPolicy = new OutboundPolicy(config.outboundAllowlist);
+  const bus: ChangeBus = config.redisUrl ? new RedisChangeBus(config.redisUrl, logger) : new LocalChangeBus();
+  const rateLimiter = new RateLimiter({ redisUrl: config.redisUrl, logger });
+
+  const authSettings = new AuthSettingsService(stores.authSettings, clock, bus);
+  const apiKeyAuth = new ApiKeyAuthenticator({ store: stores.apiKeys, config, clock, bus, logger });
+  const apiKeys = new ApiKeysService({ tx, store: stores.apiKeys, authenticator: apiKeyAuth, authSettings, config, clock });
+  const sessions = new SessionsService(
+    stores.sessions,
+    deriveKey(masterKey, 'session-token-v1'),
+    clock,
+    authSettings,
+    bus,
+    config.defaultRateLimitRpm,
+  );
+  const onUserChange = (userId: string): void => apiKeyAuth.invalidateUser(userId);
+  const users = new UsersService(tx, stores.users, clock, onUserChange);
+  const oauthProviders = new OAuthProvidersService(stores.oauthProviders, secrets, clock, outboundPolicy);
+  const invitations = new InvitationsService(stores.invitations, stores.users, oauthProviders, clock);
+  const oauthLogin = new OAuthLoginService({
+    tx,
+    invitations,
+    providers: oauthProviders,
+    authSettings,
+    sessions,
+    secrets,
+    policy: outboundPolicy,
+    clock,
+    logger,
+    onUserChange,
+  });
+  const gatewaySettings = new GatewaySettingsService(stores.gatewaySettings, clock, bus);
+
+  const catalog = new InMemoryCatalog();
+  const pool = new UpstreamPool({
+    logger,
+    clientInfo: { name: 'toolgate', version: VERSION },
+    connectTimeoutMs: config.upstreamConnectTimeoutMs,
+    retryBaseMs: config.upstreamRetryBaseMs,
+    retryMaxMs: config.upstreamRetryMaxMs,
+    maxFastRetries: config.upstreamMaxFastRetries,
+    outboundPolicy,
+  });
+  const catalogSync = new CatalogSync({
+    tx,
+    servers: stores.servers,
+    catalogStore: stores.catalog,
+    catalog,
+    pool,
+    secrets,
+    logger,
+    connectTimeoutMs: config.upstreamConnectTimeoutMs,
+  });
+  const bundleRegistry = new BundlesRegistry();
+  const bundles = new BundlesService({
+    tx,
+    bundles: stores.bundles,
+    registry: bundleRegistry,
+    catalog,
+    secrets,
+    clock,
+    keyPrefix: config.keyPrefix,
+  });
+  // Workers start on first use; the process sandbox is detected by start() (or on first need).
+  const sandbox = new SandboxRunner({ logger, processSandbox: config.processSandbox, sandboxUid: config.sandboxUid });
+  const scriptTools = new ScriptToolRegistry();
+  const skillTools = new SkillToolsService({
+    tx,
+    skills: stores.skills,
+    attachments: stores.skillAttachments,
+    servers: stores.servers,
+    registry: scriptTools,
+    runner: sandbox,
+    sync: catalogSync,
+    bundles,
+    clock,
+    logger,
+  });
+  const skillCatalogs = new SkillCatalogs({
+    policy: outboundPolicy,
+    githubApiUrl: config.skillsGithubApiUrl,
+    // General settings (issue 4) will hold a GitHub token; anonymous until then.
+    githubToken: () => undefined,
+    logger,
+  });
+  const skills = new SkillsService({ tx, skills: stores.skills, catalogs: skillCatalogs, tools: skillTools, clock });
+  const servers = new ServersService({
+    tx,
+    servers: stores.servers,
+    catalog,
+    sync: catalogSync,
+    bundles,
+    scriptTools: skillTools,
+    secrets,
+    outboundPolicy,
+    clock,
+    logger,
+  });
+  const catalogService = new CatalogService({ tx, servers: stores.servers, catalogStore: stores.catalog, catalog, sync: catalogSync });
+  const callRecorder = new CallRecorder(stores.callRecords, logger, options.callRecorder);
+
+  let closing: Promise<void> | undefined;
+  return {
+    db,
+    stores,
+    tx,
+    secrets,
+    outboundPolicy,
+    bus,
+    rateLimiter,
+    users,
+    apiKeys,
+    apiKeyAuth,
+    sessions,
+    authSettings,
+    oauthProviders,
+    oauthLogin,
+    invitations,
+    gatewaySettings,
+    catalog,
+    pool,
+    upstreams: new ScriptToolRouter(scriptTools, sandbox, options.upstreams ?? pool),
+    catalogSync,
+    servers,
+    catalogService,
+    bundleRegistry,
+    bundles,
+    callRecorder,
+    skills,
+    skillCatalogs,
+    skillTools,
+    sandbox,
+    start() {
+      apiKeyAuth.start();
+      sessions.start();
+      void sandbox.detect();
+    },
+    close() {
+      closing ??= (async () => {
+        sessions.stop();
+        await callRecorder.stop();
+        await catalogSync.close();
+        await sandbox.close();
+        await apiKeyAuth.stop();
+        await rateLimiter.close();
+        await bus.close();
+        await db.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** The MCP server side of one process: the endpoints, built on the services. */
+export interface McpEndpoints {
+  readonly bundle: BundleEndpoint;
+}
+
+/** Builds the MCP endpoints (`/mcp/bundle/{bundle_key}`; the gateway joins here). */
+export function composeMcp(services: Services, config: Config, logger: Logger, options: McpOptions = {}): McpEndpoints {
+  return {
+    bundle: new BundleEndpoint({
+      registry: services.bundleRegistry,
+      catalog: services.catalog,
+      upstreams: services.upstreams,
+      recorder: services.callRecorder,
+      logger,
+      config,
+      version: VERSION,
+      options,
+    }),
+  };
+}

@@ -1,0 +1,68 @@
+import type { Knex } from 'knex';
+import { ApiKeysStore } from './api-keys-store.js';
+import { AuthSettingsStore } from './auth-settings-store.js';
+import { BundlesStore } from './bundles-store.js';
+import { CallRecordsStore } from './call-records-store.js';
+import { CatalogStore } from './catalog-store.js';
+import { GatewaySettingsStore } from './gateway-settings-store.js';
+import { InvitationsStore } from './invitations-store.js';
+import { OAuthProvidersStore } from './oauth-providers-store.js';
+import { SealedValuesStore } from './sealed-values-store.js';
+import { ServersStore } from './servers-store.js';
+import { SessionsStore } from './sessions-store.js';
+import { SkillAttachmentsStore } from './skill-attachments-store.js';
+import { SkillsStore } from './skills-store.js';
+import { UsersStore } from './users-store.js';
+
+/** Every store, all bound to one database handle (the pool, or one transaction). */
+export interface Stores {
+  readonly users: UsersStore;
+  readonly apiKeys: ApiKeysStore;
+  readonly sessions: SessionsStore;
+  readonly invitations: InvitationsStore;
+  readonly oauthProviders: OAuthProvidersStore;
+  readonly authSettings: AuthSettingsStore;
+  readonly gatewaySettings: GatewaySettingsStore;
+  readonly servers: ServersStore;
+  readonly catalog: CatalogStore;
+  readonly bundles: BundlesStore;
+  readonly callRecords: CallRecordsStore;
+  readonly sealedValues: SealedValuesStore;
+  /** The skill library (skills and their files). */
+  readonly skills: SkillsStore;
+  /** Skills attached to servers and the script tools they register. */
+  readonly skillAttachments: SkillAttachmentsStore;
+}
+
+/** Builds every store on `db`. A new table's store is added here (and to `Stores`). */
+export function createStores(db: Knex | Knex.Transaction): Stores {
+  return {
+    users: new UsersStore(db),
+    apiKeys: new ApiKeysStore(db),
+    sessions: new SessionsStore(db),
+    invitations: new InvitationsStore(db),
+    oauthProviders: new OAuthProvidersStore(db),
+    authSettings: new AuthSettingsStore(db),
+    gatewaySettings: new GatewaySettingsStore(db),
+    servers: new ServersStore(db),
+    catalog: new CatalogStore(db),
+    bundles: new BundlesStore(db),
+    callRecords: new CallRecordsStore(db),
+    sealedValues: new SealedValuesStore(db),
+    skills: new SkillsStore(db),
+    skillAttachments: new SkillAttachmentsStore(db),
+  };
+}
+
+/**
+ * Runs work in one database transaction, so services get all-or-nothing writes without seeing
+ * Knex: the callback receives the stores bound to the transaction, which commits when the
+ * callback resolves and rolls back when it throws (the error is rethrown unchanged).
+ */
+export class Transactor {
+  constructor(private readonly knex: Knex) {}
+
+  transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
+    return this.knex.transaction((trx) => work(createStores(trx)));
+  }
+}

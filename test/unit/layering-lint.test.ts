@@ -1,0 +1,59 @@
+import { expect } from 'chai';
+import { ESLint } from 'eslint';
+
+/** What the `no-restricted-imports` layering rules of eslint.config.js say about one import in one folder. */
+async function verdict(file: string, from: string): Promise<string | null> {
+  const eslint = new ESLint();
+  const [result] = await eslint.lintText(`import type { X } from '${from}';\nexport type Y = X;\n`, { filePath: file });
+  const message = result!.messages.find((m) => m.ruleId === 'no-restricted-imports');
+  return message ? message.message : null;
+}
+
+describe('layering rules (eslint.config.js no-restricted-imports)', function () {
+  this.timeout(30000);
+
+  const refused: [file: string, from: string, reason: RegExp][] = [
+    ['src/services/new-service.ts', 'knex', /Transactor/],
+    ['src/services/new-service.ts', 'koa', /transport-free/],
+    ['src/services/new-service.ts', 'json-rpc-2.0', /transport-free/],
+    ['src/services/new-service.ts', 'pg', /never touch Knex/],
+    ['src/services/new-service.ts', '../mcp/bundle-endpoint.js', /below handlers/],
+    ['src/stores/new-store.ts', '../services/bundles-service.js', /persistence layer/],
+    ['src/stores/new-store.ts', '../mcp/context.js', /persistence layer/],
+    ['src/http/new-http.ts', '../stores/users-store.js', /imports no store/],
+    ['src/handlers/new-tag.ts', '../stores/servers-store.js', /never a store/],
+    ['src/handlers/new-tag.ts', 'knex', /never touch the database/],
+    ['src/mcp/new-method.ts', '../stores/bundles-store.js', /imports no store/],
+    ['src/mcp/methods/new-method.ts', '../../stores/call-records-store.js', /imports no store/],
+    ['src/mcp/new-method.ts', '../upstream/upstream-pool.js', /UpstreamCaller/],
+    ['src/upstream/new-transport.ts', '../mcp/protocol.js', /imports no other layer/],
+    ['src/upstream/new-transport.ts', '../http/public-url.js', /imports no other layer/],
+    ['src/domain/new-type.ts', '../services/principal.js', /bottom floor/],
+    ['src/sandbox/new-runner.ts', '../services/skills/script-tools.js', /imports no other layer/],
+    ['src/sandbox/new-runner.ts', '../stores/skills-store.js', /imports no other layer/],
+    ['src/mcp/new-method.ts', '../sandbox/sandbox-runner.js', /UpstreamCaller/],
+    ['src/handlers/new-tag.ts', '../sandbox/sandbox-runner.js', /only through services/],
+  ];
+  for (const [file, from, reason] of refused) {
+    it(`refuses ${from} in ${file}, saying why`, async () => {
+      expect(await verdict(file, from)).to.match(reason);
+    });
+  }
+
+  const allowed: [file: string, from: string][] = [
+    ['src/services/new-service.ts', '../stores/transactor.js'],
+    ['src/services/new-service.ts', '../domain/principal.js'],
+    ['src/handlers/new-tag.ts', '../services/bundles-service.js'],
+    ['src/mcp/new-method.ts', '../domain/catalog.js'],
+    ['src/upstream/new-transport.ts', '../domain/catalog.js'],
+    ['src/stores/new-store.ts', '../domain/page.js'],
+    ['src/compose.ts', './stores/transactor.js'],
+    ['src/services/skills/new-service.ts', '../../sandbox/sandbox-types.js'],
+    ['src/sandbox/new-runner.ts', '../logger.js'],
+  ];
+  for (const [file, from] of allowed) {
+    it(`allows ${from} in ${file}`, async () => {
+      expect(await verdict(file, from)).to.equal(null);
+    });
+  }
+});
