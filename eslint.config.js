@@ -27,7 +27,17 @@ export default tseslint.config(
     ['src/domain/**/*.ts', 'src/lib/**/*.ts'],
     [
       forbid(
-        ['**/stores/**', '**/services/**', '**/handlers/**', '**/http/**', '**/mcp/**', '**/upstream/**', '**/compose.js', '**/server.js'],
+        [
+          '**/stores/**',
+          '**/services/**',
+          '**/handlers/**',
+          '**/http/**',
+          '**/mcp/**',
+          '**/upstream/**',
+          '**/sandbox/**',
+          '**/compose.js',
+          '**/server.js',
+        ],
         'domain/ and lib/ are the bottom floor: types and helpers every layer may use, so they import no layer of the app.',
       ),
       DB('domain/ and lib/ know no database driver: persistence belongs in src/stores.'),
@@ -38,7 +48,7 @@ export default tseslint.config(
     ['src/stores/**/*.ts'],
     [
       forbid(
-        ['**/services/**', '**/handlers/**', '**/http/**', '**/mcp/**', '**/upstream/**', '**/compose.js', '**/server.js'],
+        ['**/services/**', '**/handlers/**', '**/http/**', '**/mcp/**', '**/upstream/**', '**/sandbox/**', '**/compose.js', '**/server.js'],
         'Stores are the persistence layer: they map rows and turn driver errors into domain errors (src/errors.ts), and import nothing above them. Shared types go in src/domain.',
       ),
       WEB('Stores know no HTTP framework or JSON-RPC.'),
@@ -62,7 +72,7 @@ export default tseslint.config(
     [
       STORES('Handlers are one line each: they call a service, never a store (row types included); the service returns the contract DTO.'),
       DB('Handlers never touch the database; call a service.'),
-      forbid(['**/mcp/**', '**/upstream/**'], 'REST handlers reach the MCP side only through services.'),
+      forbid(['**/mcp/**', '**/upstream/**', '**/sandbox/**'], 'REST handlers reach the MCP side and the sandbox only through services.'),
     ],
   ),
   layer(
@@ -73,7 +83,7 @@ export default tseslint.config(
       ),
       DB('src/http never touches the database.'),
       forbid(
-        ['**/handlers/**', '**/mcp/**', '**/upstream/**'],
+        ['**/handlers/**', '**/mcp/**', '**/upstream/**', '**/sandbox/**'],
         'src/http is generic REST plumbing: handlers and MCP routes are given to it by server.ts.',
       ),
     ],
@@ -83,7 +93,10 @@ export default tseslint.config(
     [
       STORES('src/mcp serves MCP from memory: it imports no store (row types included); shared types live in src/domain.'),
       DB('The MCP hot path never touches the database.'),
-      forbid(['**/upstream/**'], 'src/mcp calls upstreams only through the UpstreamCaller interface (src/domain/catalog.ts).'),
+      forbid(
+        ['**/upstream/**', '**/sandbox/**'],
+        'src/mcp calls upstreams (and script tools, through the sandbox) only through the UpstreamCaller interface (src/domain/catalog.ts).',
+      ),
       forbid(['**/handlers/**', '**/http/**'], 'src/mcp is the MCP server side; the REST layer is separate.'),
     ],
   ),
@@ -118,6 +131,17 @@ export default tseslint.config(
       ),
       DB('The AI adapters never touch the database; AiProvidersService stores what they report.'),
       WEB('The AI adapters speak to vendors through their SDKs, not Koa or json-rpc-2.0.'),
+    ],
+  ),
+  layer(
+    ['src/sandbox/**/*.ts'],
+    [
+      forbid(
+        ['**/mcp/**', '**/http/**', '**/handlers/**', '**/services/**', '**/stores/**', '**/upstream/**', '**/compose.js', '**/server.js'],
+        'src/sandbox runs script tools in isolation (QuickJS workers, bubblewrap) behind ScriptRunner; it imports no other layer (services route calls to it).',
+      ),
+      DB('The sandbox never touches the database: a script gets its files and arguments from the caller.'),
+      WEB('The sandbox knows no HTTP framework or JSON-RPC.'),
     ],
   ),
   {

@@ -10,6 +10,7 @@ import { EndpointCore, type McpOptions } from './mcp/endpoint-core.js';
 import { CallRecorder, type CallRecorderOptions } from './mcp/call-recorder.js';
 import { AiProvidersService } from './services/ai-providers-service.js';
 import { ActivityLog } from './services/activity-log.js';
+import { SandboxRunner } from './sandbox/sandbox-runner.js';
 import { ApiKeyAuthenticator } from './services/api-key-authenticator.js';
 import { ApiKeysService } from './services/api-keys-service.js';
 import { AuthSettingsService } from './services/auth-settings-service.js';
@@ -30,6 +31,10 @@ import { RateLimiter } from './services/rate-limiter.js';
 import { RetentionService } from './services/retention-service.js';
 import { ServersService } from './services/servers-service.js';
 import { SessionsService } from './services/sessions-service.js';
+import { ScriptToolRegistry, ScriptToolRouter } from './services/skills/script-tools.js';
+import { SkillCatalogs } from './services/skills/skill-catalogs.js';
+import { SkillToolsService } from './services/skills/skill-tools-service.js';
+import { SkillsService } from './services/skills/skills-service.js';
 import { UsersService } from './services/users-service.js';
 import { migrateToLatest, openDatabase, type Database } from './stores/database.js';
 import { RetentionStore } from './stores/retention-store.js';
@@ -76,7 +81,10 @@ export interface Services {
   readonly catalog: InMemoryCatalog;
   /** The shared upstream pool (one MCP client per registered, enabled server). */
   readonly pool: UpstreamPool;
-  /** How the MCP endpoints call upstreams: the pool, or a caller supplied in the options. */
+  /**
+   * How the MCP endpoints call upstreams: the pool, or a caller supplied in the options, with
+   * calls of script tools routed to the sandbox.
+   */
   readonly upstreams: UpstreamCaller;
   /** Catalog sync and health: the pool's listener. */
   readonly catalogSync: CatalogSync;
@@ -107,7 +115,17 @@ export interface Services {
   /** The retention purge of call records and activity entries (started by `start`). */
   readonly retention: RetentionService;
 
-  /** Starts background work: key-usage flushes, session purges, the retention purge. */
+  // Agent Skills.
+  /** The skill library: CRUD, search, catalog import. */
+  readonly skills: SkillsService;
+  /** External catalogs (GitHub repositories, catalog indexes). */
+  readonly skillCatalogs: SkillCatalogs;
+  /** Skills attached to servers: their workflow's script tools. */
+  readonly skillTools: SkillToolsService;
+  /** Runs script tools: QuickJS workers for JavaScript, bubblewrap for Python and shell. */
+  readonly sandbox: SandboxRunner;
+
+  /** Starts background work: key-usage flushes, session purges, the retention purge, detecting the process sandbox. */
   start(): void;
   /** Stops background work, writes what is buffered, closes the pool, the bus and the database. */
   close(): Promise<void>;
@@ -139,6 +157,7 @@ export async function openServices(
     await services.generalSettings.load();
     await services.bundles.loadRegistry();
     await services.catalogSync.loadCatalog();
+    await services.skillTools.load();
     return services;
   } catch (err) {
     if (services) await services.close().catch(() => undefined);
@@ -247,12 +266,36 @@ function buildServices(input: {
     clock,
     keyPrefix: config.keyPrefix,
   });
+  // Workers start on first use; the process sandbox is detected by start() (or on first need).
+  const sandbox = new SandboxRunner({ logger, processSandbox: config.processSandbox, sandboxUid: config.sandboxUid });
+  const scriptTools = new ScriptToolRegistry();
+  const skillTools = new SkillToolsService({
+    tx,
+    skills: stores.skills,
+    attachments: stores.skillAttachments,
+    servers: stores.servers,
+    registry: scriptTools,
+    runner: sandbox,
+    sync: catalogSync,
+    bundles,
+    clock,
+    logger,
+  });
+  const skillCatalogs = new SkillCatalogs({
+    policy: outboundPolicy,
+    githubApiUrl: config.skillsGithubApiUrl,
+    // General settings (issue 4) will hold a GitHub token; anonymous until then.
+    githubToken: () => undefined,
+    logger,
+  });
+  const skills = new SkillsService({ tx, skills: stores.skills, catalogs: skillCatalogs, tools: skillTools, clock });
   const servers = new ServersService({
     tx,
     servers: stores.servers,
     catalog,
     sync: catalogSync,
     bundles,
+    scriptTools: skillTools,
     secrets,
     outboundPolicy,
     clock,
@@ -299,7 +342,7 @@ function buildServices(input: {
     gatewaySettings,
     catalog,
     pool,
-    upstreams: options.upstreams ?? pool,
+    upstreams: new ScriptToolRouter(scriptTools, sandbox, options.upstreams ?? pool),
     catalogSync,
     servers,
     catalogService,
@@ -311,10 +354,15 @@ function buildServices(input: {
     dashboard,
     generalSettings,
     retention,
+    skills,
+    skillCatalogs,
+    skillTools,
+    sandbox,
     start() {
       apiKeyAuth.start();
       sessions.start();
       retention.start();
+      void sandbox.detect();
     },
     close() {
       closing ??= (async () => {
@@ -323,6 +371,7 @@ function buildServices(input: {
         generalSettings.stop();
         await callRecorder.stop();
         await catalogSync.close();
+        await sandbox.close();
         await apiKeyAuth.stop();
         await rateLimiter.close();
         await bus.close();

@@ -47,6 +47,12 @@ export interface Config {
   readonly upstreamMaxFastRetries: number;
   /** Hosts or CIDR ranges outbound fetches may reach although private, loopback or link-local. */
   readonly outboundAllowlist: readonly string[];
+  /** GitHub REST API base URL for skill catalogs. */
+  readonly skillsGithubApiUrl: string;
+  /** `auto`: run Python and shell script tools in bubblewrap when the host has it; `off`: never. */
+  readonly processSandbox: 'auto' | 'off';
+  /** First uid (and gid) the process sandbox runs scripts as when the server runs as root. */
+  readonly sandboxUid: number;
 }
 
 /** Environment variable, its config key, its JSON schema and its documentation (README table). */
@@ -183,6 +189,24 @@ export const SETTINGS: readonly Setting[] = [
     key: 'outboundAllowlist',
     schema: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 253 }, default: [] },
     doc: 'Comma-separated hosts or CIDR ranges the server may fetch although private/loopback (e.g. an OIDC provider on 127.0.0.1).',
+  },
+  {
+    env: 'TOOLGATE_SKILLS_GITHUB_API_URL',
+    key: 'skillsGithubApiUrl',
+    schema: { type: 'string', pattern: '^https?://[^\\s]+$', default: 'https://api.github.com' },
+    doc: 'GitHub REST API base URL used to browse and import skill catalogs.',
+  },
+  {
+    env: 'TOOLGATE_PROCESS_SANDBOX',
+    key: 'processSandbox',
+    schema: { enum: ['auto', 'off'], default: 'auto' },
+    doc: 'auto: Python and shell script tools run in bubblewrap when the host has it; off: such tools cannot be attached.',
+  },
+  {
+    env: 'TOOLGATE_SANDBOX_UID',
+    key: 'sandboxUid',
+    schema: { type: 'integer', minimum: 1000, maximum: 4294967000, default: 61000 },
+    doc: 'First uid/gid of the process sandbox slots (uid, uid+1) when the server runs as root.',
   },
 ];
 

@@ -40,6 +40,11 @@ export interface CatalogTool {
    * is disabled. Whether the server is connected right now is `serverState(id).connected`.
    */
   readonly available: boolean;
+  /**
+   * True for a script tool of an attached skill: it runs in the gateway's sandbox, so it is
+   * served while its server is enabled, whether or not the upstream is connected.
+   */
+  readonly script?: boolean;
 }
 
 export interface CatalogResource {

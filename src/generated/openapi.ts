@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 99d78a8a6371ca4bf30d222331e44217f0c41e96da6aeb39259d165ca369c048
+// openapi.yaml sha256: bc93bd542e86d0a090cb51f1fa9e2238a90e9470539a2a32d169ba2c68c4788c
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -1165,7 +1165,7 @@ export interface paths {
         put?: never;
         /**
          * Attach a skill to an MCP server
-         * @description Links the skill to the server and registers the script tools defined by the skill's workflow definition as tools of that server (they run sandboxed in the gateway). `tools_registered` lists their names; it is empty when the skill defines no workflow. Takes no body.
+         * @description Links the skill to the server and registers the script tools defined by the skill's workflow definition (`SkillWorkflow`) as tools of that server. Any registered server can host script tools: they appear in the catalog as tools of that server (enabled, with stable ids), can be put into bundles and are called through the MCP endpoints like any tool, but they run in the gateway's sandbox, not upstream, so they are served while the server is enabled whether or not its upstream is connected. An upstream tool of the same name is hidden while the script tool exists. `tools_registered` lists their names; it is empty when the skill defines no workflow. Takes no body.
          *
          *     **Authorization:** Requires the admin or owner role.
          */
@@ -1287,7 +1287,7 @@ export interface paths {
         put?: never;
         /**
          * Create a skill
-         * @description Saves an Agent Skill (SKILL.md body, frontmatter and bundled files).
+         * @description Saves an Agent Skill (SKILL.md body, frontmatter and bundled files). `content` is the Markdown body without its frontmatter block; a workflow file among `files` is validated. Limits: see the tag's description.
          *
          *     **Authorization:** Requires the admin or owner role.
          */
@@ -1343,7 +1343,7 @@ export interface paths {
         put?: never;
         /**
          * Import a skill from a catalog
-         * @description Fetches a skill (SKILL.md and files) from an external catalog and saves it, recording `source` and `source_url`.
+         * @description Fetches a skill (SKILL.md and files) from an external catalog and saves it, recording `source` and `source_url`. The SKILL.md frontmatter is parsed and checked (name rule, description); a skill that breaks the rules or the limits is refused (400 `invalid_skill`, 413 `skill_too_large`).
          *
          *     **Authorization:** Requires the admin or owner role.
          */
@@ -1363,7 +1363,7 @@ export interface paths {
         };
         /**
          * Browse an external skill catalog
-         * @description Lists the skills of an external catalog. `source` names the catalog: a GitHub repository (`owner/repo`, optionally `owner/repo/path`) or an `https://` URL of a catalog index; percent-encode it as one path segment (`anthropics%2Fskills`). `search` matches name or description. Results are cached for a few minutes.
+         * @description Lists the skills of an external catalog. `source` names the catalog: a GitHub repository (`owner/repo`, optionally `owner/repo/path`) or an `https://` URL of a catalog index in the `CatalogIndex` format; percent-encode it as one path segment (`anthropics%2Fskills`). `search` matches name or description. Results are cached for 5 minutes. A catalog that cannot be fetched (unreachable, timed out, too large, invalid, rate limited) answers 502 with the reason. See the tag's description for the layout and bounds.
          *
          *     **Authorization:** Requires any signed-in user (member, admin or owner).
          */
@@ -3071,10 +3071,91 @@ export interface components {
             source_url: string | null;
             version: string | null;
             tags: string[];
+            /** @description The parsed workflow definition (`workflow.yaml` or `workflow.json`); null when the skill has none. */
+            workflow: components["schemas"]["SkillWorkflow"] | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        /**
+         * @description The workflow definition of a skill: the script tools it offers once attached to a server. Written as `workflow.yaml` (YAML) or `workflow.json` (JSON) at the skill's root, for example
+         *
+         *     ```yaml
+         *     version: 1
+         *     tools:
+         *       - name: word_stats
+         *         description: Counts words, lines and characters of a text.
+         *         language: javascript
+         *         entry: scripts/word-stats.js
+         *         input_schema:
+         *           type: object
+         *           properties:
+         *             text: { type: string }
+         *           required: [text]
+         *     ```
+         *
+         *     How each language runs (see also `SkillScriptTool`):
+         *
+         *     - `javascript` runs in a QuickJS WebAssembly sandbox inside the gateway (no file system, network, process or environment; 64 MiB memory). The entry is an ES module that exports a function `main` (named or default); it is called with the tool's arguments and may be async. Relative `import`s resolve to other files of the skill. `console.log` output is collected.
+         *     - `python` (`python3 -I`) and `shell` (`/bin/sh`) run in a process sandbox (bubblewrap): no network, a read-only file system with the skill's files under `/skill`, a 16 MiB scratch folder `/tmp`, an empty environment, 256 MiB address space, 64 processes and the tool's time limit. The arguments arrive as JSON on standard input (and in the file named by `TOOL_INPUT`); standard output (at most 1 MiB) is the result. A non-zero exit status is a tool error whose text is the end of standard error. On a host without a process sandbox, attaching a skill with such tools is refused (501 `sandbox_unavailable`); nothing ever runs unsandboxed.
+         *
+         *     A result that parses as a JSON object is returned both as text and as `structuredContent`; anything else is returned as text. A failure (exception, time or memory limit) is a tool result with `isError: true`.
+         */
+        SkillWorkflow: {
+            /**
+             * @description Format version.
+             * @constant
+             */
+            version?: 1;
+            tools: components["schemas"]["SkillScriptTool"][];
+        };
+        /** @description One script tool of a skill's workflow. Names are unique within the workflow. */
+        SkillScriptTool: {
+            /** @description MCP tool name. */
+            name: string;
+            title?: string;
+            description: string;
+            /** @enum {string} */
+            language: "javascript" | "python" | "shell";
+            /** @description Path of the script among the skill's files. */
+            entry: string;
+            /** @description JSON Schema of the arguments (`type: object`); default: any object. */
+            input_schema?: Record<string, never>;
+            /** @description MCP tool annotations (`readOnlyHint`, `destructiveHint`, …). */
+            annotations?: Record<string, never>;
+            /**
+             * @description Longest one call may run.
+             * @default 10000
+             */
+            timeout_ms: number;
+        };
+        /**
+         * @description The format of a catalog index served at an `https://` URL (`GET /api/v1/skills/catalog/{source}` with that URL as `source`). Each skill lives in a folder holding its `SKILL.md` and the files it lists; the folder is `url` (absolute) or `path` (relative to the index URL).
+         *
+         *     ```json
+         *     {"skills": [{"name": "pdf-report", "description": "Builds PDF reports.", "path": "pdf-report/",
+         *                  "files": ["workflow.yaml", "scripts/report.py"], "license": "MIT", "tags": ["pdf"]}]}
+         *     ```
+         */
+        CatalogIndex: {
+            skills: {
+                name: string;
+                description: string;
+                /** @description Folder of the skill relative to the index URL. */
+                path?: string;
+                /** @description Absolute URL of the skill's folder. */
+                url?: string;
+                /** @description Paths of the skill's files besides SKILL.md, relative to its folder. */
+                files?: string[];
+                author?: string;
+                version?: string;
+                license?: string;
+                tags?: string[];
+                metadata?: Record<string, never>;
+            }[];
+        } & {
+            [key: string]: unknown;
         };
         /** @description A page of skills, by name. */
         SkillListResponse: {
@@ -5755,10 +5836,12 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description No such server or skill. */
             404: components["responses"]["NotFound"];
-            /** @description The skill is already attached to this server, or a script tool name collides with an existing tool. */
+            /** @description The skill is already attached to this server (`skill_already_attached`), or a script tool name collides with an existing tool of the server (`tool_name_taken`). */
             409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["TooManyRequests"];
+            /** @description The workflow has `python` or `shell` tools and this host has no process sandbox (`sandbox_unavailable`). */
+            501: components["responses"]["NotImplemented"];
             default: components["responses"]["Error"];
         };
     };
@@ -5984,6 +6067,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description A skill with this name exists. */
             409: components["responses"]["Conflict"];
+            /** @description The body is larger than 1 MiB, or the skill exceeds its size limits (`skill_too_large`). */
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationError"];
@@ -6076,12 +6160,15 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description No such skill. */
             404: components["responses"]["NotFound"];
-            /** @description The name is taken. */
+            /** @description The name is taken, or a changed workflow would register a tool whose name another tool of an attached server has. */
             409: components["responses"]["Conflict"];
+            /** @description The body is larger than 1 MiB, or the skill exceeds its size limits (`skill_too_large`). */
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["TooManyRequests"];
+            /** @description The skill is attached and its changed workflow has `python` or `shell` tools this host cannot sandbox (`sandbox_unavailable`). */
+            501: components["responses"]["NotImplemented"];
             default: components["responses"]["Error"];
         };
     };
@@ -6108,14 +6195,15 @@ export interface operations {
                     "application/json": components["schemas"]["Skill"];
                 };
             };
-            /** @description The source is not a recognised catalog or is refused by the outbound-address policy. */
+            /** @description The source is not a recognised catalog or is refused by the outbound-address policy, or the catalog skill is not a valid Agent Skill (`invalid_skill`). */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description The catalog has no skill of this name. */
+            /** @description The catalog, or a skill of this name in it, does not exist. */
             404: components["responses"]["NotFound"];
             /** @description A skill with this name exists. */
             409: components["responses"]["Conflict"];
+            /** @description The body is larger than 1 MiB, or the skill exceeds its size limits (`skill_too_large`). */
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationError"];

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 99d78a8a6371ca4bf30d222331e44217f0c41e96da6aeb39259d165ca369c048
+// openapi.yaml sha256: bc93bd542e86d0a090cb51f1fa9e2238a90e9470539a2a32d169ba2c68c4788c
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */

@@ -4,7 +4,7 @@ import type { PublicUrl } from '../http/public-url.js';
 import type { Logger } from '../logger.js';
 
 /** The services handlers call: everything but persistence and process lifecycle. */
-export type HandlerServices = Omit<Services, 'stores' | 'tx' | 'pool' | 'start' | 'close'>;
+export type HandlerServices = Omit<Services, 'stores' | 'tx' | 'pool' | 'sandbox' | 'start' | 'close'>;
 
 /** What handlers may use: services and read-only facts about the process. */
 export interface HandlerDeps {

@@ -1,6 +1,5 @@
 import { noContent, type PartialHandlerMap } from '../http/handler-types.js';
 import type { HandlerDeps } from './deps.js';
-import { notImplemented } from './not-implemented.js';
 
 type Ops =
   | 'listServers'
@@ -19,7 +18,7 @@ type Ops =
   | 'detachSkillFromServer';
 
 /** Upstream MCP servers: registry, their catalog, tool selection, skills attachment. */
-export function createServersHandlers({ services: { servers, catalogService: catalog } }: HandlerDeps): PartialHandlerMap<Ops> {
+export function createServersHandlers({ services: { servers, catalogService: catalog, skillTools } }: HandlerDeps): PartialHandlerMap<Ops> {
   return {
     listServers: async ({ query }) => ({ status: 200, body: await servers.list(query) }),
     createServer: async ({ body }) => ({ status: 201, body: await servers.create(body) }),
@@ -33,7 +32,7 @@ export function createServersHandlers({ services: { servers, catalogService: cat
     listServerResources: async ({ params, query }) => ({ status: 200, body: await catalog.listResources(params.server_id, query) }),
     listServerPrompts: async ({ params, query }) => ({ status: 200, body: await catalog.listPrompts(params.server_id, query) }),
     updateToolSelection: async ({ params, body }) => ({ status: 200, body: await catalog.setToolSelection(params.server_id, body) }),
-    attachSkillToServer: notImplemented('attachSkillToServer'),
-    detachSkillFromServer: notImplemented('detachSkillFromServer'),
+    attachSkillToServer: async ({ params }) => ({ status: 200, body: await skillTools.attach(params.server_id, params.skill_id) }),
+    detachSkillFromServer: ({ params }) => skillTools.detach(params.server_id, params.skill_id).then(noContent),
   };
 }

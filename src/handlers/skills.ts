@@ -1,4 +1,4 @@
-import type { PartialHandlerMap } from '../http/handler-types.js';
+import { noContent, type PartialHandlerMap } from '../http/handler-types.js';
 import type { HandlerDeps } from './deps.js';
 import { notImplemented } from './not-implemented.js';
 
@@ -6,15 +6,16 @@ type Ops =
   'listSkills' | 'createSkill' | 'getSkill' | 'deleteSkill' | 'updateSkill' | 'importCatalogSkill' | 'listCatalogSkills' | 'generateSkill';
 
 /** Agent Skills: library, external catalogs and AI generation. */
-export function createSkillsHandlers(_deps: HandlerDeps): PartialHandlerMap<Ops> {
+export function createSkillsHandlers({ services: { skills, skillCatalogs } }: HandlerDeps): PartialHandlerMap<Ops> {
   return {
-    listSkills: notImplemented('listSkills'),
-    createSkill: notImplemented('createSkill'),
-    getSkill: notImplemented('getSkill'),
-    deleteSkill: notImplemented('deleteSkill'),
-    updateSkill: notImplemented('updateSkill'),
-    importCatalogSkill: notImplemented('importCatalogSkill'),
-    listCatalogSkills: notImplemented('listCatalogSkills'),
+    listSkills: async ({ query }) => ({ status: 200, body: await skills.list(query) }),
+    createSkill: async ({ body }) => ({ status: 201, body: await skills.create(body) }),
+    getSkill: async ({ params }) => ({ status: 200, body: await skills.get(params.skill_id) }),
+    updateSkill: async ({ params, body }) => ({ status: 200, body: await skills.update(params.skill_id, body) }),
+    deleteSkill: ({ params }) => skills.delete(params.skill_id).then(noContent),
+    importCatalogSkill: async ({ body }) => ({ status: 201, body: await skills.import(body.source, body.name) }),
+    listCatalogSkills: async ({ params, query }) => ({ status: 200, body: await skillCatalogs.list(params.source, query.search) }),
+    // Built after the AI provider adapters (issue 10) land; saves through `skills.create`.
     generateSkill: notImplemented('generateSkill'),
   };
 }

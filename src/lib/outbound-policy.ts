@@ -90,6 +90,14 @@ export class OutboundPolicy {
     this.ranges = ranges;
   }
 
+  /** Whether the URL's host is on the allow-list by name, or is a literal address in an allow-listed range. */
+  isAllowListed(url: string | URL): boolean {
+    const host = fetchableHost(url);
+    if (this.hosts.has(host)) return true;
+    const literal = net.isIP(host) ? unmap(host) : undefined;
+    return !!literal && this.ranges.check(literal, family(literal));
+  }
+
   /**
    * The check that needs no DNS, for URLs an admin saves (resolution happens again at fetch
    * time): http(s) only, and a literal private address or `localhost` must be allow-listed.

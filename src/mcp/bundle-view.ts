@@ -54,7 +54,7 @@ export class BundleView implements McpView {
         ? 'server_unavailable'
         : !state.enabled
           ? 'server_disabled'
-          : !state.connected
+          : !state.connected && !tool.script
             ? 'server_unavailable'
             : !tool.available
               ? 'tool_gone'

@@ -120,7 +120,10 @@ export class CatalogService {
     if (!(await this.deps.servers.findById(serverId))) throw new NotFoundError('No such server', 'server_not_found');
   }
 
-  /** The wire form of a catalog tool; `available` also needs the server to be connected now. */
+  /**
+   * The wire form of a catalog tool; `available` also needs the server to be connected now (a
+   * script tool of an attached skill runs in the sandbox: its server need only be enabled).
+   */
   private toolView(row: DbToolWithServerRow): Schemas['CatalogTool'] {
     return {
       id: row.id,
@@ -133,7 +136,11 @@ export class CatalogService {
       output_schema: row.output_schema,
       annotations: row.annotations,
       enabled: row.enabled,
-      available: row.available && this.deps.sync.isConnected(row.server_id),
+      available:
+        row.available &&
+        (row.skill_attachment_id
+          ? (this.deps.catalog.serverState(row.server_id)?.enabled ?? false)
+          : this.deps.sync.isConnected(row.server_id)),
       created_at: row.created_at.toISOString(),
       updated_at: row.updated_at.toISOString(),
     };

@@ -289,6 +289,7 @@ export class CatalogSync implements UpstreamEvents {
         enabled: t.enabled,
         // Offered at the last sync and on an enabled server; live connection is serverState().connected.
         available: t.available && row.enabled,
+        ...(t.skill_attachment_id ? { script: true } : {}),
       })),
       resources: resources
         .filter((r) => !r.is_template)

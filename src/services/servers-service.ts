@@ -76,6 +76,8 @@ export class ServersService {
       catalog: InMemoryCatalog;
       sync: CatalogSync;
       bundles: BundlesService;
+      /** Script tools of attached skills: a deleted server's leave memory with it. */
+      scriptTools: { forgetServer(serverId: string): void };
       secrets: SecretBox;
       outboundPolicy: OutboundPolicy;
       clock: Clock;
@@ -204,7 +206,10 @@ export class ServersService {
 
   /**
    * Deletes a server with its catalog, and removes its tools from every bundle that holds them,
-   * in one transaction; the bundles' connected MCP sessions then get `tools/list_changed`.
+   * in one transaction; the bundles' connected MCP sessions then get `tools/list_changed`. The
+   * script tools of skills attached to it are tools of the server like any other: they leave the
+   * bundles here, their rows and the attachments go with the server's row, and the sandbox
+   * forgets them.
    */
   async delete(id: string): Promise<void> {
     const affected = await this.deps.tx.transaction(async (stores) => {
@@ -216,6 +221,7 @@ export class ServersService {
     await this.deps.sync.disconnect(id);
     await this.deps.bundles.republish(affected);
     this.deps.catalog.removeServer(id);
+    this.deps.scriptTools.forgetServer(id);
     this.deps.logger.info({ serverId: id, bundlesChanged: affected.length }, 'server deleted');
   }
 

@@ -157,6 +157,21 @@ export class BundlesStore {
     return ids;
   }
 
+  /**
+   * Removes these tools from every bundle (script tools of a detached or changed skill, deleted
+   * from the catalog) and marks those bundles changed; returns the ids of the bundles that lost tools.
+   */
+  async removeTools(toolIds: readonly string[], now: Date): Promise<string[]> {
+    if (!toolIds.length) return [];
+    const removed: { bundle_id: string }[] = await this.db('bundle_tools')
+      .whereIn('tool_id', [...toolIds])
+      .delete()
+      .returning('bundle_id');
+    const ids = [...new Set(removed.map((r) => r.bundle_id))];
+    if (ids.length) await this.db('bundles').whereIn('id', ids).update({ updated_at: now });
+    return ids;
+  }
+
   async setOverride(bundleId: string, toolId: string, override: ToolOverride, now: Date): Promise<void> {
     await this.db('bundle_tools')
       .where({ bundle_id: bundleId, tool_id: toolId })

@@ -13,6 +13,8 @@ export interface DbToolRow {
   meta: Record<string, unknown> | null;
   enabled: boolean;
   available: boolean;
+  /** Set on script tools: the skill attachment that registered the tool. */
+  skill_attachment_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -60,6 +62,7 @@ const TOOL_COLUMNS = [
   'meta',
   'enabled',
   'available',
+  'skill_attachment_id',
   'created_at',
   'updated_at',
 ] as const;
@@ -134,10 +137,16 @@ export class CatalogStore {
    * unavailable. Returns the number of rows changed.
    */
   async syncTools(serverId: string, tools: readonly ToolUpsert[], newId: () => string): Promise<void> {
-    const existing: { id: string; name: string }[] = await this.db('mcp_tools').select('id', 'name').where({ server_id: serverId });
+    const rows: { id: string; name: string; skill_attachment_id: string | null }[] = await this.db('mcp_tools')
+      .select('id', 'name', 'skill_attachment_id')
+      .where({ server_id: serverId });
+    // Script tools of attached skills are not the upstream's: their names hide upstream tools.
+    const existing = rows.filter((t) => t.skill_attachment_id === null);
+    const scriptNames = new Set(rows.filter((t) => t.skill_attachment_id !== null).map((t) => t.name));
     const byName = new Map(existing.map((t) => [t.name, t.id]));
     const offered = new Set<string>();
     for (const tool of tools) {
+      if (scriptNames.has(tool.name)) continue;
       offered.add(tool.name);
       const values = {
         title: tool.title,

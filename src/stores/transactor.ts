@@ -14,6 +14,8 @@ import { OAuthProvidersStore } from './oauth-providers-store.js';
 import { SealedValuesStore } from './sealed-values-store.js';
 import { ServersStore } from './servers-store.js';
 import { SessionsStore } from './sessions-store.js';
+import { SkillAttachmentsStore } from './skill-attachments-store.js';
+import { SkillsStore } from './skills-store.js';
 import { UsersStore } from './users-store.js';
 
 /** Every store, all bound to one database handle (the pool, or one transaction). */
@@ -36,6 +38,10 @@ export interface Stores {
   readonly generalSettings: GeneralSettingsStore;
   /** Dashboard reads: call rollups, recent calls, names. */
   readonly dashboard: DashboardStore;
+  /** The skill library (skills and their files). */
+  readonly skills: SkillsStore;
+  /** Skills attached to servers and the script tools they register. */
+  readonly skillAttachments: SkillAttachmentsStore;
 }
 
 /** Builds every store on `db`. A new table's store is added here (and to `Stores`). */
@@ -57,6 +63,8 @@ export function createStores(db: Knex | Knex.Transaction): Stores {
     activity: new ActivityStore(db),
     generalSettings: new GeneralSettingsStore(db),
     dashboard: new DashboardStore(db),
+    skills: new SkillsStore(db),
+    skillAttachments: new SkillAttachmentsStore(db),
   };
 }
 

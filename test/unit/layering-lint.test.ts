@@ -32,6 +32,10 @@ describe('layering rules (eslint.config.js no-restricted-imports)', function () 
     ['web/src/views/new-view.tsx', '../../../src/services/bundles-tools.js', /contract types/],
     ['web/src/lib/new-lib.ts', '../../../src/domain/catalog.js', /contract types/],
     ['web/src/lib/new-lib.ts', 'koa', /no server framework/],
+    ['src/sandbox/new-runner.ts', '../services/skills/script-tools.js', /imports no other layer/],
+    ['src/sandbox/new-runner.ts', '../stores/skills-store.js', /imports no other layer/],
+    ['src/mcp/new-method.ts', '../sandbox/sandbox-runner.js', /UpstreamCaller/],
+    ['src/handlers/new-tag.ts', '../sandbox/sandbox-runner.js', /only through services/],
   ];
   for (const [file, from, reason] of refused) {
     it(`refuses ${from} in ${file}, saying why`, async () => {
@@ -49,6 +53,8 @@ describe('layering rules (eslint.config.js no-restricted-imports)', function () 
     ['src/compose.ts', './stores/transactor.js'],
     ['web/src/lib/new-lib.ts', '../../../src/generated/openapi.js'],
     ['web/src/views/new-view.tsx', '../lib/api.js'],
+    ['src/services/skills/new-service.ts', '../../sandbox/sandbox-types.js'],
+    ['src/sandbox/new-runner.ts', '../logger.js'],
   ];
   for (const [file, from] of allowed) {
     it(`allows ${from} in ${file}`, async () => {
