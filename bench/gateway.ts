@@ -1,11 +1,12 @@
 /**
  * Bench gateway process (G): Toolgate with its production stack (credential check by key hash,
- * bundle policy, call records, embedded PGlite, the upstream pool's MCP SDK client), debug logging
+ * bundle policy, call records, embedded PGlite, the upstream pool's MCP SDK client over the lean
+ * Streamable HTTP transport, or the SDK's own transport with `sdk`), debug logging
  * off. Registers the bench upstream as a real `streamable_http` server through the REST API, adds
  * 1,000 catalog tools from 50 synthetic servers for the list scenario, creates the bundles through
  * the REST API, prints {"port", "echoKey", "listKey"} and answers `{cmd: "heap"}` over IPC with the heap
  * after a full GC (for the session memory scenario). Run with --expose-gc.
- * Usage: node --expose-gc --import tsx bench/gateway.ts <upstream-port>
+ * Usage: node --expose-gc --import tsx bench/gateway.ts <upstream-port> [lean|sdk]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,6 +27,8 @@ const config = loadConfig({
   TOOLGATE_LOG_LEVEL: 'info',
   // The bench upstream listens on loopback, which the outbound-address policy refuses unless allow-listed.
   TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1',
+  // argv[3] = 'sdk' runs the MCP SDK's Streamable HTTP client transport instead of the lean one (S column).
+  TOOLGATE_UPSTREAM_HTTP_CLIENT: process.argv[3] === 'sdk' ? 'sdk' : 'lean',
 });
 const server = await startServer(config, { logger: createLogger(config, fs.createWriteStream('/dev/null')) });
 const s = server.services;

@@ -64,6 +64,8 @@ async function main(): Promise<void> {
   const upstream = await start([...tsx, path.join(HERE, 'upstream.ts')], 1);
   const proxy = await start([...tsx, path.join(HERE, 'raw-proxy.ts'), String(upstream.info.port)], 0);
   const gateway = await start(['--expose-gc', ...tsx, path.join(HERE, 'gateway.ts'), String(upstream.info.port)], 0, true);
+  // S: the same gateway with the MCP SDK's Streamable HTTP client transport (the previous default), for comparison.
+  const gatewaySdk = await start(['--expose-gc', ...tsx, path.join(HERE, 'gateway.ts'), String(upstream.info.port), 'sdk'], 0, true);
   const up = `http://127.0.0.1:${upstream.info.port}`;
   const gw = `http://127.0.0.1:${gateway.info.port}`;
   const text1k = 'x'.repeat(1024);
@@ -71,8 +73,9 @@ async function main(): Promise<void> {
     JSON.stringify({ jsonrpc: '2.0', id: seq, method: 'tools/call', params: { name: 'echo', arguments: { text: text1k } } });
   const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
-  async function openSession(key: string): Promise<string> {
-    const res = await fetch(`${gw}/mcp/bundle/${key}`, {
+  const gwSdk = `http://127.0.0.1:${gatewaySdk.info.port}`;
+  async function openSession(key: string, origin = gw): Promise<string> {
+    const res = await fetch(`${origin}/mcp/bundle/${key}`, {
       method: 'POST',
       headers: json,
       body: JSON.stringify({
@@ -87,26 +90,39 @@ async function main(): Promise<void> {
   }
   const sessions = await Promise.all(Array.from({ length: 32 }, () => openSession(gateway.info.echoKey)));
   const gwHeaders = (c: number) => ({ ...json, 'mcp-session-id': sessions[c % sessions.length]!, 'mcp-protocol-version': '2025-11-25' });
+  const sdkSessions = await Promise.all(Array.from({ length: 32 }, () => openSession(gatewaySdk.info.echoKey, gwSdk)));
+  const sdkHeaders = (c: number) => ({
+    ...json,
+    'mcp-session-id': sdkSessions[c % sdkSessions.length]!,
+    'mcp-protocol-version': '2025-11-25',
+  });
 
-  const targets: Record<'D' | 'R' | 'G', Target> = {
+  const MODES = ['D', 'R', 'G', 'S'] as const;
+  const targets: Record<(typeof MODES)[number], Target> = {
     D: { origin: up, path: '/', headers: () => json, body: callBody },
     R: { origin: `http://127.0.0.1:${proxy.info.port}`, path: '/', headers: () => json, body: callBody },
     G: { origin: gw, path: `/mcp/bundle/${gateway.info.echoKey}`, headers: gwHeaders, body: callBody },
+    S: { origin: gwSdk, path: `/mcp/bundle/${gatewaySdk.info.echoKey}`, headers: sdkHeaders, body: callBody },
   };
-  const pidOf = { D: upstream.child.pid!, R: proxy.child.pid!, G: gateway.child.pid! };
+  const pidOf = { D: upstream.child.pid!, R: proxy.child.pid!, G: gateway.child.pid!, S: gatewaySdk.child.pid! };
+  /** Resident set size of a process now, MiB. */
+  const rssMiB = (pid: number) =>
+    round(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024, 1);
+  const rssAfter32: Record<string, number[]> = {};
 
   // Warm-up: JIT, pools, caches.
-  for (const mode of ['D', 'R', 'G'] as const) await closedLoop(targets[mode], 8, QUICK ? 500 : 2000);
+  for (const mode of MODES) await closedLoop(targets[mode], 8, QUICK ? 500 : 2000);
 
   // B1 closed loop, trials interleaving D, R, G.
   type Trial = RunResult & { cpu_us_per_req: number | null };
   const b1: Record<string, Trial[]> = {};
   for (let trial = 0; trial < TRIALS; trial++) {
     for (const clients of CLIENTS) {
-      for (const mode of ['D', 'R', 'G'] as const) {
+      for (const mode of MODES) {
         const cpu0 = cpuSeconds(pidOf[mode]);
         const r = await closedLoop(targets[mode], clients, RUN_MS);
         const cpu = cpuSeconds(pidOf[mode]) - cpu0;
+        if (clients === 32) (rssAfter32[mode] ??= []).push(rssMiB(pidOf[mode]));
         (b1[`${mode}@${clients}`] ??= []).push({ ...r, cpu_us_per_req: r.requests ? round((cpu * 1e6) / r.requests, 1) : null });
         process.stderr.write(`B1 trial ${trial + 1} ${mode}@${clients}: p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, ${r.rps} req/s\n`);
       }
@@ -200,7 +216,12 @@ async function main(): Promise<void> {
   const D = (c: number) => b1Median[`D@${c}`]!;
   const R = (c: number) => b1Median[`R@${c}`]!;
   const G = (c: number) => b1Median[`G@${c}`]!;
+  const S = (c: number) => b1Median[`S@${c}`]!;
   const derived = {
+    cpu_ratio_S_over_R_32: round(S(32).cpu_us_per_req / R(32).cpu_us_per_req, 2),
+    throughput_S_over_R_32: round(S(32).rps / R(32).rps, 2),
+    added_p50_ms_1_S: round(S(1).p50_ms - D(1).p50_ms),
+    rss_mib_after_32_clients: Object.fromEntries(Object.entries(rssAfter32).map(([k, v]) => [k, Math.max(...v)])),
     added_p50_ms_1: round(G(1).p50_ms - D(1).p50_ms),
     added_p99_ms_1: round(G(1).p99_ms - D(1).p99_ms),
     added_p50_ms_32: round(G(32).p50_ms - D(32).p50_ms),
@@ -219,7 +240,8 @@ async function main(): Promise<void> {
       rate_run_ms: RATE_MS,
       quick: QUICK,
       payload_bytes: 1024,
-      upstream_caller: 'bench-only HTTP JSON-RPC caller (undici), until the upstream pool lands',
+      upstream_caller:
+        'G: production upstream pool, MCP SDK Client over the lean Streamable HTTP transport; S: the same with the SDK transport',
     },
     b1: { median: b1Median, trials: b1, fixed_rate: rates, derived },
     b4: { median: b4Median, response_bytes: listSize },
@@ -230,13 +252,15 @@ async function main(): Promise<void> {
   fs.writeFileSync(path.join(HERE, 'results', `${stamp}.json`), `${JSON.stringify(results, null, 2)}\n`);
   fs.writeFileSync(path.join(HERE, 'results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
 
-  const lines = ['| scenario | D | R | G |', '|---|---|---|---|'];
+  const lines = ['| scenario | D | R | G | S (SDK transport) |', '|---|---|---|---|---|'];
   for (const c of CLIENTS) {
     lines.push(
-      `| B1 p50 / p99 ms, ${c} client(s) | ${D(c).p50_ms} / ${D(c).p99_ms} | ${R(c).p50_ms} / ${R(c).p99_ms} | ${G(c).p50_ms} / ${G(c).p99_ms} |`,
+      `| B1 p50 / p99 ms, ${c} client(s) | ${D(c).p50_ms} / ${D(c).p99_ms} | ${R(c).p50_ms} / ${R(c).p99_ms} | ${G(c).p50_ms} / ${G(c).p99_ms} | ${S(c).p50_ms} / ${S(c).p99_ms} |`,
     );
-    lines.push(`| B1 req/s, ${c} client(s) | ${D(c).rps} | ${R(c).rps} | ${G(c).rps} |`);
-    lines.push(`| B1 CPU µs/req, ${c} client(s) | ${D(c).cpu_us_per_req} | ${R(c).cpu_us_per_req} | ${G(c).cpu_us_per_req} |`);
+    lines.push(`| B1 req/s, ${c} client(s) | ${D(c).rps} | ${R(c).rps} | ${G(c).rps} | ${S(c).rps} |`);
+    lines.push(
+      `| B1 CPU µs/req, ${c} client(s) | ${D(c).cpu_us_per_req} | ${R(c).cpu_us_per_req} | ${G(c).cpu_us_per_req} | ${S(c).cpu_us_per_req} |`,
+    );
   }
   for (const rate of [1000, 2000]) {
     const f = (m: string) => rates[`${m}@${rate}rps`]!;
@@ -249,7 +273,7 @@ async function main(): Promise<void> {
   );
   process.stdout.write(`${lines.join('\n')}\n\nderived: ${JSON.stringify(derived)}\nB7: ${JSON.stringify(b7)}\n`);
 
-  for (const p of [gateway, proxy, upstream]) p.child.kill('SIGTERM');
+  for (const p of [gateway, gatewaySdk, proxy, upstream]) p.child.kill('SIGTERM');
 }
 
 main().catch((err) => {

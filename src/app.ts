@@ -3,6 +3,7 @@ import Koa, { type Middleware } from 'koa';
 import bodyParser from 'koa-bodyparser';
 import { PayloadTooLargeError, RequestValidationError, UnsupportedMediaTypeError } from './errors.js';
 import { toErrorReply } from './http/error-mapping.js';
+import type { Metrics } from './lib/metrics.js';
 import type { Logger } from './logger.js';
 import type { McpAccess } from './mcp/endpoint-core.js';
 
@@ -22,6 +23,10 @@ export interface AppOptions {
   rest: (ctx: Koa.ParameterizedContext) => Promise<void>;
   /** True once a graceful stop has begun: responses then ask clients to close the connection. */
   isStopping: () => boolean;
+  /** Request counts and latencies are observed here (route: the REST operationId the dispatcher set). */
+  metrics?: Metrics;
+  /** `GET /metrics` for scrapers holding the metrics token; served ahead of everything else. */
+  metricsRoute?: Middleware;
 }
 
 /** Turns body-parser failures into the contract's answers: 422 json_invalid, or 413. */
@@ -59,9 +64,16 @@ export function createApp(options: AppOptions): Koa {
       ctx.set(reply.headers);
       ctx.body = reply.body;
     }
+    const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
+    const mcp = ctx.state.mcp as McpAccess | undefined;
+    if (options.metrics) {
+      const status = mcp ? ctx.res.statusCode : ctx.status;
+      const route = (ctx.state.route as string | undefined) ?? (mcp ? `mcp_${mcp.endpoint}` : status === 404 ? 'unmatched' : 'other');
+      options.metrics.httpRequest(route, ctx.method, status, elapsedMs / 1000);
+      if (mcp) options.metrics.mcpRequest(mcp.endpoint, mcp.method, status < 400 && mcp.rpcError === undefined, elapsedMs / 1000);
+    }
     if (options.logger.isLevelEnabled('info')) {
-      const ms = Math.round((Number(process.hrtime.bigint() - started) / 1e6) * 100) / 100;
-      const mcp = ctx.state.mcp as McpAccess | undefined;
+      const ms = Math.round(elapsedMs * 100) / 100;
       if (mcp) {
         // The MCP access line: what was asked of which bundle, and how it went; no key, no arguments.
         options.logger.info(
@@ -69,6 +81,7 @@ export function createApp(options: AppOptions): Koa {
             requestId,
             endpoint: mcp.endpoint,
             bundle: mcp.bundle,
+            user: mcp.user,
             method: mcp.method,
             tool: mcp.tool,
             status: ctx.res.statusCode,
@@ -83,6 +96,7 @@ export function createApp(options: AppOptions): Koa {
     }
   });
 
+  if (options.metricsRoute) app.use(options.metricsRoute);
   if (options.mcp) app.use(options.mcp);
   if (options.console) app.use(options.console);
 

@@ -1,12 +1,18 @@
 import type { Config } from './config.js';
 import type { UpstreamCaller } from './domain/catalog.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { Metrics } from './lib/metrics.js';
 import { OutboundPolicy } from './lib/outbound-policy.js';
 import { deriveKey, loadMasterKey, SecretBox } from './lib/secret-box.js';
 import type { Logger } from './logger.js';
 import type { Middleware } from 'koa';
 import { BundleEndpoint } from './mcp/bundle-endpoint.js';
 import { EndpointCore, type McpOptions } from './mcp/endpoint-core.js';
+import { GatewayEndpoint } from './mcp/gateway-endpoint.js';
+import { GatewayToolIndex } from './mcp/gateway-index.js';
+import { ToolSearch, type ToolSearchOptions } from './search/index.js';
+import { mayUseBundle } from './services/bundle-access.js';
+import { EmbeddingCacheStore } from './stores/embedding-cache-store.js';
 import { CallRecorder, type CallRecorderOptions } from './mcp/call-recorder.js';
 import { AiProvidersService } from './services/ai-providers-service.js';
 import { ActivityLog } from './services/activity-log.js';
@@ -21,6 +27,7 @@ import { CatalogSync } from './services/catalog-sync.js';
 import { LocalChangeBus, RedisChangeBus, type ChangeBus } from './services/change-bus.js';
 import { DashboardService } from './services/dashboard-service.js';
 import { GatewaySettingsService } from './services/gateway-settings-service.js';
+import { GenerationService, type GenerationServiceOptions } from './services/generation/generation-service.js';
 import { GeneralSettingsService, generalSettingsDefaults, type EffectiveGeneralSettings } from './services/general-settings-service.js';
 import { InMemoryCatalog } from './services/in-memory-catalog.js';
 import { InvitationsService } from './services/invitations-service.js';
@@ -32,8 +39,9 @@ import { RetentionService } from './services/retention-service.js';
 import { ServersService } from './services/servers-service.js';
 import { SessionsService } from './services/sessions-service.js';
 import { ScriptToolRegistry, ScriptToolRouter } from './services/skills/script-tools.js';
-import { SkillCatalogs } from './services/skills/skill-catalogs.js';
+import { registryGithubToken, SkillCatalogs } from './services/skills/skill-catalogs.js';
 import { SkillToolsService } from './services/skills/skill-tools-service.js';
+import { SkillGenerator } from './services/skills/skill-generator.js';
 import { SkillsService } from './services/skills/skills-service.js';
 import { UsersService } from './services/users-service.js';
 import { migrateToLatest, openDatabase, type Database } from './stores/database.js';
@@ -60,6 +68,8 @@ export interface Services {
   /** Change notifications between instances (Redis pub/sub) or within this one. */
   readonly bus: ChangeBus;
   readonly rateLimiter: RateLimiter;
+  /** Prometheus metrics of this process (`GET /metrics`). */
+  readonly metrics: Metrics;
 
   // Identity and access.
   readonly users: UsersService;
@@ -103,6 +113,8 @@ export interface Services {
   // AI (issue 10).
   /** AI provider configurations; `llm()` / `embedder()` give the clients generation, skills and search use. */
   readonly aiProviders: AiProvidersService;
+  /** Server generation jobs: the API and the scheduler that runs them (started by `start`). */
+  readonly generation: GenerationService;
 
   /** Starts background work: key-usage flushes, session purges. */
   // Operations.
@@ -122,6 +134,8 @@ export interface Services {
   readonly skillCatalogs: SkillCatalogs;
   /** Skills attached to servers: their workflow's script tools. */
   readonly skillTools: SkillToolsService;
+  /** Streamed AI generation of skills (the LLM of the AI providers, saved through `skills`). */
+  readonly skillGenerator: SkillGenerator;
   /** Runs script tools: QuickJS workers for JavaScript, bubblewrap for Python and shell. */
   readonly sandbox: SandboxRunner;
 
@@ -136,6 +150,10 @@ export interface ServiceOptions {
   /** Replaces the upstream pool as the MCP endpoints' way to call tools (benchmarks, fault tests). */
   upstreams?: UpstreamCaller;
   callRecorder?: CallRecorderOptions;
+  /** Generation tunables (tests shorten time-outs and polling). */
+  generation?: Partial<GenerationServiceOptions>;
+  /** How often API-key last-use data is written (default 5 s; tests that count the writes lengthen it). */
+  keyUsageFlushMs?: number;
 }
 
 /**
@@ -181,7 +199,8 @@ function buildServices(input: {
   const secrets = new SecretBox(masterKey);
   const outboundPolicy = new OutboundPolicy(config.outboundAllowlist);
   const bus: ChangeBus = config.redisUrl ? new RedisChangeBus(config.redisUrl, logger) : new LocalChangeBus();
-  const rateLimiter = new RateLimiter({ redisUrl: config.redisUrl, logger });
+  const metrics = new Metrics();
+  const rateLimiter = new RateLimiter({ redisUrl: config.redisUrl, logger, onReject: (subject) => metrics.rateLimited(subject) });
 
   // General settings come first: much of the rest reads them at run time.
   const activityLog = new ActivityLog(stores.activity, clock);
@@ -200,15 +219,30 @@ function buildServices(input: {
   applySettings(generalSettings.current);
   generalSettings.onChange(applySettings);
 
-  const authSettings = new AuthSettingsService(stores.authSettings, clock, bus);
+  const authSettings = new AuthSettingsService(stores.authSettings, clock, bus, tx, activityLog);
   const keyConfig = {
     keyPrefix: config.keyPrefix,
     get defaultRateLimitRpm() {
       return defaultRateLimitRpm();
     },
   };
-  const apiKeyAuth = new ApiKeyAuthenticator({ store: stores.apiKeys, config: keyConfig, clock, bus, logger });
-  const apiKeys = new ApiKeysService({ tx, store: stores.apiKeys, authenticator: apiKeyAuth, authSettings, config, clock });
+  const apiKeyAuth = new ApiKeyAuthenticator({
+    store: stores.apiKeys,
+    config: keyConfig,
+    clock,
+    bus,
+    logger,
+    usageFlushMs: options.keyUsageFlushMs,
+  });
+  const apiKeys = new ApiKeysService({
+    tx,
+    store: stores.apiKeys,
+    authenticator: apiKeyAuth,
+    authSettings,
+    config,
+    clock,
+    activity: activityLog,
+  });
   const sessions = new SessionsService(
     stores.sessions,
     deriveKey(masterKey, 'session-token-v1'),
@@ -218,10 +252,10 @@ function buildServices(input: {
     defaultRateLimitRpm,
   );
   const onUserChange = (userId: string): void => apiKeyAuth.invalidateUser(userId);
-  const users = new UsersService(tx, stores.users, clock, onUserChange);
+  const users = new UsersService(tx, stores.users, clock, onUserChange, activityLog);
   const keySessions = new KeySessionService(apiKeyAuth, apiKeys, sessions, users);
-  const oauthProviders = new OAuthProvidersService(stores.oauthProviders, secrets, clock, outboundPolicy);
-  const invitations = new InvitationsService(stores.invitations, stores.users, oauthProviders, clock);
+  const oauthProviders = new OAuthProvidersService(stores.oauthProviders, secrets, clock, tx, activityLog, outboundPolicy);
+  const invitations = new InvitationsService(stores.invitations, stores.users, oauthProviders, clock, tx, activityLog);
   const oauthLogin = new OAuthLoginService({
     tx,
     invitations,
@@ -233,8 +267,9 @@ function buildServices(input: {
     clock,
     logger,
     onUserChange,
+    activity: activityLog,
   });
-  const gatewaySettings = new GatewaySettingsService(stores.gatewaySettings, clock, bus);
+  const gatewaySettings = new GatewaySettingsService(stores.gatewaySettings, clock, bus, tx, activityLog);
 
   const catalog = new InMemoryCatalog();
   const pool = new UpstreamPool({
@@ -244,6 +279,7 @@ function buildServices(input: {
     retryBaseMs: config.upstreamRetryBaseMs,
     retryMaxMs: config.upstreamRetryMaxMs,
     maxFastRetries: config.upstreamMaxFastRetries,
+    httpClient: config.upstreamHttpClient,
     outboundPolicy,
   });
   const catalogSync = new CatalogSync({
@@ -257,6 +293,12 @@ function buildServices(input: {
     connectTimeoutMs: config.upstreamConnectTimeoutMs,
   });
   const bundleRegistry = new BundlesRegistry();
+  // A user selects only bundles they may use on the gateway (the rule the gateway's view applies too).
+  gatewaySettings.unusableBundles = (user, ids) =>
+    ids.filter((id) => {
+      const bundle = bundleRegistry.get(id);
+      return !bundle || !mayUseBundle(user, bundle);
+    });
   const bundles = new BundlesService({
     tx,
     bundles: stores.bundles,
@@ -265,6 +307,7 @@ function buildServices(input: {
     secrets,
     clock,
     keyPrefix: config.keyPrefix,
+    activity: activityLog,
   });
   // Workers start on first use; the process sandbox is detected by start() (or on first need).
   const sandbox = new SandboxRunner({ logger, processSandbox: config.processSandbox, sandboxUid: config.sandboxUid });
@@ -280,31 +323,96 @@ function buildServices(input: {
     bundles,
     clock,
     logger,
+    activity: activityLog,
   });
   const skillCatalogs = new SkillCatalogs({
     policy: outboundPolicy,
     githubApiUrl: config.skillsGithubApiUrl,
-    // General settings (issue 4) will hold a GitHub token; anonymous until then.
-    githubToken: () => undefined,
+    githubToken: () => registryGithubToken(() => generalSettings.registry(), config.skillsGithubApiUrl),
     logger,
   });
-  const skills = new SkillsService({ tx, skills: stores.skills, catalogs: skillCatalogs, tools: skillTools, clock });
+  // A listing fetched with other credentials (or none) must not outlive a registry change.
+  generalSettings.onChange(() => skillCatalogs.clearCache());
+  const skills = new SkillsService({ tx, skills: stores.skills, catalogs: skillCatalogs, tools: skillTools, activity: activityLog, clock });
   const servers = new ServersService({
     tx,
     servers: stores.servers,
     catalog,
     sync: catalogSync,
     bundles,
-    scriptTools: skillTools,
+    // A deleted server's script tools leave the sandbox registry, and its series leave the metrics.
+    scriptTools: {
+      forgetServer: (id) => {
+        skillTools.forgetServer(id);
+        metrics.forgetServer(id);
+      },
+    },
     secrets,
     outboundPolicy,
     clock,
     logger,
+    activity: activityLog,
     defaults: () => generalSettings.serverDefaults(),
   });
-  const catalogService = new CatalogService({ tx, servers: stores.servers, catalogStore: stores.catalog, catalog, sync: catalogSync });
-  const callRecorder = new CallRecorder(stores.callRecords, logger, options.callRecorder);
-  const aiProviders = new AiProvidersService({ tx, store: stores.aiProviders, secrets, policy: outboundPolicy, clock, logger });
+  const catalogService = new CatalogService({
+    tx,
+    servers: stores.servers,
+    catalogStore: stores.catalog,
+    catalog,
+    sync: catalogSync,
+    activity: activityLog,
+  });
+  const callRecorder = new CallRecorder(stores.callRecords, logger, {
+    observe: (r) => metrics.toolCall(r.server_id, r.status, r.latency_ms / 1000),
+    ...options.callRecorder,
+  });
+  metrics.setSources({
+    upstreams: () => pool.serverIds().map((serverId) => ({ serverId, status: pool.state(serverId)?.status ?? 'connecting' })),
+    dbPool: () => db.poolStats(),
+  });
+  const aiProviders = new AiProvidersService({
+    tx,
+    store: stores.aiProviders,
+    secrets,
+    policy: outboundPolicy,
+    clock,
+    logger,
+    activity: activityLog,
+  });
+  const skillGenerator = new SkillGenerator({
+    llm: async (providerId) => {
+      const client = await aiProviders.llm(providerId);
+      // Reasoning is asked for where the admin gave it a budget (it costs tokens, and not every model has it).
+      const { config } = await aiProviders.resolveDto('llm', providerId);
+      return { client, thinking: typeof config.thinking_budget_tokens === 'number' };
+    },
+    skills,
+    logger,
+  });
+  const generation = new GenerationService(
+    {
+      tx,
+      store: stores.generationJobs,
+      aiProviders,
+      // Deployment registers through the same service as the REST API.
+      servers: {
+        create: (input) => servers.create(input),
+        get: (id) => servers.get(id),
+        refresh: (id) => servers.refresh(id),
+        delete: (id) => servers.delete(id),
+        nameTaken: async (name) => (await stores.servers.findByName(name)) !== undefined,
+      },
+      activity: activityLog,
+      clock,
+      logger,
+      dataDir: config.dataDir,
+    },
+    {
+      ...options.generation,
+      concurrency: options.generation?.concurrency ?? config.generationConcurrency,
+      limits: { repairRounds: config.generationRepairRounds, ...options.generation?.limits },
+    },
+  );
   // The general-settings reset also resets AI providers (spec 4.4), in the same transaction.
   generalSettings.addResetHook(aiProviders.resetHook);
   const dashboard = new DashboardService({
@@ -330,6 +438,7 @@ function buildServices(input: {
     outboundPolicy,
     bus,
     rateLimiter,
+    metrics,
     users,
     apiKeys,
     apiKeyAuth,
@@ -350,6 +459,7 @@ function buildServices(input: {
     bundles,
     callRecorder,
     aiProviders,
+    generation,
     activityLog,
     dashboard,
     generalSettings,
@@ -357,16 +467,20 @@ function buildServices(input: {
     skills,
     skillCatalogs,
     skillTools,
+    skillGenerator,
     sandbox,
     start() {
       apiKeyAuth.start();
       sessions.start();
       retention.start();
+      generation.start();
       void sandbox.detect();
     },
     close() {
       closing ??= (async () => {
         sessions.stop();
+        // First: a running job may still be deploying through the pool and the database.
+        await generation.stop();
         await retention.stop();
         generalSettings.stop();
         await callRecorder.stop();
@@ -387,6 +501,9 @@ export interface McpEndpoints {
   /** The Streamable HTTP core both routes share (sessions, transport rules, dispatch). */
   readonly core: EndpointCore;
   readonly bundle: BundleEndpoint;
+  readonly gateway: GatewayEndpoint;
+  /** The tool search behind the gateway's `search` (fed with every bundle's tools). */
+  readonly search: ToolSearch;
   /** One Koa middleware serving every MCP route; other paths pass on. */
   middleware(): Middleware;
   /** Graceful stop, first step: GET streams end, no new sessions. */
@@ -397,17 +514,57 @@ export interface McpEndpoints {
   settled(maxMs: number): Promise<void>;
 }
 
-/** Builds the MCP endpoints (`/mcp/bundle/{bundle_key}`; the gateway joins here). */
-export function composeMcp(services: Services, config: Config, logger: Logger, options: McpOptions = {}): McpEndpoints {
+/** Tunables of the MCP side besides the endpoint core's (tests shorten the search's timeouts). */
+export interface McpComposeOptions extends McpOptions {
+  search?: Partial<Omit<ToolSearchOptions, 'logger' | 'embedder' | 'cache'>>;
+}
+
+/** Builds the MCP endpoints (`/mcp/bundle/{bundle_key}` and `/mcp/gateway`) and the tool search. */
+export function composeMcp(services: Services, config: Config, logger: Logger, options: McpComposeOptions = {}): McpEndpoints {
+  const { search: searchOptions, ...coreOptions } = options;
   const core = new EndpointCore({
     upstreams: services.upstreams,
     recorder: services.callRecorder,
     logger,
     config,
     version: VERSION,
-    options,
+    options: coreOptions,
   });
   const bundle = new BundleEndpoint({ core, registry: services.bundleRegistry, catalog: services.catalog, config, version: VERSION });
+  // Embeddings of tool texts persist in the database (by content hash), so a restart re-embeds nothing.
+  const search = new ToolSearch({ ...searchOptions, logger, cache: new EmbeddingCacheStore(services.db.knex) });
+  const index = new GatewayToolIndex(search, services.bundleRegistry, services.catalog, bundle.views);
+  const gateway = new GatewayEndpoint({
+    core,
+    registry: services.bundleRegistry,
+    catalog: services.catalog,
+    views: bundle.views,
+    auth: services.apiKeyAuth,
+    rateLimiter: services.rateLimiter,
+    settings: services.gatewaySettings,
+    bus: services.bus,
+    search,
+    logger,
+  });
+  // The active embedding provider, now and after every change of the AI provider configurations
+  // (on any instance: the change is announced on the bus, which also delivers here).
+  const refreshEmbedder = (): void => {
+    services.aiProviders.embedder().then(
+      (embedder) => search.setEmbedder(embedder),
+      (err: unknown) => logger.warn({ reason: err instanceof Error ? err.message.slice(0, 200) : 'unknown' }, 'tool search: no embedder'),
+    );
+  };
+  refreshEmbedder();
+  core.onClose(services.aiProviders.onChange(() => services.bus.publish({ kind: 'ai_providers' })));
+  core.onClose(
+    services.bus.subscribe((m) => {
+      if (m.kind === 'ai_providers') refreshEmbedder();
+    }),
+  );
+  core.onClose(() => {
+    index.close();
+    search.close();
+  });
   // General settings the endpoints apply at run time (an explicit idle-timeout tunable wins).
   const applySettings = (s: EffectiveGeneralSettings): void => {
     core.setAllowedOrigins(s.allowed_origins);
@@ -415,10 +572,15 @@ export function composeMcp(services: Services, config: Config, logger: Logger, o
   };
   applySettings(services.generalSettings.current);
   core.onClose(services.generalSettings.onChange(applySettings));
+  services.metrics.setSources({ mcpSessions: () => core.sessions.size });
+  const bundleMiddleware = bundle.middleware();
+  const gatewayMiddleware = gateway.middleware();
   return {
     core,
     bundle,
-    middleware: () => bundle.middleware(),
+    gateway,
+    search,
+    middleware: () => (ctx, next) => bundleMiddleware(ctx, () => gatewayMiddleware(ctx, next)),
     drain: () => core.drain(),
     close: () => core.close(),
     settled: (maxMs) => core.settled(maxMs),

@@ -45,6 +45,7 @@ export interface Config {
   readonly upstreamRetryMaxMs: number;
   /** Failed attempts retried on the backoff schedule before an upstream is retried only once per health-check interval. */
   readonly upstreamMaxFastRetries: number;
+  readonly upstreamHttpClient: 'lean' | 'sdk';
   /** Hosts or CIDR ranges outbound fetches may reach although private, loopback or link-local. */
   readonly outboundAllowlist: readonly string[];
   /** GitHub REST API base URL for skill catalogs. */
@@ -53,6 +54,12 @@ export interface Config {
   readonly processSandbox: 'auto' | 'off';
   /** First uid (and gid) the process sandbox runs scripts as when the server runs as root. */
   readonly sandboxUid: number;
+  /** Server generation jobs that run at once in this process; more wait as `pending`. */
+  readonly generationConcurrency: number;
+  /** Rounds in which a generation job's validation failures are sent back to the model for repair. */
+  readonly generationRepairRounds: number;
+  /** Bearer token a Prometheus scraper may present to `GET /metrics`; absent = admin API keys only. */
+  readonly metricsToken: string | undefined;
 }
 
 /** Environment variable, its config key, its JSON schema and its documentation (README table). */
@@ -185,6 +192,12 @@ export const SETTINGS: readonly Setting[] = [
     doc: 'Reconnect attempts on the backoff schedule before retrying only once per health-check interval.',
   },
   {
+    env: 'TOOLGATE_UPSTREAM_HTTP_CLIENT',
+    key: 'upstreamHttpClient',
+    schema: { type: 'string', enum: ['lean', 'sdk'], default: 'lean' },
+    doc: 'Client transport for Streamable HTTP upstreams: lean (node:http, keep-alive) or sdk (the MCP SDK transport, for comparison).',
+  },
+  {
     env: 'TOOLGATE_OUTBOUND_ALLOWLIST',
     key: 'outboundAllowlist',
     schema: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 253 }, default: [] },
@@ -207,6 +220,24 @@ export const SETTINGS: readonly Setting[] = [
     key: 'sandboxUid',
     schema: { type: 'integer', minimum: 1000, maximum: 4294967000, default: 61000 },
     doc: 'First uid/gid of the process sandbox slots (uid, uid+1) when the server runs as root.',
+  },
+  {
+    env: 'TOOLGATE_GENERATION_CONCURRENCY',
+    key: 'generationConcurrency',
+    schema: { type: 'integer', minimum: 1, maximum: 32, default: 2 },
+    doc: 'Server generation jobs that run at once in this process; more wait as pending.',
+  },
+  {
+    env: 'TOOLGATE_GENERATION_REPAIR_ROUNDS',
+    key: 'generationRepairRounds',
+    schema: { type: 'integer', minimum: 0, maximum: 5, default: 2 },
+    doc: 'Rounds in which validation failures of a generated server go back to the model for repair before the job fails.',
+  },
+  {
+    env: 'TOOLGATE_METRICS_TOKEN',
+    key: 'metricsToken',
+    schema: { type: 'string', pattern: '^[\\x21-\\x7e]{32,512}$' },
+    doc: 'Bearer token for GET /metrics (Prometheus scrapers), 32 to 512 printable characters; unset = only admin/owner API keys (scope api:read) may read /metrics.',
   },
 ];
 

@@ -3,16 +3,24 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app.js';
-import { composeMcp, openServices, VERSION, type McpEndpoints, type Services } from './compose.js';
+import {
+  composeMcp,
+  openServices,
+  VERSION,
+  type McpComposeOptions,
+  type McpEndpoints,
+  type ServiceOptions,
+  type Services,
+} from './compose.js';
 import type { Config } from './config.js';
 import type { UpstreamCaller } from './domain/catalog.js';
 import { createHandlers } from './handlers/index.js';
 import { consoleStatic } from './http/console-static.js';
 import { PublicUrl } from './http/public-url.js';
 import { createRestApi } from './http/rest-api.js';
+import { metricsTokenRoute } from './http/metrics-route.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createLogger, type Logger } from './logger.js';
-import type { McpOptions } from './mcp/endpoint-core.js';
 import type { CallRecorderOptions } from './mcp/call-recorder.js';
 import { rateLimitHeaders } from './services/rate-limiter.js';
 import { checkScope } from './services/authorization.js';
@@ -43,8 +51,11 @@ export interface StartOptions {
   /** Upstream caller to use instead of the pool (benchmarks, fault tests). */
   upstreams?: UpstreamCaller;
   /** Tunables of the MCP endpoints. */
-  mcp?: McpOptions;
+  mcp?: McpComposeOptions;
   callRecorder?: CallRecorderOptions;
+  /** Generation tunables (tests shorten time-outs and polling). */
+  generation?: ServiceOptions['generation'];
+  keyUsageFlushMs?: ServiceOptions['keyUsageFlushMs'];
   /** Directory of the built web console (default `web/dist`). */
   consoleDir?: string;
 }
@@ -68,9 +79,25 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 async function startLocked(config: Config, options: StartOptions, logger: Logger, lock: DataDirLock): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
   const startedAt = new Date();
-  const services = await openServices(config, logger, clock, { upstreams: options.upstreams, callRecorder: options.callRecorder });
+  const services = await openServices(config, logger, clock, {
+    upstreams: options.upstreams,
+    callRecorder: options.callRecorder,
+    generation: options.generation,
+    keyUsageFlushMs: options.keyUsageFlushMs,
+  });
   const mcp = composeMcp(services, config, logger, options.mcp);
   const publicUrl = new PublicUrl(config);
+  const publicOrigin = config.publicUrl ? new URL(config.publicUrl).origin : undefined;
+  let originsFor: readonly string[] | undefined;
+  let origins: ReadonlySet<string> = new Set();
+  // Recomputed only when the settings' list changes (the list object is replaced on change).
+  const trustedOrigins = (allowed: readonly string[]): ReadonlySet<string> => {
+    if (allowed !== originsFor) {
+      originsFor = allowed;
+      origins = new Set([...allowed.map((o) => new URL(o).origin), ...(publicOrigin ? [publicOrigin] : [])]);
+    }
+    return origins;
+  };
   let stopping = false;
 
   const handlers = createHandlers({ config, logger, version: VERSION, startedAt, publicUrl, services });
@@ -83,6 +110,8 @@ async function startLocked(config: Config, options: StartOptions, logger: Logger
     },
     authorize: checkScope,
     rateLimit: async (principal) => rateLimitHeaders(await services.rateLimiter.check(principal)),
+    trustedOrigins: () => trustedOrigins(services.generalSettings.current.allowed_origins),
+    logger,
   });
   services.start();
   const app = createApp({
@@ -95,6 +124,8 @@ async function startLocked(config: Config, options: StartOptions, logger: Logger
       onMissing: (dir) => logger.warn({ dir }, 'web console not built: run npm run build:web'),
     }),
     isStopping: () => stopping,
+    metrics: services.metrics,
+    metricsRoute: metricsTokenRoute({ token: config.metricsToken, metrics: services.metrics }),
   });
 
   const server = http.createServer(app.callback());

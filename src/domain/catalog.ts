@@ -104,7 +104,43 @@ export interface UpstreamCallOptions {
   timeoutMs?: number;
   /** Receives upstream progress notifications for this call. */
   onProgress?: (progress: UpstreamProgress) => void;
+  /**
+   * The downstream client this call runs for: server-to-client requests (sampling, elicitation,
+   * roots) and log messages the upstream sends during the call are relayed to it.
+   */
+  downstream?: DownstreamPeer;
 }
+
+/**
+ * The downstream client behind one upstream call, as the pool sees it: what it declared, and how
+ * to reach it while the call runs. Implemented by the MCP endpoints.
+ */
+export interface DownstreamPeer {
+  /** Whether the client declared the capability a server-to-client method needs (`sampling`, `elicitation`, `roots`). */
+  has(capability: 'sampling' | 'elicitation' | 'roots'): boolean;
+  /**
+   * Sends a server-to-client request to the client and resolves with its result; rejects with a
+   * DownstreamRpcError when the client answers an error, or when it cannot be reached.
+   */
+  request(method: string, params: Record<string, unknown> | undefined, signal: AbortSignal): Promise<Record<string, unknown>>;
+  /** Relays an upstream `notifications/message` (the peer applies the client's log level). */
+  log(params: Record<string, unknown>): void;
+}
+
+/** A JSON-RPC error answer of a downstream client (or the gateway's own refusal on its behalf). */
+export class DownstreamRpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'DownstreamRpcError';
+  }
+}
+
+/** A `completion/complete` reference, in the upstream's names. */
+export type CompletionRef = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
 
 /** Result of `tools/call` (MCP CallToolResult): content blocks, structured content, isError. */
 export interface ToolCallResult {
@@ -138,4 +174,18 @@ export interface UpstreamCaller {
     args: Record<string, string>,
     options?: UpstreamCallOptions,
   ): Promise<{ messages: unknown[]; description?: string; [key: string]: unknown }>;
+  /** `completion/complete` on the upstream (absent: completion is not offered). */
+  complete?(
+    serverId: string,
+    params: { ref: CompletionRef; argument: { name: string; value: string }; context?: Record<string, unknown> },
+    options?: UpstreamCallOptions,
+  ): Promise<{ completion: { values: string[]; total?: number; hasMore?: boolean }; [key: string]: unknown }>;
+  /** `resources/subscribe` on the upstream (absent: subscriptions are not offered). */
+  subscribeResource?(serverId: string, uri: string, options?: UpstreamCallOptions): Promise<void>;
+  /** `resources/unsubscribe` on the upstream. */
+  unsubscribeResource?(serverId: string, uri: string, options?: UpstreamCallOptions): Promise<void>;
+  /** Calls `listener` for every upstream `notifications/resources/updated`; returns the unsubscribe. */
+  onResourceUpdated?(listener: (serverId: string, uri: string) => void): () => void;
+  /** Calls `listener` whenever an upstream connection (re)initialises; returns the unsubscribe. */
+  onUpstreamConnected?(listener: (serverId: string) => void): () => void;
 }

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: bc93bd542e86d0a090cb51f1fa9e2238a90e9470539a2a32d169ba2c68c4788c
+// openapi.yaml sha256: 4b57197d2699798d1206094dbeb35456548a701e9aba88939ec2e3e8e189ebcf
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -39,6 +39,35 @@ export interface paths {
          *     **Authorization:** No authentication.
          */
         get: operations["getReady"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description The process's metrics in the Prometheus text exposition format (prom-client), for a Prometheus scraper. Each instance reports its own figures.
+         *
+         *     - `toolgate_http_requests_total{route,method,status}` and `toolgate_http_request_duration_seconds{route}`: every HTTP request; `route` is the REST operationId (`getDashboard`, …), `mcp_bundle` / `mcp_gateway`, `unmatched` (404) or `other`, never a raw path; `status` is the class (`2xx`, `4xx`, …).
+         *     - `toolgate_mcp_requests_total{endpoint,method,outcome}` and `toolgate_mcp_request_duration_seconds{endpoint,method}`: MCP requests by JSON-RPC method (a fixed list of MCP methods, plus `batch`, `stream`, `end_session`, `info`; any other method is counted as `other`).
+         *     - `toolgate_tool_calls_total{server_id,status}`, `toolgate_tool_call_errors_total{server_id}`, `toolgate_tool_call_duration_seconds{server_id}`: `tools/call` by upstream server id (never a tool name) and outcome (`ok`, `tool_error`, `error`, `timeout`, `cancelled`).
+         *     - `toolgate_upstream_up{server_id,status}`: 1 when an enabled upstream is connected, else 0.
+         *     - `toolgate_mcp_sessions`: open MCP sessions. `toolgate_rate_limit_rejections_total{subject}`: 429 answers by budget (`api_key`, `session`, `address`). `toolgate_db_pool_connections{state}`: database pool connections (`used`, `free`) and waiting requests (`pending_acquire`, `pending_create`).
+         *     - Process metrics of prom-client's default set, prefixed `toolgate_` (CPU, memory, event-loop lag, GC, handles).
+         *
+         *     **Authorization:** Not open by default. Either an API key (Bearer) or session of a user with the admin or owner role (an API key needs the `api:read` scope), rate limited like any operation; or, when the server sets `TOOLGATE_METRICS_TOKEN`, that token as `Authorization: Bearer <token>` (for scrapers; not rate limited, grants nothing else). No secret, tool name or argument appears in the output.
+         */
+        get: operations["getMetrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1215,7 +1244,7 @@ export interface paths {
         put?: never;
         /**
          * Start generating an MCP server
-         * @description Queues an asynchronous job that designs, implements, validates and (with `auto_deploy`) registers a new MCP server from a description. Poll `getGenerationJob` (or `Location`) for progress.
+         * @description Queues an asynchronous job that designs, implements, validates and (with `auto_deploy`) registers a new MCP server from a description, and answers at once (`pending`). Poll `getGenerationJob` (or `Location`) for progress. Deployment registers the server like `createServer` (stdio transport, `command` the Node binary with the permission flags), waits for it to connect and syncs its tools; its tools then go into bundles like any other. With `auto_deploy: false` the job completes after validation and the code stays in the data directory.
          *
          *     **Authorization:** Requires the admin or owner role.
          */
@@ -1259,7 +1288,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a server generation job
-         * @description Cancels a pending or running job (status `cancelled`); nothing is deployed. Takes no body.
+         * @description Cancels a pending or running job (status `cancelled`); nothing is deployed. The job's model calls are aborted; a server it had already registered is removed and its generated code deleted before the answer (a job running on another instance stops at its next progress write). Takes no body.
          *
          *     **Authorization:** Requires the admin or owner role.
          */
@@ -1405,7 +1434,11 @@ export interface paths {
          *     | `completion` | `SkillGenerationCompletionEvent` | the final skill; last event on success |
          *     | `error` | `SkillGenerationErrorEvent` | the failure; last event on failure |
          *
-         *     Errors found before the stream starts (authentication, validation, no provider) are ordinary JSON error responses. Closing the connection cancels the generation; nothing is saved then. With `save: true` the skill is saved before `completion` is sent.
+         *     Errors found before the stream starts (authentication, validation, no provider) are ordinary JSON error responses: 409 `no_active_llm_provider` when no `llm` provider is active (or `ai_provider_needs_reconfiguration` when its key cannot be decrypted), 400 `ai_provider_not_found` / `ai_provider_wrong_type` for a `provider_id` that does not exist or is not an `llm` provider, 409 `skill_name_taken` when saving under a requested `name` that exists.
+         *
+         *     `progress` phases, in order: `preparing` (0), `drafting` (10), `validating` (90), `saving` (95, only when saving). Each `token` carries one text delta of the model, sent (and flushed) as the model produces it; `thinking` carries reasoning deltas where the model sends them (OpenAI-compatible reasoning models; Anthropic when the provider's `config.thinking_budget_tokens` is set). The generated SKILL.md (a Markdown code fence around it is removed) is validated like an imported one: frontmatter (YAML map, `name` rule, `description`, known keys) and sizes; with a requested `name`, the frontmatter's name is set to it. `error` codes: `invalid_skill` (the SKILL.md is not a valid Agent Skill), `skill_too_large`, `skill_name_taken` (the model's name exists), `ai_output_truncated` (the model hit its output token limit), `ai_*` (the provider failed: `ai_unavailable`, `ai_timeout`, `ai_auth`, ...), `internal_error`.
+         *
+         *     Closing the connection cancels the generation (the model call is aborted); nothing is saved then. With `save: true` (the default) the skill is saved, with a `skill.generate` entry in the activity log, before `completion` is sent. The response carries `Cache-Control: no-store, no-transform` and `X-Accel-Buffering: no` so that proxies pass events on unbuffered.
          *
          *     **Authorization:** Requires the admin or owner role.
          */
@@ -1447,7 +1480,7 @@ export interface paths {
         };
         /**
          * Open the server-to-client stream of a bundle session
-         * @description Opens a server-to-client SSE stream for a legacy session (`Mcp-Session-Id` required), carrying notifications such as `notifications/tools/list_changed`. `Last-Event-ID` resumes after a given event. Not offered in 2026-07-28 (405).
+         * @description Opens a server-to-client SSE stream for a legacy session (`Mcp-Session-Id` required), carrying notifications such as `notifications/tools/list_changed` as events with ids (1, 2, … per session). A new stream replaces the session's previous one. `Last-Event-ID` replays the events after that id that the session kept (its latest 100, at most 1 MiB, including those sent while it had no open stream), then continues live. Not offered in 2026-07-28 (405).
          *
          *     **Authorization:** the bundle key in the path is the credential (`x-auth: bundle_key`); no user credential is needed. An unknown key answers 404.
          */
@@ -1457,7 +1490,7 @@ export interface paths {
          * Send MCP messages to a bundle
          * @description The Streamable HTTP endpoint of one bundle. It supports `initialize`, `ping`, `tools/list` (every enabled and available tool of the bundle, overrides applied, in display order), `tools/call`, `notifications/*`, and in 2026-07-28 `server/discover`. Search/execute mode is not offered here (see the gateway).
          *
-         *     With `Mcp-Session-Id` the existing session is used; `initialize` creates a session (bound to the credential) and returns its id in the `Mcp-Session-Id` response header. In 2026-07-28 requests are stateless and carry `_meta` instead. The response is one JSON-RPC message as `application/json`, or a `text/event-stream` of related notifications ending with the response (long calls, progress). A body of only notifications or responses answers 202. Tool failures are `tools/call` results with `isError: true`.
+         *     With `Mcp-Session-Id` the existing session is used; otherwise `initialize`, or any other request (a new implicit session, spec 4.11 rule 3), creates a session bound to the credential and returns its id in the `Mcp-Session-Id` response header. In 2026-07-28 requests are stateless and carry `_meta` instead. The response is one JSON-RPC message as `application/json`, or a `text/event-stream` of related notifications ending with the response (long calls, progress); a request cancelled with `notifications/cancelled` gets a stream that ends without a response. A body of only notifications or responses answers 202. Tool failures are `tools/call` results with `isError: true`. See the tag `mcp`, "Transport rules".
          *
          *     **Authorization:** the bundle key in the path is the credential (`x-auth: bundle_key`); no user credential is needed. An unknown key answers 404.
          */
@@ -1496,6 +1529,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp/bundle/{bundle_key}/sse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open a session on the legacy HTTP+SSE transport
+         * @description The MCP HTTP+SSE transport of protocol version 2024-11-05, for clients that speak only it (some hubs and desktop bridges). Opens a session and its event stream: the first event is `event: endpoint` whose data is the path to POST messages to (`…/messages?sessionId=<id>`, relative to this URL); every response and notification of the session then arrives as `event: message` (`data: <JSON-RPC message>`). The session is bound to the credential and ends when the stream closes. `initialize` accepts 2024-11-05 and the legacy Streamable HTTP versions. See the tag `mcp`, "Transport rules".
+         *
+         *     **Authorization:** the bundle key in the path is the credential (`x-auth: bundle_key`); no user credential is needed. An unknown key answers 404.
+         */
+        get: operations["mcpBundleSseOpen"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp/bundle/{bundle_key}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a message to a legacy HTTP+SSE session
+         * @description Carries one JSON-RPC message (or a batch, whose responses arrive as separate events) of a session opened with `GET /mcp/bundle/{bundle_key}/sse`, named by the `sessionId` query parameter the `endpoint` event announced. Answers 202 once the message is accepted; its response (if any) travels on the session's event stream. A request cancelled with `notifications/cancelled` gets no response there.
+         *
+         *     **Authorization:** the bundle key in the path is the credential (`x-auth: bundle_key`); no user credential is needed. An unknown key answers 404.
+         */
+        post: operations["mcpBundleSseMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp/gateway": {
         parameters: {
             query?: never;
@@ -1505,7 +1582,7 @@ export interface paths {
         };
         /**
          * Open the server-to-client stream of a gateway session
-         * @description Opens a server-to-client SSE stream for a legacy session (`Mcp-Session-Id` required), carrying notifications such as `notifications/tools/list_changed`. `Last-Event-ID` resumes after a given event. Not offered in 2026-07-28 (405).
+         * @description Opens a server-to-client SSE stream for a legacy session (`Mcp-Session-Id` required), carrying notifications such as `notifications/tools/list_changed` as events with ids (1, 2, … per session). A new stream replaces the session's previous one. `Last-Event-ID` replays the events after that id that the session kept (its latest 100, at most 1 MiB, including those sent while it had no open stream), then continues live. Not offered in 2026-07-28 (405).
          *
          *     **Authorization:** a user API key in `Authorization: Bearer` with the `mcp` scope (any role). Cookies are not accepted on this endpoint.
          */
@@ -1513,9 +1590,9 @@ export interface paths {
         put?: never;
         /**
          * Send MCP messages to the gateway
-         * @description The unified gateway endpoint of the calling user. In `direct` mode it serves every enabled tool of the bundles selected in the user's gateway settings (names made unique across bundles); in `search_execute` mode it serves two tools, `search` (hybrid keyword/semantic search over the tools the user may call) and `execute` (call a tool found by search). Listing and calling share one policy: a tool that is not listed cannot be called.
+         * @description The unified gateway endpoint of the calling user. In `direct` mode it serves every enabled tool of the bundles selected in the user's gateway settings among those the user may use (names made unique across bundles as the tag `mcp` describes under "The gateway endpoint"); in `search_execute` mode it serves two tools, `search` (hybrid keyword/semantic search over the tools the user may call) and `execute` (call a tool found by search). Listing, searching and calling share one policy: a tool that is not listed (or, in `search_execute`, not reachable through `execute`) cannot be called.
          *
-         *     With `Mcp-Session-Id` the existing session is used; `initialize` creates a session (bound to the credential) and returns its id in the `Mcp-Session-Id` response header. In 2026-07-28 requests are stateless and carry `_meta` instead. The response is one JSON-RPC message as `application/json`, or a `text/event-stream` of related notifications ending with the response (long calls, progress). A body of only notifications or responses answers 202. Tool failures are `tools/call` results with `isError: true`.
+         *     With `Mcp-Session-Id` the existing session is used; otherwise `initialize`, or any other request (a new implicit session, spec 4.11 rule 3), creates a session bound to the credential and returns its id in the `Mcp-Session-Id` response header. In 2026-07-28 requests are stateless and carry `_meta` instead. The response is one JSON-RPC message as `application/json`, or a `text/event-stream` of related notifications ending with the response (long calls, progress); a request cancelled with `notifications/cancelled` gets a stream that ends without a response. A body of only notifications or responses answers 202. Tool failures are `tools/call` results with `isError: true`. See the tag `mcp`, "Transport rules".
          *
          *     **Authorization:** a user API key in `Authorization: Bearer` with the `mcp` scope (any role). Cookies are not accepted on this endpoint.
          */
@@ -1527,6 +1604,50 @@ export interface paths {
          *     **Authorization:** a user API key in `Authorization: Bearer` with the `mcp` scope (any role). Cookies are not accepted on this endpoint.
          */
         delete: operations["mcpGatewayDelete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp/gateway/sse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open a session on the legacy HTTP+SSE transport
+         * @description The MCP HTTP+SSE transport of protocol version 2024-11-05, for clients that speak only it (some hubs and desktop bridges). Opens a session and its event stream: the first event is `event: endpoint` whose data is the path to POST messages to (`…/messages?sessionId=<id>`, relative to this URL); every response and notification of the session then arrives as `event: message` (`data: <JSON-RPC message>`). The session is bound to the credential and ends when the stream closes. `initialize` accepts 2024-11-05 and the legacy Streamable HTTP versions. See the tag `mcp`, "Transport rules".
+         *
+         *     **Authorization:** a user API key in `Authorization: Bearer` with the `mcp` scope (any role), on the GET and on every POST. Cookies are not accepted on this endpoint.
+         */
+        get: operations["mcpGatewaySseOpen"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp/gateway/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a message to a legacy HTTP+SSE session
+         * @description Carries one JSON-RPC message (or a batch, whose responses arrive as separate events) of a session opened with `GET /mcp/gateway/sse`, named by the `sessionId` query parameter the `endpoint` event announced. Answers 202 once the message is accepted; its response (if any) travels on the session's event stream. A request cancelled with `notifications/cancelled` gets no response there.
+         *
+         *     **Authorization:** a user API key in `Authorization: Bearer` with the `mcp` scope (any role), on the GET and on every POST. Cookies are not accepted on this endpoint.
+         */
+        post: operations["mcpGatewaySseMessage"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1671,7 +1792,11 @@ export interface components {
             /** @description Last connection or probe error; null when healthy. */
             last_error: string | null;
         };
-        /** @description One activity feed entry. */
+        /**
+         * @description One activity feed entry.
+         *
+         *     Admin actions: every state-changing administrative operation (servers, tool selection, bundles, API keys, users, invitations, auth settings and OAuth providers, general settings, gateway settings, AI providers, skills and their attachments, generation jobs) writes one entry in the same database transaction as its change, so an entry exists exactly when the change does. An operation that is refused (4xx) or whose transaction rolls back leaves **no** entry. `status: error` marks an action that was carried out but did not achieve its effect (e.g. `server.refresh` of a server that could not be reached). Actions are named `<resource>.<verb>`: `server.create|update|delete|enable|disable|refresh`, `server.tools.enable|disable`, `bundle.create|update|delete|regenerate_key`, `bundle.tools.add|remove|override|reorder`, `api_key.create|update|rotate|revoke`, `user.bootstrap|create|update|deactivate`, `invitation.create|revoke|accept`, `settings.auth.update`, `oauth_provider.create|update|delete`, `settings.general.update|reset`, `settings.gateway.update`, `ai_provider.create|update|delete|activate`, `skill.create|update|delete|import|attach|detach`.
+         */
         ActivityEntry: {
             /** Format: uuid */
             id: string;
@@ -2012,7 +2137,7 @@ export interface components {
              * @description Null restores the built-in default.
              */
             registry_url?: string | null;
-            /** @description Stored encrypted, never returned. Null clears it. */
+            /** @description Stored encrypted, never returned. Null clears it. The skill catalogs send it as a Bearer token (`Authorization` header) on GitHub API calls (`GET /api/v1/skills/catalog/{source}`, `POST /api/v1/skills/import`) while `registry_url` is null or names the GitHub API's origin; a token meant for another registry never goes to GitHub. Changing it empties the catalog listing cache. */
             registry_token?: string | null;
         };
         /**
@@ -2404,7 +2529,7 @@ export interface components {
         /** @description How `/mcp/gateway` serves this user. */
         GatewaySettings: {
             mode: components["schemas"]["GatewayMode"];
-            /** @description Bundles the gateway endpoint serves; empty means every bundle. */
+            /** @description Bundles the gateway endpoint serves (those the user may use, in this order); empty means every bundle the user may use (admins and owners every bundle, members the bundles they created). */
             bundle_ids: string[];
             /** @description Maximum tools a `search` returns (search_execute mode). */
             search_result_limit: number;
@@ -2417,7 +2542,7 @@ export interface components {
         /** @description Partial update: only supplied fields change. */
         GatewaySettingsUpdate: {
             mode?: components["schemas"]["GatewayMode"];
-            /** @description Replaces the selection; empty means every bundle. */
+            /** @description Replaces the selection; empty means every bundle the user may use. Each id must name a bundle the user may use (else 400). */
             bundle_ids?: string[];
             search_result_limit?: number;
         };
@@ -2950,7 +3075,7 @@ export interface components {
             skill_id: string;
         };
         /**
-         * @description `pending` → `running` → `completed` | `failed`; `cancelled` from pending or running.
+         * @description `pending` → `running` → `completed` | `failed`; `cancelled` from pending or running. A running job interrupted by a stop or crash of its process becomes `failed` (`error_message` starts with `Interrupted`).
          * @enum {string}
          */
         GenerationJobStatus: "pending" | "running" | "completed" | "failed" | "cancelled";
@@ -2963,7 +3088,7 @@ export interface components {
         ReasoningEntry: {
             /** Format: date-time */
             timestamp: string;
-            /** @description The generation agent, e.g. `architect`. */
+            /** @description The generation agent: `analyst` (analysis), `architect` (design), `engineer` (implementation and repairs), `validator` (validation), `deployer` (deployment) or `supervisor` (outcome: failure, cancellation, interruption). */
             agent: string;
             phase: string;
             message: string;
@@ -2977,7 +3102,7 @@ export interface components {
             /** Format: uuid */
             server_id: string;
             server_name: string;
-            /** @description Where the generated server is reachable. */
+            /** @description Where the generated server is reachable. A generated server speaks stdio, so this is `stdio:` followed by the `file:` URL of its entry module, which the gateway runs; MCP clients reach its tools through a bundle endpoint. */
             mcp_endpoint: string;
             tool_count: number;
         };
@@ -2994,7 +3119,7 @@ export interface components {
             tools_total: number;
             /** @description Name of the server to generate (given or chosen during design). */
             server_name: string | null;
-            /** @description Why the job failed. */
+            /** @description Why the job failed, in words a person can act on (which tool failed validation and how, which phase the model failed in, or `Interrupted…`). */
             error_message: string | null;
             /** @description Oldest first. */
             reasoning_log: components["schemas"]["ReasoningEntry"][];
@@ -3708,7 +3833,7 @@ export interface components {
         OAuthProviderType: components["schemas"]["OAuthProviderType"];
         /** @description The bundle key; it is the credential of this endpoint. Treat it as a secret. */
         BundleKey: string;
-        /** @description The session id returned by `initialize` (legacy protocol versions). Required on every request after `initialize`; absent on `initialize` itself and in 2026-07-28. */
+        /** @description The session id returned by `initialize` or by a request served in an implicit session (legacy protocol versions). Sent back on every later request of the session; a legacy request without it opens a new implicit session, while `GET` and `DELETE` require it. Absent on `initialize` itself and in 2026-07-28. */
         McpSessionId: string;
         /** @description The negotiated protocol version. Required after `initialize` from 2025-06-18 on, and on every request in 2026-07-28 (where it must equal the `_meta` version). An unsupported value answers 400 (-32022). */
         McpProtocolVersion: string;
@@ -3718,7 +3843,7 @@ export interface components {
         McpName: string;
         /** @description Sent by browsers. When present it must be listed in the general setting `allowed_origins` (or be the gateway's own origin); otherwise 403 (DNS-rebinding protection). */
         Origin: string;
-        /** @description Resume a server-to-client SSE stream after this event id (legacy sessions). */
+        /** @description Resume a session's server-to-client SSE stream after this event id (legacy sessions); the kept events after it are replayed first. */
         LastEventId: string;
     };
     requestBodies: never;
@@ -3741,7 +3866,7 @@ export interface components {
         Allow: string;
         /** @description Sets or clears a cookie. */
         SetCookie: string;
-        /** @description The session id created by `initialize` (legacy protocol versions). Send it back on every later request of the session. */
+        /** @description The session id created by `initialize`, or by a legacy request sent without one (an implicit session). Send it back on every later request of the session. */
         McpSessionId: string;
     };
     pathItems: never;
@@ -3809,6 +3934,39 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             /** @description Not ready: the database is unreachable or did not answer in time (`code: not_ready`). */
             503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics (Prometheus text format 0.0.4). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # HELP toolgate_tool_calls_total tools/call requests, by upstream server id and outcome.
+                     *     # TYPE toolgate_tool_calls_total counter
+                     *     toolgate_tool_calls_total{server_id="5f0c3d52-1a7e-4c1b-9a57-0c2f3b7f0e11",status="ok"} 42
+                     */
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Only GET is supported. */
+            405: components["responses"]["MethodNotAllowed"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };
     };
@@ -4890,7 +5048,7 @@ export interface operations {
                     "application/json": components["schemas"]["GatewaySettings"];
                 };
             };
-            /** @description A bundle id does not exist. */
+            /** @description A bundle id does not name a bundle the caller may use (it does not exist, or the caller is a member who did not create it). */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
@@ -6339,11 +6497,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session id returned by `initialize` (legacy protocol versions). Required on every request after `initialize`; absent on `initialize` itself and in 2026-07-28. */
+                /** @description The session id returned by `initialize` or by a request served in an implicit session (legacy protocol versions). Sent back on every later request of the session; a legacy request without it opens a new implicit session, while `GET` and `DELETE` require it. Absent on `initialize` itself and in 2026-07-28. */
                 "Mcp-Session-Id"?: components["parameters"]["McpSessionId"];
                 /** @description The negotiated protocol version. Required after `initialize` from 2025-06-18 on, and on every request in 2026-07-28 (where it must equal the `_meta` version). An unsupported value answers 400 (-32022). */
                 "MCP-Protocol-Version"?: components["parameters"]["McpProtocolVersion"];
-                /** @description Resume a server-to-client SSE stream after this event id (legacy sessions). */
+                /** @description Resume a session's server-to-client SSE stream after this event id (legacy sessions); the kept events after it are replayed first. */
                 "Last-Event-ID"?: components["parameters"]["LastEventId"];
                 /** @description Sent by browsers. When present it must be listed in the general setting `allowed_origins` (or be the gateway's own origin); otherwise 403 (DNS-rebinding protection). */
                 Origin?: components["parameters"]["Origin"];
@@ -6356,7 +6514,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The event stream (`event: message`, `data: <JSON-RPC notification>`), kept open with periodic comments. */
+            /** @description The event stream (`id: <n>`, `event: message`, `data: <JSON-RPC notification>`), kept open with periodic comments. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6447,7 +6605,7 @@ export interface operations {
                     "application/json": components["schemas"]["JSONRPCError"];
                 };
             };
-            /** @description `Accept` does not list `text/event-stream`. */
+            /** @description `Accept` is present and does not list `text/event-stream`. */
             406: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6538,7 +6696,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session id returned by `initialize` (legacy protocol versions). Required on every request after `initialize`; absent on `initialize` itself and in 2026-07-28. */
+                /** @description The session id returned by `initialize` or by a request served in an implicit session (legacy protocol versions). Sent back on every later request of the session; a legacy request without it opens a new implicit session, while `GET` and `DELETE` require it. Absent on `initialize` itself and in 2026-07-28. */
                 "Mcp-Session-Id"?: components["parameters"]["McpSessionId"];
                 /** @description The negotiated protocol version. Required after `initialize` from 2025-06-18 on, and on every request in 2026-07-28 (where it must equal the `_meta` version). An unsupported value answers 400 (-32022). */
                 "MCP-Protocol-Version"?: components["parameters"]["McpProtocolVersion"];
@@ -6555,7 +6713,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description One JSON-RPC message, or (2025-03-26 only) a batch. `Accept` must list `application/json` and `text/event-stream`. */
+        /** @description One JSON-RPC message, or (2025-03-26 only) a batch. `Accept`, when present, must list `application/json` and `text/event-stream`. */
         requestBody: {
             content: {
                 /**
@@ -6602,7 +6760,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description The body held only notifications or responses; no body. */
+            /** @description The body held only notifications or responses; no body (and, without `Mcp-Session-Id`, no session is opened). */
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6610,7 +6768,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Transport error with `id: null`: unparsable JSON (-32700), invalid message or batch outside 2025-03-26 (-32600), missing `Mcp-Session-Id` after initialize (-32600), header mismatch (-32020) or unsupported protocol version (-32022, `data.supported`). */
+            /** @description Transport error with `id: null`: unparsable JSON (-32700), invalid message or batch outside 2025-03-26 (-32600), header mismatch (-32020) or unsupported protocol version (-32022, `data.supported`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6670,7 +6828,7 @@ export interface operations {
                     "application/json": components["schemas"]["JSONRPCError"];
                 };
             };
-            /** @description `Accept` does not list both `application/json` and `text/event-stream` (-32600). */
+            /** @description `Accept` is present and does not list both `application/json` and `text/event-stream` (-32600). */
             406: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -6821,7 +6979,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session id returned by `initialize` (legacy protocol versions). Required on every request after `initialize`; absent on `initialize` itself and in 2026-07-28. */
+                /** @description The session id returned by `initialize` or by a request served in an implicit session (legacy protocol versions). Sent back on every later request of the session; a legacy request without it opens a new implicit session, while `GET` and `DELETE` require it. Absent on `initialize` itself and in 2026-07-28. */
                 "Mcp-Session-Id"?: components["parameters"]["McpSessionId"];
                 /** @description The negotiated protocol version. Required after `initialize` from 2025-06-18 on, and on every request in 2026-07-28 (where it must equal the `_meta` version). An unsupported value answers 400 (-32022). */
                 "MCP-Protocol-Version"?: components["parameters"]["McpProtocolVersion"];
@@ -6999,15 +7157,320 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    mcpBundleSseOpen: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Sent by browsers. When present it must be listed in the general setting `allowed_origins` (or be the gateway's own origin); otherwise 403 (DNS-rebinding protection). */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path: {
+                /** @description The bundle key; it is the credential of this endpoint. Treat it as a secret. */
+                bundle_key: components["parameters"]["BundleKey"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session's event stream: `event: endpoint` first, then `event: message` events, kept open with periodic comments. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The `Origin` header is present and not allowed (-32004). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32004,
+                     *         "message": "Forbidden origin"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Unknown bundle key (-32005). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32005,
+                     *         "message": "Bundle not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description `Accept` is present and does not list `text/event-stream` (-32600). */
+            406: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32600,
+                     *         "message": "Not Acceptable"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Rate limit exceeded (-32003). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32003,
+                     *         "message": "Rate limit exceeded"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description The instance is shutting down (-32603, `Retry-After`, `Connection: close`). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32603,
+                     *         "message": "Server is shutting down"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Unexpected failure (-32603). */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+        };
+    };
+    mcpBundleSseMessage: {
+        parameters: {
+            query: {
+                /** @description The session id from the `endpoint` event. */
+                sessionId: string;
+            };
+            header?: {
+                /** @description Sent by browsers. When present it must be listed in the general setting `allowed_origins` (or be the gateway's own origin); otherwise 403 (DNS-rebinding protection). */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path: {
+                /** @description The bundle key; it is the credential of this endpoint. Treat it as a secret. */
+                bundle_key: components["parameters"]["BundleKey"];
+            };
+            cookie?: never;
+        };
+        /** @description One JSON-RPC message, or a batch. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JSONRPCMessage"] | components["schemas"]["JSONRPCBatch"];
+            };
+        };
+        responses: {
+            /** @description Accepted; the response travels on the session's event stream. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Unparsable JSON (-32700) or not a JSON-RPC 2.0 message (-32600). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32700,
+                     *         "message": "Parse error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description The `Origin` header is present and not allowed (-32004). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32004,
+                     *         "message": "Forbidden origin"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Unknown bundle key, or unknown, ended or foreign session (-32005): its stream has closed; open a new one. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32005,
+                     *         "message": "Session not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description The body is larger than 1 MiB (-32600). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32600,
+                     *         "message": "Request body too large"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description `Content-Type` is not `application/json` (-32600). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32600,
+                     *         "message": "Unsupported Media Type"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Rate limit exceeded (-32003). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32003,
+                     *         "message": "Rate limit exceeded"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Unexpected failure (-32603). */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+        };
+    };
     mcpGatewayGet: {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session id returned by `initialize` (legacy protocol versions). Required on every request after `initialize`; absent on `initialize` itself and in 2026-07-28. */
+                /** @description The session id returned by `initialize` or by a request served in an implicit session (legacy protocol versions). Sent back on every later request of the session; a legacy request without it opens a new implicit session, while `GET` and `DELETE` require it. Absent on `initialize` itself and in 2026-07-28. */
                 "Mcp-Session-Id"?: components["parameters"]["McpSessionId"];
                 /** @description The negotiated protocol version. Required after `initialize` from 2025-06-18 on, and on every request in 2026-07-28 (where it must equal the `_meta` version). An unsupported value answers 400 (-32022). */
                 "MCP-Protocol-Version"?: components["parameters"]["McpProtocolVersion"];
-                /** @description Resume a server-to-client SSE stream after this event id (legacy sessions). */
+                /** @description Resume a session's server-to-client SSE stream after this event id (legacy sessions); the kept events after it are replayed first. */
                 "Last-Event-ID"?: components["parameters"]["LastEventId"];
                 /** @description Sent by browsers. When present it must be listed in the general setting `allowed_origins` (or be the gateway's own origin); otherwise 403 (DNS-rebinding protection). */
                 Origin?: components["parameters"]["Origin"];
@@ -7017,7 +7480,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The event stream (`event: message`, `data: <JSON-RPC notification>`), kept open with periodic comments. */
+            /** @description The event stream (`id: <n>`, `event: message`, `data: <JSON-RPC notification>`), kept open with periodic comments. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7129,7 +7592,7 @@ export interface operations {
                     "application/json": components["schemas"]["JSONRPCError"];
                 };
             };
-            /** @description `Accept` does not list `text/event-stream`. */
+            /** @description `Accept` is present and does not list `text/event-stream`. */
             406: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7199,7 +7662,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session id returned by `initialize` (legacy protocol versions). Required on every request after `initialize`; absent on `initialize` itself and in 2026-07-28. */
+                /** @description The session id returned by `initialize` or by a request served in an implicit session (legacy protocol versions). Sent back on every later request of the session; a legacy request without it opens a new implicit session, while `GET` and `DELETE` require it. Absent on `initialize` itself and in 2026-07-28. */
                 "Mcp-Session-Id"?: components["parameters"]["McpSessionId"];
                 /** @description The negotiated protocol version. Required after `initialize` from 2025-06-18 on, and on every request in 2026-07-28 (where it must equal the `_meta` version). An unsupported value answers 400 (-32022). */
                 "MCP-Protocol-Version"?: components["parameters"]["McpProtocolVersion"];
@@ -7213,7 +7676,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description One JSON-RPC message, or (2025-03-26 only) a batch. `Accept` must list `application/json` and `text/event-stream`. */
+        /** @description One JSON-RPC message, or (2025-03-26 only) a batch. `Accept`, when present, must list `application/json` and `text/event-stream`. */
         requestBody: {
             content: {
                 /**
@@ -7260,7 +7723,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description The body held only notifications or responses; no body. */
+            /** @description The body held only notifications or responses; no body (and, without `Mcp-Session-Id`, no session is opened). */
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7268,7 +7731,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Transport error with `id: null`: unparsable JSON (-32700), invalid message or batch outside 2025-03-26 (-32600), missing `Mcp-Session-Id` after initialize (-32600), header mismatch (-32020) or unsupported protocol version (-32022, `data.supported`). */
+            /** @description Transport error with `id: null`: unparsable JSON (-32700), invalid message or batch outside 2025-03-26 (-32600), header mismatch (-32020) or unsupported protocol version (-32022, `data.supported`). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7349,7 +7812,7 @@ export interface operations {
                     "application/json": components["schemas"]["JSONRPCError"];
                 };
             };
-            /** @description `Accept` does not list both `application/json` and `text/event-stream` (-32600). */
+            /** @description `Accept` is present and does not list both `application/json` and `text/event-stream` (-32600). */
             406: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7479,7 +7942,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session id returned by `initialize` (legacy protocol versions). Required on every request after `initialize`; absent on `initialize` itself and in 2026-07-28. */
+                /** @description The session id returned by `initialize` or by a request served in an implicit session (legacy protocol versions). Sent back on every later request of the session; a legacy request without it opens a new implicit session, while `GET` and `DELETE` require it. Absent on `initialize` itself and in 2026-07-28. */
                 "Mcp-Session-Id"?: components["parameters"]["McpSessionId"];
                 /** @description The negotiated protocol version. Required after `initialize` from 2025-06-18 on, and on every request in 2026-07-28 (where it must equal the `_meta` version). An unsupported value answers 400 (-32022). */
                 "MCP-Protocol-Version"?: components["parameters"]["McpProtocolVersion"];
@@ -7642,6 +8105,329 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+        };
+    };
+    mcpGatewaySseOpen: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Sent by browsers. When present it must be listed in the general setting `allowed_origins` (or be the gateway's own origin); otherwise 403 (DNS-rebinding protection). */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session's event stream: `event: endpoint` first, then `event: message` events, kept open with periodic comments. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Missing or invalid API key, or no `mcp` scope (-32004). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description `Bearer realm="toolgate"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32004,
+                     *         "message": "Unauthorized"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description The `Origin` header is present and not allowed (-32004). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32004,
+                     *         "message": "Forbidden origin"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description `Accept` is present and does not list `text/event-stream` (-32600). */
+            406: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32600,
+                     *         "message": "Not Acceptable"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Rate limit exceeded (-32003). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32003,
+                     *         "message": "Rate limit exceeded"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description The instance is shutting down (-32603, `Retry-After`, `Connection: close`). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32603,
+                     *         "message": "Server is shutting down"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Unexpected failure (-32603). */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+        };
+    };
+    mcpGatewaySseMessage: {
+        parameters: {
+            query: {
+                /** @description The session id from the `endpoint` event. */
+                sessionId: string;
+            };
+            header?: {
+                /** @description Sent by browsers. When present it must be listed in the general setting `allowed_origins` (or be the gateway's own origin); otherwise 403 (DNS-rebinding protection). */
+                Origin?: components["parameters"]["Origin"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One JSON-RPC message, or a batch. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JSONRPCMessage"] | components["schemas"]["JSONRPCBatch"];
+            };
+        };
+        responses: {
+            /** @description Accepted; the response travels on the session's event stream. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Unparsable JSON (-32700) or not a JSON-RPC 2.0 message (-32600). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32700,
+                     *         "message": "Parse error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Missing or invalid API key, or no `mcp` scope (-32004). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description `Bearer realm="toolgate"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32004,
+                     *         "message": "Unauthorized"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description The `Origin` header is present and not allowed (-32004). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32004,
+                     *         "message": "Forbidden origin"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Unknown, ended or foreign session (-32005): its stream has closed; open a new one. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32005,
+                     *         "message": "Session not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description The body is larger than 1 MiB (-32600). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32600,
+                     *         "message": "Request body too large"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description `Content-Type` is not `application/json` (-32600). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32600,
+                     *         "message": "Unsupported Media Type"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Rate limit exceeded (-32003). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32003,
+                     *         "message": "Rate limit exceeded"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["JSONRPCError"];
+                };
+            };
+            /** @description Unexpected failure (-32603). */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["JSONRPCError"];
                 };
             };

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: bc93bd542e86d0a090cb51f1fa9e2238a90e9470539a2a32d169ba2c68c4788c
+// openapi.yaml sha256: 4b57197d2699798d1206094dbeb35456548a701e9aba88939ec2e3e8e189ebcf
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */
@@ -22,6 +22,7 @@ export interface OperationInfo {
 export const OPERATIONS = [
   {"operationId":"getHealth","method":"get","path":"/health","tag":"health","minRole":"public","transport":"rest","specAddition":false},
   {"operationId":"getReady","method":"get","path":"/ready","tag":"health","minRole":"public","transport":"rest","specAddition":false},
+  {"operationId":"getMetrics","method":"get","path":"/metrics","tag":"metrics","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"getDashboard","method":"get","path":"/api/v1/dashboard","tag":"dashboard","minRole":"admin","transport":"rest","specAddition":false},
   {"operationId":"getDashboardCharts","method":"get","path":"/api/v1/dashboard/charts","tag":"dashboard","minRole":"admin","transport":"rest","specAddition":false},
   {"operationId":"getDashboardActivity","method":"get","path":"/api/v1/dashboard/activity","tag":"dashboard","minRole":"admin","transport":"rest","specAddition":false},
@@ -103,9 +104,13 @@ export const OPERATIONS = [
   {"operationId":"mcpBundlePost","method":"post","path":"/mcp/bundle/{bundle_key}","tag":"mcp","minRole":"bundle_key","transport":"mcp","specAddition":false},
   {"operationId":"mcpBundleDelete","method":"delete","path":"/mcp/bundle/{bundle_key}","tag":"mcp","minRole":"bundle_key","transport":"mcp","specAddition":true},
   {"operationId":"getBundleProxyInfo","method":"get","path":"/mcp/bundle/{bundle_key}/info","tag":"mcp","minRole":"bundle_key","transport":"mcp","specAddition":false},
+  {"operationId":"mcpBundleSseOpen","method":"get","path":"/mcp/bundle/{bundle_key}/sse","tag":"mcp","minRole":"bundle_key","transport":"mcp","specAddition":true},
+  {"operationId":"mcpBundleSseMessage","method":"post","path":"/mcp/bundle/{bundle_key}/messages","tag":"mcp","minRole":"bundle_key","transport":"mcp","specAddition":true},
   {"operationId":"mcpGatewayGet","method":"get","path":"/mcp/gateway","tag":"mcp","minRole":"member","transport":"mcp","specAddition":true},
   {"operationId":"mcpGatewayPost","method":"post","path":"/mcp/gateway","tag":"mcp","minRole":"member","transport":"mcp","specAddition":false},
   {"operationId":"mcpGatewayDelete","method":"delete","path":"/mcp/gateway","tag":"mcp","minRole":"member","transport":"mcp","specAddition":true},
+  {"operationId":"mcpGatewaySseOpen","method":"get","path":"/mcp/gateway/sse","tag":"mcp","minRole":"member","transport":"mcp","specAddition":true},
+  {"operationId":"mcpGatewaySseMessage","method":"post","path":"/mcp/gateway/messages","tag":"mcp","minRole":"member","transport":"mcp","specAddition":true},
 ] as const satisfies readonly OperationInfo[];
 
 type Row = (typeof OPERATIONS)[number];

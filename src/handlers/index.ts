@@ -14,6 +14,7 @@ import { createServersHandlers } from './servers.js';
 import { createGenerationHandlers } from './generation.js';
 import { createSkillsHandlers } from './skills.js';
 import { createToolsHandlers } from './tools.js';
+import { createMetricsHandlers } from './metrics.js';
 
 /** Every REST operation of the contract mapped to its handler; `tsc` fails on a gap or an extra. */
 export function createHandlers(deps: HandlerDeps): HandlerMap {
@@ -32,5 +33,6 @@ export function createHandlers(deps: HandlerDeps): HandlerMap {
     ...createGenerationHandlers(deps),
     ...createSkillsHandlers(deps),
     ...createToolsHandlers(deps),
+    ...createMetricsHandlers(deps),
   };
 }

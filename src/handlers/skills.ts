@@ -1,12 +1,11 @@
-import { noContent, type PartialHandlerMap } from '../http/handler-types.js';
+import { noContent, sseStream, type PartialHandlerMap } from '../http/handler-types.js';
 import type { HandlerDeps } from './deps.js';
-import { notImplemented } from './not-implemented.js';
 
 type Ops =
   'listSkills' | 'createSkill' | 'getSkill' | 'deleteSkill' | 'updateSkill' | 'importCatalogSkill' | 'listCatalogSkills' | 'generateSkill';
 
 /** Agent Skills: library, external catalogs and AI generation. */
-export function createSkillsHandlers({ services: { skills, skillCatalogs } }: HandlerDeps): PartialHandlerMap<Ops> {
+export function createSkillsHandlers({ services: { skills, skillCatalogs, skillGenerator } }: HandlerDeps): PartialHandlerMap<Ops> {
   return {
     listSkills: async ({ query }) => ({ status: 200, body: await skills.list(query) }),
     createSkill: async ({ body }) => ({ status: 201, body: await skills.create(body) }),
@@ -15,7 +14,7 @@ export function createSkillsHandlers({ services: { skills, skillCatalogs } }: Ha
     deleteSkill: ({ params }) => skills.delete(params.skill_id).then(noContent),
     importCatalogSkill: async ({ body }) => ({ status: 201, body: await skills.import(body.source, body.name) }),
     listCatalogSkills: async ({ params, query }) => ({ status: 200, body: await skillCatalogs.list(params.source, query.search) }),
-    // Built after the AI provider adapters (issue 10) land; saves through `skills.create`.
-    generateSkill: notImplemented('generateSkill'),
+    // Provider and name problems are thrown before the stream starts (ordinary JSON errors).
+    generateSkill: async ({ body, signal }) => ({ status: 200, body: sseStream(await skillGenerator.start(body, signal)) }),
   };
 }

@@ -11,6 +11,6 @@ export function createUsersHandlers({ services: { users, gatewaySettings } }: Ha
     updateUser: async (req) => ({ status: 200, body: await users.update(req.principal!, req.params.user_id, req.body) }),
     deactivateUser: (req) => users.deactivate(req.principal!, req.params.user_id).then(noContent),
     getGatewaySettings: async (req) => ({ status: 200, body: await gatewaySettings.get(req.principal!.userId) }),
-    updateGatewaySettings: async (req) => ({ status: 200, body: await gatewaySettings.update(req.principal!.userId, req.body) }),
+    updateGatewaySettings: async (req) => ({ status: 200, body: await gatewaySettings.update(req.principal!, req.body) }),
   };
 }

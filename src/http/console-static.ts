@@ -8,8 +8,8 @@ import type { Middleware } from 'koa';
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
-/** Paths that belong to the API, the MCP endpoints and the probes: the console never answers them. */
-const RESERVED = /^\/(?:api|mcp)(?:\/|$)|^\/(?:health|ready)\/?$/;
+/** Paths that belong to the API, the MCP endpoints, the probes and the metrics: the console never answers them. */
+const RESERVED = /^\/(?:api|mcp)(?:\/|$)|^\/(?:health|ready|metrics)\/?$/;
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -137,7 +137,7 @@ const NOT_BUILT = Buffer.from(
  * Serves the web console (the Vite build in `dir`) from memory at `/`: hashed assets with a
  * one-year immutable cache, everything else revalidated by ETag (304), Brotli or gzip when the
  * client takes it, and `index.html` for browser navigations to console routes (the SPA
- * fallback). `/api`, `/mcp`, `/health` and `/ready` are never answered here, nor any method but
+ * fallback). `/api`, `/mcp`, `/health`, `/ready` and `/metrics` are never answered here, nor any method but
  * GET and HEAD, so the console cannot shadow the API.
  */
 export function consoleStatic(options: ConsoleStaticOptions): Middleware {

@@ -23,8 +23,37 @@ type SuccessStatus<K extends keyof operations> = Extract<keyof Responses<K>, 200
 type BodyOf<R> = R extends { content: { 'application/json': infer J } }
   ? J
   : R extends { content: { 'text/event-stream': unknown } }
-    ? unknown
-    : undefined;
+    ? SseStream
+    : R extends { content: { 'text/plain': infer T } }
+      ? T
+      : undefined;
+
+/** One server-sent event: its kind (the `event:` line) and its JSON payload (the `data:` line). */
+export interface SseEvent {
+  readonly event: string;
+  readonly data: unknown;
+}
+
+/**
+ * The body of an operation that answers `text/event-stream`. The dispatcher sends the headers at
+ * once, then writes and flushes each event as the iterable yields it (no buffering). When the
+ * client goes away the request's `signal` aborts and the dispatcher stops pulling; a value thrown
+ * by the iterable becomes a last `error` event `{code, detail}` (as in ErrorResponse).
+ */
+export interface SseStream {
+  readonly kind: 'sse';
+  readonly events: AsyncIterable<SseEvent>;
+}
+
+/** Wraps events as an SSE body (`{status: 200, body: sseStream(events)}`). */
+export function sseStream(events: AsyncIterable<SseEvent>): SseStream {
+  return { kind: 'sse', events };
+}
+
+/** Whether a handler's body is an event stream. */
+export function isSseStream(body: unknown): body is SseStream {
+  return typeof body === 'object' && body !== null && (body as { kind?: unknown }).kind === 'sse' && 'events' in body;
+}
 
 /**
  * What a handler returns: a success status the contract declares for the operation and the body
@@ -53,8 +82,8 @@ export interface HandlerRequest<K extends keyof operations> {
   readonly ip: string;
   /** Aborted when the client goes away (for streams and long calls). */
   readonly signal: AbortSignal;
-  /** Raw access for the few operations that stream (SSE); most handlers never touch it. */
-  readonly raw: { setCookie(name: string, value: string, options: CookieOptions): void; stream?: NodeJS.WritableStream };
+  /** Raw access to the response: cookies. (Streams are returned as an `SseStream` body.) */
+  readonly raw: { setCookie(name: string, value: string, options: CookieOptions): void };
 }
 
 export interface CookieOptions {

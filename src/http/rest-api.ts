@@ -15,7 +15,10 @@ import {
 import { OPERATIONS, type MinRole } from '../generated/operation-index.js';
 import { roleAtLeast, type Principal } from '../domain/principal.js';
 import { runAsActor } from '../services/actor-context.js';
-import type { CookieOptions, HandlerMap, HandlerRequest } from './handler-types.js';
+import type { Logger } from '../logger.js';
+import { isSseStream, type CookieOptions, type HandlerMap, type HandlerRequest } from './handler-types.js';
+import { isCrossSiteWrite } from './cross-site.js';
+import { sendEventStream } from './send-event-stream.js';
 import { nulCharacterIssues, toValidationIssues } from './validation-errors.js';
 
 // ajv-formats ships CommonJS with a default export; normalise across module systems.
@@ -44,6 +47,14 @@ export interface RestApiOptions {
   authenticator: Authenticator;
   rateLimit?: RateLimitCheck;
   authorize?: AuthorizeCheck;
+  /**
+   * Origins (besides the request's own) from which a browser may send a state-changing request
+   * authenticated by the session cookie: the public URL's and the general settings' allowed
+   * origins. Read on every such request, so a settings change applies at once.
+   */
+  trustedOrigins?: () => ReadonlySet<string>;
+  /** Where a failure in the middle of an event stream is logged (the response is already sent). */
+  logger?: Pick<Logger, 'error'>;
 }
 
 type KoaCtx = ParameterizedContext;
@@ -125,6 +136,10 @@ export async function createRestApi(options: RestApiOptions): Promise<(ctx: KoaC
   api.registerSecurityHandler('CookieAuth', (c, ctx: KoaCtx) => authenticate(c, ctx, 'cookie'));
 
   api.register({
+    // The route of the request, for the metrics: the operationId, never the raw path.
+    postRoutingHandler: (c, ctx: KoaCtx) => {
+      if (c.operation?.operationId) ctx.state.route = c.operation.operationId;
+    },
     notFound: () => {
       throw new NotFoundError('No such path');
     },
@@ -145,6 +160,16 @@ export async function createRestApi(options: RestApiOptions): Promise<(ctx: KoaC
         if (failure instanceof AppError) throw failure;
         if (failure) throw failure;
         throw new UnauthorizedError('Authentication required: send an API key as a Bearer token or the access_token cookie');
+      }
+      if (
+        c.security?.CookieAuth === principal &&
+        c.security?.BearerAuth !== principal &&
+        isCrossSiteWrite(ctx.method, ctx.headers, `${ctx.protocol}://${ctx.host}`, options.trustedOrigins?.() ?? new Set())
+      ) {
+        throw new ForbiddenError(
+          'Cross-site request refused: this origin may not change anything with the session cookie',
+          'cross_site_request',
+        );
       }
       if (!roleAtLeast(principal.role, minRole)) {
         throw new ForbiddenError(`This operation needs the ${minRole} role or higher`);
@@ -180,8 +205,10 @@ export async function createRestApi(options: RestApiOptions): Promise<(ctx: KoaC
   for (const [operationId, handler] of Object.entries(options.handlers) as [keyof HandlerMap, HandlerMap[keyof HandlerMap]][]) {
     api.register(operationId, async (c: OabContext, ctx: KoaCtx) => {
       const controller = new AbortController();
-      ctx.req.once('close', () => {
-        if (!ctx.res.writableEnded) controller.abort();
+      // The response's `close` tells a client that went away (the request's fires as soon as its
+      // body has been read, since Node 16): the connection closed before the answer was complete.
+      ctx.res.once('close', () => {
+        if (!ctx.res.writableFinished) controller.abort();
       });
       const req: HandlerRequest<typeof operationId> = {
         operationId,
@@ -201,22 +228,20 @@ export async function createRestApi(options: RestApiOptions): Promise<(ctx: KoaC
         },
       };
       const run = handler as (r: typeof req) => Promise<{ status: number; body: unknown; headers?: Record<string, string | string[]> }>;
-      // The signed-in user is the actor of whatever the operation records in the activity log.
+      const respond = async () => {
+        const result = await run(req);
+        if (isSseStream(result.body)) {
+          await sendEventStream(ctx, result.status, result.headers ?? {}, result.body, controller.signal, options.logger);
+          return;
+        }
+        reply(ctx, result);
+      };
+      // The signed-in user is the actor of whatever the operation records in the activity log (a
+      // stream's events are produced while it is sent, so sending is inside the actor's context too).
       const p = req.principal;
-      const result = await (p ? runAsActor({ userId: p.userId, name: p.name || p.email }, () => run(req)) : run(req));
-      ctx.status = result.status;
-      for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
-      if (result.status !== 204 && result.body !== undefined) ctx.body = result.body;
-      else if (result.status === 204) ctx.body = null;
-      else {
-        // A bodiless non-204 (a redirect): an empty body, or Koa would send the status text
-        // (a null body would turn the status into 204).
-        ctx.body = '';
-        ctx.remove('Content-Type');
-      }
+      await (p ? runAsActor({ userId: p.userId, name: p.name || p.email }, respond) : respond());
     });
   }
-
   // MCP operations are served by src/mcp ahead of this dispatcher; reaching one here means the
   // MCP router is not mounted in this build, which is a 501, never a silent success.
   for (const op of OPERATIONS) {
@@ -242,4 +267,18 @@ export async function createRestApi(options: RestApiOptions): Promise<(ctx: KoaC
     };
     await api.handleRequest(request, ctx);
   };
+}
+
+/** Writes a handler's JSON (or empty) answer through Koa. */
+function reply(ctx: KoaCtx, result: { status: number; body: unknown; headers?: Record<string, string | string[]> }): void {
+  ctx.status = result.status;
+  for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
+  if (result.status !== 204 && result.body !== undefined) ctx.body = result.body;
+  else if (result.status === 204) ctx.body = null;
+  else {
+    // A bodiless non-204 (a redirect): an empty body, or Koa would send the status text
+    // (a null body would turn the status into 204).
+    ctx.body = '';
+    ctx.remove('Content-Type');
+  }
 }

@@ -18,7 +18,7 @@ export interface BundleEndpointDeps {
   version: string;
 }
 
-const BUNDLE_PATH = /^\/mcp\/bundle\/([^/]+)(\/info)?\/?$/;
+const BUNDLE_PATH = /^\/mcp\/bundle\/([^/]+)(\/info|\/sse|\/messages)?\/?$/;
 const BUNDLE_CALLER = { endpoint: 'bundle', userId: null, apiKeyId: null } as const;
 
 /**
@@ -64,6 +64,11 @@ export class BundleEndpoint {
         key = '';
       }
       const requestId = ctx.state.requestId as string;
+      if (match[2] === '/sse' || match[2] === '/messages') {
+        // The legacy HTTP+SSE transport: the messages URL repeats the key exactly as the client sent it.
+        const messagesPath = `/mcp/bundle/${match[1]!}/messages`;
+        return this.deps.core.serveSse(ctx, this.route(key), match[2] === '/sse' ? 'sse' : 'messages', messagesPath);
+      }
       if (match[2]) {
         return this.deps.core.respond(ctx, 'bundle', (req, res, access) => {
           access.method = 'info';
@@ -78,8 +83,8 @@ export class BundleEndpoint {
     return {
       endpoint: 'bundle',
       resolve: (_req, access) => this.resolve(key, access),
-      methodNotAllowed: (res, requestId) =>
-        sendErrorResponse(res, 405, 'method_not_allowed', 'Method not allowed on this path', { allow: 'GET, POST, DELETE' }, requestId),
+      methodNotAllowed: (res, requestId, allow = 'GET, POST, DELETE') =>
+        sendErrorResponse(res, 405, 'method_not_allowed', 'Method not allowed on this path', { allow }, requestId),
     };
   }
 

@@ -7,10 +7,10 @@ import type { McpView, OfferedTool, UnavailableReason, UnavailableTool } from '.
 export type { OfferedTool, UnavailableReason, UnavailableTool } from './view.js';
 
 /** How long a 2026-07-28 client may reuse a list (ms); changes are announced on legacy streams only. */
-const LIST_TTL_MS = 10_000;
+export const LIST_TTL_MS = 10_000;
 
 /** Drops null members (MCP objects omit absent optional fields). */
-function compact(o: Record<string, unknown>): Record<string, unknown> {
+export function compact(o: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(o)) if (v !== null && v !== undefined) out[k] = v;
   return out;
@@ -191,11 +191,12 @@ export class BundleView implements McpView {
 }
 
 /** Opaque cursor: base64url of the offset. */
-function encodeCursor(offset: number): string {
+export function encodeCursor(offset: number): string {
   return Buffer.from(`o:${offset}`).toString('base64url');
 }
 
-function decodeCursor(cursor: unknown, length: number): number {
+/** The offset an opaque cursor names (0 for none); -32602 for anything else. */
+export function decodeCursor(cursor: unknown, length: number): number {
   if (cursor === undefined || cursor === null) return 0;
   if (typeof cursor === 'string') {
     const m = /^o:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));

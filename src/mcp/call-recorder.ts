@@ -1,5 +1,6 @@
 import type { Logger } from '../logger.js';
 import type { CallRecord, CallRecordSink } from '../domain/call-records.js';
+import { isConnectionError } from '../lib/database-errors.js';
 
 export interface CallRecorderOptions {
   /** Longest a record waits before it is written. */
@@ -8,12 +9,16 @@ export interface CallRecorderOptions {
   batchSize?: number;
   /** Records kept while the database is unreachable; older ones are dropped beyond this. */
   maxBuffered?: number;
+  /** Sees every record as it is queued (the metrics' tool-call counters); must not throw or block. */
+  observe?: (record: CallRecord) => void;
 }
 
 /**
  * Records every `tools/call` off the request path: `record` only pushes to a buffer; a timer (or
- * a full batch) writes the buffer in batches. A failed write keeps the records for the next
- * attempt (bounded), so a database outage loses nothing short of `maxBuffered`.
+ * a full batch) writes the buffer in batches. A write that fails because the database is
+ * unreachable keeps the records for the next attempt (bounded), so an outage loses nothing short
+ * of `maxBuffered`. A write the database refuses for its content is split until the refused
+ * records are found: they are dropped and logged, so one bad record never blocks the rest.
  */
 export class CallRecorder {
   private buffer: CallRecord[] = [];
@@ -24,6 +29,8 @@ export class CallRecorder {
   private readonly maxBuffered: number;
   private stopped = false;
   private dropped = 0;
+  private readonly observe: ((record: CallRecord) => void) | undefined;
+  private refused = 0;
 
   constructor(
     private readonly store: CallRecordSink,
@@ -33,10 +40,12 @@ export class CallRecorder {
     this.intervalMs = options.flushIntervalMs ?? 1000;
     this.batchSize = options.batchSize ?? 500;
     this.maxBuffered = options.maxBuffered ?? 100_000;
+    this.observe = options.observe;
   }
 
   /** Queues one record (no I/O). */
   record(record: CallRecord): void {
+    this.observe?.(record);
     this.buffer.push(record);
     if (this.buffer.length > this.maxBuffered) {
       this.buffer.shift();
@@ -76,11 +85,15 @@ export class CallRecorder {
   private async writeAll(): Promise<void> {
     while (this.buffer.length) {
       const batch = this.buffer.splice(0, this.batchSize);
+      let unwritten: CallRecord[] = [];
       try {
         await this.store.insertMany(batch);
       } catch (err) {
-        this.buffer.unshift(...batch);
-        this.logger.warn({ err, pending: this.buffer.length }, 'call records not written yet; will retry');
+        unwritten = isConnectionError(err) ? batch : await this.isolateRefused(batch);
+      }
+      if (unwritten.length) {
+        this.buffer.unshift(...unwritten);
+        this.logger.warn({ pending: this.buffer.length }, 'call records not written yet (database unreachable); will retry');
         if (!this.stopped && !this.timer) {
           this.timer = setTimeout(() => {
             this.timer = undefined;
@@ -91,9 +104,36 @@ export class CallRecorder {
         return;
       }
     }
+    if (this.refused) {
+      this.logger.error({ refused: this.refused }, 'call records refused by the database were dropped');
+      this.refused = 0;
+    }
     if (this.dropped) {
       this.logger.warn({ dropped: this.dropped }, 'call records dropped while the database was unreachable');
       this.dropped = 0;
     }
+  }
+
+  /**
+   * Writes a refused batch in halves until the refused records stand alone, and drops those.
+   * Returns the records not written because the database became unreachable meanwhile.
+   */
+  private async isolateRefused(batch: CallRecord[]): Promise<CallRecord[]> {
+    if (batch.length === 1) {
+      this.refused += 1;
+      return [];
+    }
+    const middle = Math.ceil(batch.length / 2);
+    const halves = [batch.slice(0, middle), batch.slice(middle)];
+    for (let i = 0; i < halves.length; i += 1) {
+      const half = halves[i]!;
+      try {
+        await this.store.insertMany(half);
+      } catch (err) {
+        const rest = isConnectionError(err) ? half : await this.isolateRefused(half);
+        if (rest.length) return [...rest, ...halves.slice(i + 1).flat()];
+      }
+    }
+    return [];
   }
 }

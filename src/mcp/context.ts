@@ -1,6 +1,7 @@
 import type { Logger } from '../logger.js';
-import type { UpstreamCaller } from '../domain/catalog.js';
+import type { DownstreamPeer, UpstreamCaller } from '../domain/catalog.js';
 import type { CallRecorder } from './call-recorder.js';
+import type { ResourceSubscriptions } from './resource-subscriptions.js';
 import type { Era } from './protocol.js';
 import type { Session } from './sessions.js';
 import type { McpCaller, McpView } from './view.js';
@@ -27,6 +28,8 @@ export interface McpContext {
   streamIfSlow(): void;
   /** Set when processing failed unexpectedly (HTTP 500). */
   internalError: boolean;
+  /** The caller as upstream calls relay to it (server-to-client requests, log messages). */
+  readonly downstream?: DownstreamPeer;
 }
 
 /** What methods use besides the request. */
@@ -37,4 +40,6 @@ export interface McpMethodDeps {
   /** Longest an upstream call may take before the caller gets -32001 (the gateway's backstop). */
   readonly callTimeoutMs: number;
   readonly serverInfo: { name: string; version: string };
+  /** Legacy sessions' resource subscriptions, relayed to upstreams. */
+  readonly subscriptions: ResourceSubscriptions;
 }

@@ -6,6 +6,7 @@ import type { UpstreamCaller } from '../domain/catalog.js';
 import { isLoopbackName } from '../lib/host-names.js';
 import type { Logger } from '../logger.js';
 import type { CallRecorder } from './call-recorder.js';
+import { ClientRequests, LOG_LEVELS, META_LOG_LEVEL, type LogLevel } from './client-requests.js';
 import type { McpContext } from './context.js';
 import { accepts, BodyTooLargeError, readBody, ResponseChannel, sendRpcError, sseEvent } from './http-transport.js';
 import {
@@ -17,11 +18,13 @@ import {
   MODERN_VERSION,
   RpcCode,
   serializeResponse,
+  SSE_TRANSPORT_VERSIONS,
   SUPPORTED_VERSIONS,
   type Era,
   type MessageKind,
   type RpcMessage,
 } from './protocol.js';
+import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { createRpcServer, METHOD_NAMES } from './rpc-server.js';
 import { SessionStore, type Session } from './sessions.js';
 import type { McpCaller, McpView } from './view.js';
@@ -97,18 +100,27 @@ export interface McpRoute {
   readonly endpoint: 'bundle' | 'gateway';
   /** Resolves the request (after the method and Origin checks; before anything is read). */
   resolve(req: IncomingMessage, access: McpAccess): McpResolution | Promise<McpResolution>;
-  /** The answer to an HTTP method other than GET, POST and DELETE, in the route's error shape. */
-  methodNotAllowed(res: ServerResponse, requestId: string): void;
+  /** The answer to an HTTP method the path does not serve (`allow`: those it does), in the route's error shape. */
+  methodNotAllowed(res: ServerResponse, requestId: string, allow?: string): void;
 }
 
 /** Longest method or tool name copied into a log line. */
 const MAX_LOGGED_NAME = 128;
-const LIST_CHANGED = sseEvent('{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}');
+const LIST_CHANGED = '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}';
 /** Methods whose 2026-07-28 requests must name their target in `Mcp-Name`. */
 const NAMED: Record<string, 'name' | 'uri'> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
 const MAX_BATCH = 100;
+/** The version of an implicit session whose request names none (the transport's default assumption). */
+const IMPLICIT_VERSION = '2025-03-26';
+
+/** The abort reason of a request the client cancelled (`notifications/cancelled`): it gets no response. */
+class ClientCancelled extends Error {}
 
 type Base = { era: Era; session: Session | null; protocolVersion: string };
+/** Where a request's related notifications go: its POST answer, or a legacy SSE session's stream. */
+type AnswerChannel = Pick<ResponseChannel, 'notify' | 'openStream' | 'streamIfSlow'>;
+/** One request's answer; `cancelled` ones are left out of the reply. */
+type Answer = { status: number; body: string; errorCode?: number; cancelled?: boolean };
 
 export function header(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
@@ -147,11 +159,19 @@ export class EndpointCore {
   /** Set by `drain()`: no new sessions or GET streams. */
   private draining = false;
   private readonly closeHooks: (() => void)[] = [];
+  /** Server-to-client requests relayed from upstreams, waiting for the client's answer. */
+  private readonly clientRequests = new ClientRequests();
+  private readonly subscriptions: ResourceSubscriptions;
 
   constructor(private readonly deps: EndpointCoreDeps) {
     const o = deps.options ?? {};
     this.sessions = new SessionStore(o.sessionIdleMs ?? 30 * 60_000);
-    this.sessions.onEnd = (s) => this.cancelAll(s.id);
+    this.subscriptions = new ResourceSubscriptions(deps.upstreams, deps.logger);
+    this.sessions.onEnd = (s) => {
+      this.cancelAll(s.id);
+      this.clientRequests.endSession(s.id);
+      this.subscriptions.endSession(s);
+    };
     this.serverInfo = { name: 'toolgate', version: deps.version };
     this.toolsPageSize = o.toolsPageSize ?? 1000;
     this.rpc = createRpcServer({
@@ -160,6 +180,7 @@ export class EndpointCore {
       logger: deps.logger,
       callTimeoutMs: o.callTimeoutMs ?? 120_000,
       serverInfo: this.serverInfo,
+      subscriptions: this.subscriptions,
     });
     this.slowMs = o.slowResponseMs ?? 1000;
     this.setAllowedOrigins(deps.config.allowedOrigins);
@@ -170,6 +191,122 @@ export class EndpointCore {
       for (const s of this.sessions.streams()) s.stream?.write(': keepalive\n\n');
     }, 25_000);
     this.keepAlive.unref();
+  }
+
+  /**
+   * Serves the legacy HTTP+SSE transport (2024-11-05) of a route: `GET …/sse` opens a session and
+   * its event stream, announcing `messagesPath?sessionId=…` in an `endpoint` event; `POST` there
+   * carries the client's messages (202), whose responses travel on the stream. The session ends
+   * with its stream.
+   */
+  serveSse(ctx: ParameterizedContext, route: McpRoute, part: 'sse' | 'messages', messagesPath: string): Promise<void> {
+    return this.respond(ctx, route.endpoint, async (req, res, access) => {
+      const expected = part === 'sse' ? 'GET' : 'POST';
+      if (req.method !== expected) {
+        route.methodNotAllowed(res, ctx.state.requestId as string, expected);
+        return;
+      }
+      if (!this.originAllowed(req)) {
+        sendRpcError(res, 403, RpcCode.Forbidden, 'Forbidden origin');
+        return;
+      }
+      const resolution = await route.resolve(req, access);
+      if ('refusal' in resolution) {
+        const r = resolution.refusal;
+        sendRpcError(res, r.status, r.code, r.message, r.headers ? { headers: { ...r.headers } } : {});
+        return;
+      }
+      if (part === 'sse') this.openSseSession(req, res, access, resolution.target, messagesPath);
+      else await this.sseMessages(req, res, access, resolution.target, String(ctx.query.sessionId ?? ''));
+    });
+  }
+
+  private openSseSession(req: IncomingMessage, res: ServerResponse, access: McpAccess, target: McpTarget, messagesPath: string): void {
+    access.method = 'stream';
+    const accept = header(req, 'accept');
+    if (accept !== undefined && !accepts(accept, 'text/event-stream')) {
+      sendRpcError(res, 406, RpcCode.InvalidRequest, 'Not Acceptable: Accept must list text/event-stream');
+      return;
+    }
+    if (this.draining) {
+      sendRpcError(res, 503, RpcCode.InternalError, 'Server is shutting down', { headers: { 'retry-after': '1', connection: 'close' } });
+      return;
+    }
+    const session = this.sessions.create(target.scope, target.credential, LATEST_LEGACY_VERSION, { sseTransport: true });
+    res.writeHead(200, { ...target.headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform' });
+    res.write(`event: endpoint\ndata: ${messagesPath}?sessionId=${session.id}\n\n`);
+    this.sessions.attachStream(session, res);
+    res.once('close', () => this.sessions.end(session.id));
+  }
+
+  private async sseMessages(
+    req: IncomingMessage,
+    res: ServerResponse,
+    access: McpAccess,
+    target: McpTarget,
+    sessionId: string,
+  ): Promise<void> {
+    const session = sessionId ? this.sessions.get(sessionId) : undefined;
+    if (
+      !session ||
+      !session.sseTransport ||
+      session.scope !== target.scope ||
+      session.credential !== target.credential ||
+      !session.stream
+    ) {
+      sendRpcError(res, 404, RpcCode.SessionNotFound, 'Session not found');
+      return;
+    }
+    const contentType = header(req, 'content-type');
+    if (!contentType || contentType.split(';')[0]!.trim().toLowerCase() !== 'application/json') {
+      sendRpcError(res, 415, RpcCode.InvalidRequest, 'Unsupported Media Type: Content-Type must be application/json');
+      return;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse((await readBody(req, this.deps.config.bodyLimitBytes)).toString('utf8'));
+    } catch (err) {
+      if (err instanceof BodyTooLargeError) {
+        sendRpcError(res, 413, RpcCode.InvalidRequest, 'Request body too large', { headers: { connection: 'close' } });
+        return;
+      }
+      if (!(err instanceof SyntaxError)) throw err;
+      sendRpcError(res, 400, RpcCode.ParseError, 'Parse error');
+      return;
+    }
+    const isBatch = Array.isArray(body);
+    const messages = (isBatch ? body : [body]) as RpcMessage[];
+    const kinds = messages.map(messageKind);
+    if (messages.length === 0 || messages.length > MAX_BATCH || kinds.includes('invalid')) {
+      sendRpcError(res, 400, RpcCode.InvalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message');
+      return;
+    }
+    access.method = isBatch ? 'batch' : String(messages[0]!.method ?? 'response').slice(0, MAX_LOGGED_NAME);
+    res.writeHead(202, { ...target.headers, 'content-type': 'text/plain' });
+    res.end('Accepted');
+    const stream = session.stream;
+    const write = (data: string) => {
+      if (!stream.writableEnded) stream.write(sseEvent(data));
+    };
+    const channel: AnswerChannel = { notify: write, openStream: () => undefined, streamIfSlow: () => undefined };
+    const view = target.view();
+    const requests: RpcMessage[] = [];
+    messages.forEach((m, i) => {
+      if (kinds[i] === 'request') requests.push(m);
+      else if (kinds[i] === 'notification') this.onNotification(session, m);
+    });
+    await Promise.all(
+      requests.map(async (msg) => {
+        if (msg.method === 'initialize') {
+          const requested = (msg.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+          session.protocolVersion =
+            typeof requested === 'string' && SSE_TRANSPORT_VERSIONS.includes(requested) ? requested : LATEST_LEGACY_VERSION;
+        }
+        const base: Base = { era: 'legacy', session, protocolVersion: session.protocolVersion };
+        const answer = await this.runOne(msg, view, target.caller, base, channel, []);
+        if (!answer.cancelled) write(answer.body);
+      }),
+    );
   }
 
   /** Serves one request of a route (the Koa context's response is the core's from here on). */
@@ -236,6 +373,7 @@ export class EndpointCore {
     clearInterval(this.keepAlive);
     for (const fn of this.closeHooks.splice(0)) fn();
     this.sessions.close();
+    this.subscriptions.close();
   }
 
   /** Resolves once every request being served has answered, or after `maxMs`. */
@@ -246,9 +384,12 @@ export class EndpointCore {
     clearTimeout(timer);
   }
 
-  /** Tells the open GET streams of sessions in these scopes that their tool list changed. */
+  /**
+   * Tells the sessions in these scopes that their tool list changed, on their GET stream (kept for
+   * `Last-Event-ID` replay when the stream is down for the moment).
+   */
   announceListChanged(scopes: ReadonlySet<string>): void {
-    for (const s of this.sessions.streams()) if (scopes.has(s.scope)) s.stream?.write(LIST_CHANGED);
+    for (const s of this.sessions.listeners()) if (scopes.has(s.scope)) this.sessions.send(s, LIST_CHANGED);
   }
 
   private async serveRoute(
@@ -283,7 +424,8 @@ export class EndpointCore {
       });
       return;
     }
-    if (method === 'GET' && !accepts(header(req, 'accept'), 'text/event-stream')) {
+    const accept = header(req, 'accept');
+    if (method === 'GET' && accept !== undefined && !accepts(accept, 'text/event-stream')) {
       sendRpcError(res, 406, RpcCode.InvalidRequest, 'Not Acceptable: Accept must list text/event-stream');
       return;
     }
@@ -306,29 +448,40 @@ export class EndpointCore {
       'mcp-session-id': session.id,
     });
     res.write(': stream open\n\n');
-    this.sessions.attachStream(session, res);
+    this.sessions.attachStream(session, res, header(req, 'last-event-id'));
   }
 
   /**
-   * The legacy session a request names: 400 without `Mcp-Session-Id`, 404 when it is unknown,
-   * ended, or belongs to another scope or credential; 400 for an unsupported protocol header.
+   * The legacy session a request names: 404 when it is unknown, ended, or belongs to another scope
+   * or credential; 400 for an unsupported protocol header. Without `Mcp-Session-Id`, a POSTed
+   * request gets a new implicit session (spec 4.11 rule 3) on the header's version, or 2025-03-26
+   * when there is none (the transport's rule for a request that names no version); GET and DELETE
+   * answer 400 (a new session has no stream to open and nothing to end).
    */
-  private legacySession(req: IncomingMessage, res: ServerResponse, target: McpTarget): Session | undefined {
+  private legacySession(req: IncomingMessage, res: ServerResponse, target: McpTarget, implicit = false): Session | undefined {
     const id = header(req, 'mcp-session-id');
-    if (!id) {
-      sendRpcError(res, 400, RpcCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required');
-      return undefined;
-    }
-    const session = this.sessions.get(id);
-    if (!session || session.scope !== target.scope || session.credential !== target.credential) {
-      sendRpcError(res, 404, RpcCode.SessionNotFound, 'Session not found');
-      return undefined;
-    }
     const protocol = header(req, 'mcp-protocol-version');
     if (protocol !== undefined && !(LEGACY_VERSIONS as readonly string[]).includes(protocol)) {
       sendRpcError(res, 400, RpcCode.UnsupportedProtocolVersion, 'Unsupported protocol version', {
         data: { supported: LEGACY_VERSIONS, requested: protocol },
       });
+      return undefined;
+    }
+    if (!id) {
+      if (!implicit) {
+        sendRpcError(res, 400, RpcCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required');
+        return undefined;
+      }
+      if (this.draining) {
+        sendRpcError(res, 503, RpcCode.InternalError, 'Server is shutting down', { headers: { 'retry-after': '1', connection: 'close' } });
+        return undefined;
+      }
+      return this.sessions.create(target.scope, target.credential, protocol ?? IMPLICIT_VERSION, { implicit: true });
+    }
+    const session = this.sessions.get(id);
+    // A session of the legacy HTTP+SSE transport answers on its own stream, never on this one.
+    if (!session || session.sseTransport || session.scope !== target.scope || session.credential !== target.credential) {
+      sendRpcError(res, 404, RpcCode.SessionNotFound, 'Session not found');
       return undefined;
     }
     return session;
@@ -340,8 +493,9 @@ export class EndpointCore {
       sendRpcError(res, 415, RpcCode.InvalidRequest, 'Unsupported Media Type: Content-Type must be application/json');
       return;
     }
+    // No Accept header means any media type (RFC 9110); one that is present must list both.
     const accept = header(req, 'accept');
-    if (!accepts(accept, 'application/json') || !accepts(accept, 'text/event-stream')) {
+    if (accept !== undefined && (!accepts(accept, 'application/json') || !accepts(accept, 'text/event-stream'))) {
       sendRpcError(res, 406, RpcCode.InvalidRequest, 'Not Acceptable: Accept must list application/json and text/event-stream');
       return;
     }
@@ -383,7 +537,14 @@ export class EndpointCore {
     if (modern) return this.postModern(req, res, access, target, messages, kinds, isBatch);
     if (!isBatch && kinds[0] === 'request' && first.method === 'initialize') return this.initialize(res, access, target, first);
 
-    const session = this.legacySession(req, res, target);
+    // Only a body with a request opens an implicit session: notifications alone have nothing to serve.
+    const hasRequest = kinds.includes('request');
+    if (!hasRequest && header(req, 'mcp-session-id') === undefined) {
+      res.writeHead(202, { ...target.headers });
+      res.end();
+      return;
+    }
+    const session = this.legacySession(req, res, target, true);
     if (!session) return;
     if (isBatch && (session.protocolVersion !== '2025-03-26' || messages.some((m) => m.method === 'initialize'))) {
       sendRpcError(
@@ -398,6 +559,7 @@ export class EndpointCore {
     messages.forEach((m, i) => {
       if (kinds[i] === 'request') requests.push(m);
       else if (kinds[i] === 'notification') this.onNotification(session, m);
+      else this.clientRequests.settle(session, m);
     });
     const headers = { ...target.headers, 'mcp-session-id': session.id };
     if (requests.length === 0) {
@@ -422,6 +584,9 @@ export class EndpointCore {
     }
     const version = (LEGACY_VERSIONS as readonly string[]).includes(requested) ? requested : LATEST_LEGACY_VERSION;
     const session = this.sessions.create(target.scope, target.credential, version);
+    const capabilities = (msg.params as { capabilities?: unknown } | undefined)?.capabilities;
+    if (capabilities && typeof capabilities === 'object' && !Array.isArray(capabilities))
+      session.clientCapabilities = capabilities as Record<string, unknown>;
     const base: Base = { era: 'legacy', session, protocolVersion: version };
     await this.dispatch(res, access, target, [msg], false, base, { ...target.headers, 'mcp-session-id': session.id });
   }
@@ -503,7 +668,14 @@ export class EndpointCore {
         if (!res.writableFinished) for (const c of controllers) c.abort();
       });
     }
-    const answers = await Promise.all(requests.map((msg) => this.runOne(msg, view, target.caller, base, channel, controllers)));
+    const all = await Promise.all(requests.map((msg) => this.runOne(msg, view, target.caller, base, channel, controllers)));
+    const answers = all.filter((a) => !a.cancelled);
+    if (answers.length === 0) {
+      // Every request was cancelled: an SSE stream that ends without a response event.
+      if (!isBatch) access.rpcError = RpcCode.RequestCancelled;
+      channel.abandon();
+      return;
+    }
     if (!isBatch) {
       const [answer] = answers;
       if (answer!.errorCode !== undefined) access.rpcError = answer!.errorCode;
@@ -524,9 +696,9 @@ export class EndpointCore {
     view: McpView,
     caller: McpCaller,
     base: Base,
-    channel: ResponseChannel,
+    channel: AnswerChannel,
     controllers: AbortController[],
-  ): Promise<{ status: number; body: string; errorCode?: number }> {
+  ): Promise<Answer> {
     const controller = new AbortController();
     controllers.push(controller);
     const id = msg.id as string | number;
@@ -537,7 +709,17 @@ export class EndpointCore {
       if (!calls) this.inFlight.set(base.session.id, (calls = new Map()));
       calls.set(idKey, controller);
     }
-    const token = (msg.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta?.progressToken;
+    const meta = (msg.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+    const token = meta?.progressToken;
+    const write = (m: Record<string, unknown>) => channel.notify(JSON.stringify(m));
+    const modernLevel = base.era === 'modern' ? meta?.[META_LOG_LEVEL] : undefined;
+    const downstream = this.clientRequests.peer({
+      era: base.era,
+      session: base.session,
+      capabilities: base.era === 'modern' ? (meta?.[META_CLIENT_CAPABILITIES] as Record<string, unknown> | undefined) : undefined,
+      logLevel: (LOG_LEVELS as readonly unknown[]).includes(modernLevel) ? (modernLevel as LogLevel) : undefined,
+      write,
+    });
     const ctx: McpContext = {
       view,
       caller,
@@ -547,13 +729,16 @@ export class EndpointCore {
       requestId: id,
       progressToken: typeof token === 'string' || typeof token === 'number' ? token : undefined,
       signal: controller.signal,
-      notify: (m) => channel.notify(JSON.stringify(m)),
+      notify: write,
+      downstream,
       openStream: () => channel.openStream(),
       streamIfSlow: () => channel.streamIfSlow(),
       internalError: false,
     };
     try {
       const response = await this.rpc.receive(msg as JSONRPCRequest, ctx);
+      // The protocol: a cancelled request SHOULD NOT be answered (clients have forgotten its id).
+      if (controller.signal.reason instanceof ClientCancelled) return { status: 200, body: '', cancelled: true };
       const status = ctx.internalError ? 500 : base.era === 'modern' && response?.error?.code === RpcCode.MethodNotFound ? 404 : 200;
       const answer = response ?? { id, error: { code: RpcCode.InternalError, message: 'Internal error' } };
       return { status, body: serializeResponse(answer), ...(answer.error ? { errorCode: answer.error.code } : {}) };
@@ -563,11 +748,15 @@ export class EndpointCore {
     }
   }
 
-  /** Client notifications: `notifications/cancelled` aborts the named in-flight request. */
+  /**
+   * Client notifications: `notifications/initialized` marks the session ready for server-to-client
+   * traffic; `notifications/cancelled` aborts the named in-flight request, which then gets no response.
+   */
   private onNotification(session: Session, msg: RpcMessage): void {
+    if (msg.method === 'notifications/initialized') session.initialized = true;
     if (msg.method !== 'notifications/cancelled') return;
     const requestId = (msg.params as { requestId?: unknown } | undefined)?.requestId;
-    this.inFlight.get(session.id)?.get(JSON.stringify(requestId))?.abort();
+    this.inFlight.get(session.id)?.get(JSON.stringify(requestId))?.abort(new ClientCancelled('Request cancelled'));
   }
 
   private cancelAll(sessionId: string): void {

@@ -143,6 +143,17 @@ export class ResponseChannel {
     }
   }
 
+  /**
+   * Ends the answer without a response (a request the client cancelled): the SSE stream (opened now
+   * if the answer was still plain JSON) ends with no response event.
+   */
+  abandon(): void {
+    this.clearSlow();
+    if (this.res.writableEnded) return;
+    this.openStream();
+    this.res.end();
+  }
+
   private clearSlow(): void {
     if (this.slowTimer) clearTimeout(this.slowTimer);
     this.slowTimer = undefined;

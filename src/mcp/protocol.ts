@@ -7,6 +7,8 @@ export const MODERN_VERSION = '2026-07-28';
 /** Every version served, oldest first. */
 export const SUPPORTED_VERSIONS: readonly string[] = [...LEGACY_VERSIONS, MODERN_VERSION];
 export const LATEST_LEGACY_VERSION = '2025-11-25';
+/** Versions `initialize` accepts on the legacy HTTP+SSE transport: the one it was made for, too. */
+export const SSE_TRANSPORT_VERSIONS: readonly string[] = ['2024-11-05', ...LEGACY_VERSIONS];
 
 /** Keys of the 2026-07-28 per-request `_meta`. */
 export const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
@@ -23,6 +25,7 @@ export const RpcCode = {
   UpstreamUnavailable: -32000,
   UpstreamTimeout: -32001,
   ResourceNotFound: -32002,
+  RateLimited: -32003,
   Forbidden: -32004,
   SessionNotFound: -32005,
   HeaderMismatch: -32020,

@@ -1,8 +1,10 @@
 import { JSONRPCErrorException, JSONRPCServer } from 'json-rpc-2.0';
 import type { McpContext, McpMethodDeps } from './context.js';
+import { completionComplete } from './methods/completion.js';
 import { discover, initialize, ping } from './methods/lifecycle.js';
+import { loggingSetLevel } from './methods/logging.js';
 import { promptsGet, promptsList } from './methods/prompts.js';
-import { resourcesList, resourcesRead, resourceTemplatesList } from './methods/resources.js';
+import { resourcesList, resourcesRead, resourcesSubscribe, resourceTemplatesList, resourcesUnsubscribe } from './methods/resources.js';
 import { toolsCall, toolsList } from './methods/tools.js';
 import { RawResult, RpcCode, rpcError } from './protocol.js';
 
@@ -19,6 +21,10 @@ const METHODS: Record<string, Method> = {
   'resources/read': resourcesRead,
   'prompts/list': promptsList,
   'prompts/get': promptsGet,
+  'completion/complete': completionComplete,
+  'logging/setLevel': loggingSetLevel,
+  'resources/subscribe': resourcesSubscribe,
+  'resources/unsubscribe': resourcesUnsubscribe,
 };
 
 /** Names of the methods the bundle endpoint serves. */

@@ -10,20 +10,85 @@ export interface Session {
   /** What the session serves: a bundle id, or `gateway:<user id>`. Announcements go by scope. */
   readonly scope: string;
   /**
-   * The credential that opened the session (a bundle key's hash, an API key's id): the session
+   * The credential that opened the session (a bundle key's hash, a user API key's hash): the session
    * is served only with it, and a regenerated bundle key ends it.
    */
   readonly credential: string;
-  readonly protocolVersion: string;
+  /** Fixed at creation, except on the legacy HTTP+SSE transport, where `initialize` comes after. */
+  protocolVersion: string;
+  /** A session of the legacy HTTP+SSE transport (2024-11-05): it lives as long as its event stream. */
+  sseTransport: boolean;
   lastSeen: number;
   /** The open GET stream, if any (server-to-client notifications). */
   stream: ServerResponse | null;
+  /**
+   * Set by `notifications/initialized` (or at once for an implicit session). Requests are served
+   * before it; it tells server-to-client traffic (which must wait for it) when it may start.
+   */
+  initialized: boolean;
+  /**
+   * Opened implicitly by a request without `Mcp-Session-Id` and not named by the client since:
+   * such a session lives a short while only, so clients that never send the id back do not pile
+   * up sessions for the whole idle timeout.
+   */
+  provisional: boolean;
+  /** What the GET stream carried, for `Last-Event-ID` replay; created by the first GET stream. */
+  events: EventLog | null;
+  /** The `capabilities` the client declared in `initialize` (sampling, elicitation, roots are relayed only to a client that has them). */
+  clientCapabilities?: Record<string, unknown>;
+  /** The level `logging/setLevel` chose; unset: every upstream log message of the session's calls is relayed. */
+  logLevel?: 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+  /** Resource URIs the session subscribed to, with the upstream server of each. */
+  subscriptions?: Map<string, string>;
+}
+
+/** Most events a session keeps for replay. */
+export const REPLAY_MAX_EVENTS = 100;
+/** Most bytes of events a session keeps for replay. */
+export const REPLAY_MAX_BYTES = 1024 * 1024;
+/** How long an implicit session lives unless the client names it again. */
+export const PROVISIONAL_IDLE_MS = 60_000;
+
+/**
+ * The events of one session's GET stream, numbered 1, 2, … (the SSE `id`), the newest kept
+ * (at most `REPLAY_MAX_EVENTS` and `REPLAY_MAX_BYTES`) so a reconnect with `Last-Event-ID` gets
+ * what it missed, including what was sent while no stream was attached.
+ */
+export class EventLog {
+  private lastId = 0;
+  private bytes = 0;
+  private readonly kept: { id: number; frame: string }[] = [];
+
+  /** Numbers a JSON-RPC message and keeps its SSE frame; returns the frame. */
+  append(data: string): string {
+    this.lastId += 1;
+    const frame = `id: ${this.lastId}\nevent: message\ndata: ${data}\n\n`;
+    this.kept.push({ id: this.lastId, frame });
+    this.bytes += Buffer.byteLength(frame);
+    while (this.kept.length > REPLAY_MAX_EVENTS || (this.bytes > REPLAY_MAX_BYTES && this.kept.length > 1)) {
+      this.bytes -= Buffer.byteLength(this.kept.shift()!.frame);
+    }
+    return frame;
+  }
+
+  /**
+   * The frames after `lastEventId`: every kept one when it is older than the log (some are lost
+   * for good), none when it is not an id this log handed out.
+   */
+  after(lastEventId: string): string[] {
+    if (!/^\d{1,15}$/.test(lastEventId)) return [];
+    const last = Number(lastEventId);
+    if (last > this.lastId) return [];
+    return this.kept.filter((e) => e.id > last).map((e) => e.frame);
+  }
 }
 
 /** Sessions in a map with idle expiry. */
 export class SessionStore {
   private sessions = new Map<string, Session>();
   private streaming = new Set<Session>();
+  /** Sessions that have opened a GET stream: their notifications are logged even while it is closed. */
+  private listening = new Set<Session>();
   private sweeper: NodeJS.Timeout;
 
   constructor(
@@ -43,14 +108,24 @@ export class SessionStore {
   }
 
   /** Opens a session: 192 random bits, base64url (visible ASCII, unguessable). */
-  create(scope: string, credential: string, protocolVersion: string): Session {
+  create(
+    scope: string,
+    credential: string,
+    protocolVersion: string,
+    options: { implicit?: boolean; sseTransport?: boolean } = {},
+  ): Session {
+    const implicit = options.implicit === true;
     const session: Session = {
       id: randomBytes(24).toString('base64url'),
       scope,
       credential,
       protocolVersion,
+      sseTransport: options.sseTransport === true,
       lastSeen: this.now(),
       stream: null,
+      initialized: implicit,
+      provisional: implicit,
+      events: null,
     };
     this.sessions.set(session.id, session);
     return session;
@@ -61,23 +136,35 @@ export class SessionStore {
     const s = this.sessions.get(id);
     if (!s) return undefined;
     const now = this.now();
-    if (!s.stream && now - s.lastSeen > this.idleMs) {
+    if (this.expired(s, now)) {
       this.end(id);
       return undefined;
     }
     s.lastSeen = now;
+    s.provisional = false;
     return s;
+  }
+
+  private expired(s: Session, now: number): boolean {
+    const idle = s.provisional ? Math.min(this.idleMs, PROVISIONAL_IDLE_MS) : this.idleMs;
+    return !s.stream && now - s.lastSeen > idle;
   }
 
   get size(): number {
     return this.sessions.size;
   }
 
-  /** Attaches a GET stream to a session, closing the one it replaces. */
-  attachStream(session: Session, stream: ServerResponse): void {
+  /**
+   * Attaches a GET stream to a session, closing the one it replaces, and replays the events after
+   * `lastEventId` (the client's `Last-Event-ID`) on it.
+   */
+  attachStream(session: Session, stream: ServerResponse, lastEventId?: string): void {
     if (session.stream && session.stream !== stream) session.stream.end();
     session.stream = stream;
+    session.events ??= new EventLog();
+    if (lastEventId !== undefined) for (const frame of session.events.after(lastEventId)) stream.write(frame);
     this.streaming.add(session);
+    this.listening.add(session);
     stream.once('close', () => {
       if (session.stream === stream) {
         session.stream = null;
@@ -92,6 +179,22 @@ export class SessionStore {
     return this.streaming;
   }
 
+  /** Sessions that have opened a GET stream (open now or not): where notifications go. */
+  listeners(): Iterable<Session> {
+    return this.listening;
+  }
+
+  /**
+   * Sends a JSON-RPC notification on a session's GET stream as a numbered event, kept for replay
+   * (also while the stream is closed, so a reconnect gets it). Sessions that never opened a GET
+   * stream have nowhere to receive it: nothing is kept for them.
+   */
+  send(session: Session, data: string): void {
+    if (!session.events) return;
+    const frame = session.events.append(data);
+    if (session.stream && !session.stream.writableEnded) session.stream.write(frame);
+  }
+
   /** Ends every open GET stream; the sessions live on (a graceful stop lets their calls finish). */
   closeStreams(): void {
     for (const s of [...this.streaming]) s.stream?.end();
@@ -103,6 +206,7 @@ export class SessionStore {
     if (!s) return false;
     this.sessions.delete(id);
     this.streaming.delete(s);
+    this.listening.delete(s);
     s.stream?.end();
     s.stream = null;
     this.onEnd?.(s);
@@ -125,7 +229,7 @@ export class SessionStore {
   /** Ends idle sessions. */
   sweep(): void {
     const now = this.now();
-    for (const s of [...this.sessions.values()]) if (!s.stream && now - s.lastSeen > this.idleMs) this.end(s.id);
+    for (const s of [...this.sessions.values()]) if (this.expired(s, now)) this.end(s.id);
   }
 
   /** Ends everything (server stop). */

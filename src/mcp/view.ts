@@ -1,4 +1,6 @@
+import type { ToolCallResult } from '../domain/catalog.js';
 import type { ToolOverride } from '../domain/tool-override.js';
+import type { McpContext, McpMethodDeps } from './context.js';
 import type { Era, RawResult } from './protocol.js';
 
 /** A tool an endpoint offers: the name clients call it by, and where it really lives. */
@@ -47,6 +49,11 @@ export interface McpView {
   readonly byName: ReadonlyMap<string, OfferedTool>;
   /** Tools that cannot be called now, by the name clients know (never a name an offered tool holds). */
   readonly unavailable: ReadonlyMap<string, UnavailableTool>;
+  /**
+   * Tools the endpoint implements itself rather than an upstream (the gateway's `search` and
+   * `execute`), by name; absent on a bundle. Listed in `tools` by their wire form only.
+   */
+  readonly builtins?: ReadonlyMap<string, BuiltinTool>;
   /** One `tools/list` page, pre-serialised; an unknown cursor is -32602. */
   toolsListPage(cursor: unknown, era: Era): RawResult;
   /** `resultType`, cache hints and server info of a 2026-07-28 list result. */
@@ -67,4 +74,12 @@ export interface McpCaller {
   readonly endpoint: 'bundle' | 'gateway';
   readonly userId: string | null;
   readonly apiKeyId: string | null;
+}
+
+/** A tool served by the gateway itself: `tools/call` of its name runs `call`. */
+export interface BuiltinTool {
+  readonly name: string;
+  /** The MCP Tool object as `tools/list` shows it. */
+  readonly wire: Record<string, unknown>;
+  call(args: Record<string, unknown>, ctx: McpContext, deps: McpMethodDeps): Promise<ToolCallResult>;
 }

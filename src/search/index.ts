@@ -12,7 +12,9 @@ export {
   type KeywordIndexOptions,
   type RankedHit,
 } from './keyword-index.js';
+export { synonymMap, TOOL_SYNONYM_GROUPS, TOOL_SYNONYMS } from './synonyms.js';
 export { splitIdentifier, tokenize, type TokenizeOptions } from './tokenizer.js';
+export { TopKMiniSearch, type ScoringTerm } from './top-k-mini-search.js';
 export {
   argumentsOfSchema,
   contentHash,
@@ -32,4 +34,4 @@ export {
   type ToolSearchRequest,
   type ToolSearchResult,
 } from './tool-search.js';
-export { normalize, VectorIndex } from './vector-index.js';
+export { normalize, VectorIndex, type VectorIndexOptions } from './vector-index.js';

@@ -1,6 +1,7 @@
-import MiniSearch from 'minisearch';
 import { documentFields, type ToolDocument, type ToolDocumentFields } from './tool-document.js';
+import { TOOL_SYNONYMS } from './synonyms.js';
 import { tokenize, type TokenizeOptions } from './tokenizer.js';
+import { TopKMiniSearch, type ScoringTerm } from './top-k-mini-search.js';
 
 /** A ranked search hit: document id and score (higher is better). */
 export interface RankedHit {
@@ -19,9 +20,10 @@ export interface FieldBoosts {
 }
 
 /**
- * Field boosts tuned on the labelled set (bench/search/run.ts, "boost sweep": 297 settings, best
- * MRR@10 + Recall@5, checked by 2-fold cross-validation): the tool name and the server name carry
- * most of the signal, argument descriptions the least.
+ * Field boosts from the labelled set (bench/search/run.ts): the tool name and the server name
+ * carry most of the signal, argument descriptions the least. They were chosen on all the queries
+ * before the benchmark split them into a dev and a held-out half; the dev-only sweep since then
+ * finds nothing better by more than a query or two (BENCHMARKS.md, "Tool search").
  */
 export const DEFAULT_BOOSTS: Readonly<FieldBoosts> = {
   name: 2,
@@ -36,43 +38,76 @@ export interface KeywordIndexOptions {
   boosts?: Partial<FieldBoosts>;
   /** BM25 parameters (MiniSearch's BM25+: k1, b, and the lower bound d). */
   bm25?: { k: number; b: number; d: number };
-  /** Query terms of at least this many characters also match as prefixes (`repo` → `repository`); 0 = off. */
+  /**
+   * Query terms of at least this many characters also match as prefixes (`screensh` →
+   * `screenshot`); 0 = off. Default 6 (chosen on the benchmark's development half).
+   */
   prefixMinLength?: number;
   /** Tokeniser switches (for measuring their effect; the defaults are the tuned ones). */
   tokenizer?: TokenizeOptions;
+  /**
+   * Boost of the stems field: name, title and description reduced to word stems, searched with
+   * the stems of the query words (`deleting files` finds `delete_file`); 0 = no stems field.
+   */
+  stemsBoost?: number;
+  /** The stemmer of the stems field. */
+  stem?: (term: string) => string;
+  /**
+   * Query words and the words that also stand for them (`remove` → `delete`); a synonym's match
+   * counts as the word's. Default {@link TOOL_SYNONYMS}; an empty map turns them off.
+   */
+  synonyms?: ReadonlyMap<string, readonly string[]>;
+  /** Weight of a synonym's matches relative to the word's own. Default 0.5 (a dev-half sweep of 0.3–0.7 was flat). */
+  synonymWeight?: number;
 }
 
+/** The derived field of word stems (see `stemsBoost`). */
+const STEMS = 'stems';
 const FIELDS: (keyof FieldBoosts)[] = ['name', 'title', 'description', 'argumentNames', 'argumentDescriptions', 'serverName'];
 /** Distinct query terms used at most; more only cost time on hostile input. */
 const MAX_QUERY_TERMS = 32;
+/** Terms looked up per query at most, synonyms included (a query of 32 common verbs would walk 160 posting lists). */
+const MAX_PLAN_TERMS = 64;
 /** Characters of a query read at most (a natural-language query is far shorter). */
 export const MAX_QUERY_LENGTH = 2000;
 
 /**
  * BM25 keyword index over tool documents (MiniSearch). Updates are incremental: replacing or
- * removing one document touches only its own postings (MiniSearch discards the old version and
- * vacuums lazily), never a rebuild. Searching scores only documents in the caller's allowed set.
+ * removing one document touches only its own postings, never a rebuild. Searching scores only
+ * documents in the caller's allowed set and keeps only the best `limit` ({@link TopKMiniSearch}).
  */
 export class KeywordIndex {
-  private readonly ms: MiniSearch<ToolDocumentFields>;
+  private readonly ms: TopKMiniSearch<ToolDocumentFields>;
   private readonly boosts: FieldBoosts;
   private readonly prefixMinLength: number;
   private readonly bm25: { k: number; b: number; d: number } | undefined;
   private readonly tokenizer: TokenizeOptions;
   private readonly searchBoosts: Record<string, number>;
+  private readonly stemsBoost: number;
+  private readonly stem: (term: string) => string;
+  private readonly synonyms: ReadonlyMap<string, readonly string[]>;
+  private readonly synonymWeight: number;
+  /** Each indexed document as added: removing it from MiniSearch needs its exact fields again. */
+  private readonly docs = new Map<string, ToolDocument>();
 
   constructor(options: KeywordIndexOptions = {}) {
     this.boosts = { ...DEFAULT_BOOSTS, ...options.boosts };
-    this.prefixMinLength = options.prefixMinLength ?? 5;
+    this.prefixMinLength = options.prefixMinLength ?? 6;
     this.bm25 = options.bm25;
     this.tokenizer = options.tokenizer ?? {};
     this.searchBoosts = Object.fromEntries(Object.entries(this.boosts).filter(([, b]) => b > 0));
+    this.stemsBoost = options.stemsBoost ?? 0;
+    const stem = (this.stem = options.stem ?? ((t) => t));
+    this.synonyms = options.synonyms ?? TOOL_SYNONYMS;
+    this.synonymWeight = options.synonymWeight ?? 0.5;
     const tokenizer = this.tokenizer;
-    this.ms = new MiniSearch<ToolDocumentFields>({
+    this.ms = new TopKMiniSearch<ToolDocumentFields>({
       // A field boosted 0 is not indexed at all: fewer postings to walk per query.
-      fields: FIELDS.filter((f) => this.boosts[f] > 0),
+      fields: [...FIELDS.filter((f) => this.boosts[f] > 0), ...(this.stemsBoost > 0 ? [STEMS] : [])],
+      extractField: (doc, field) =>
+        field === STEMS ? `${doc.name} ${doc.title} ${doc.description}` : doc[field as keyof ToolDocumentFields],
       storeFields: [],
-      tokenize: (text) => tokenize(text, tokenizer),
+      tokenize: (text, field) => (field === STEMS ? tokenize(text, tokenizer).map(stem) : tokenize(text, tokenizer)),
       processTerm: (term) => term,
       // Query strings reach MiniSearch already tokenised (see search()): split on spaces only.
       searchOptions: { tokenize: (text) => text.split(' '), processTerm: (term) => term },
@@ -91,45 +126,84 @@ export class KeywordIndex {
 
   /** Adds the document, or replaces the one with the same id. */
   upsert(doc: ToolDocument): void {
-    if (this.ms.has(doc.id)) this.ms.discard(doc.id);
+    this.remove(doc.id);
     this.ms.add(documentFields(doc));
+    this.docs.set(doc.id, doc);
   }
 
-  /** Removes a document; false when it was not indexed. */
+  /**
+   * Removes a document; false when it was not indexed. Its postings go at once (MiniSearch's
+   * `remove` with the document as it was added, not `discard`): stale postings would count in
+   * document frequencies until a vacuum, and the top-k scorer reads those counts directly.
+   */
   remove(id: string): boolean {
-    if (!this.ms.has(id)) return false;
-    this.ms.discard(id);
+    const prev = this.docs.get(id);
+    if (!prev) return false;
+    this.ms.remove(documentFields(prev));
+    this.docs.delete(id);
     return true;
   }
 
   /** Removes every document. */
   clear(): void {
     this.ms.removeAll();
+    this.docs.clear();
   }
 
   /**
    * The best `limit` documents for `query` among those whose id is in `allowed` (every
    * document when `allowed` is undefined), best first. Documents outside `allowed` are skipped
-   * while scoring, so they can neither appear nor take a place in the top `limit`.
+   * before scoring, so they can neither appear nor take a place in the top `limit`.
    */
   search(query: string, options: { allowed?: ReadonlySet<string> | undefined; limit: number }): RankedHit[] {
-    const terms = [...new Set(tokenize(query.slice(0, MAX_QUERY_LENGTH), this.tokenizer))].slice(0, MAX_QUERY_TERMS);
+    const terms = this.queryTerms(query);
+    if (terms.length === 0 || options.limit <= 0) return [];
+    const allowed = options.allowed;
+    const minPrefix = this.prefixMinLength;
+    const plan: ScoringTerm[] = [];
+    const stemBoosts = { [STEMS]: this.stemsBoost };
+    terms.forEach((term, group) => {
+      plan.push({ term, group, prefix: minPrefix > 0 && term.length >= minPrefix });
+      if (this.stemsBoost > 0) plan.push({ term: this.stem(term), group, prefix: false, boosts: stemBoosts });
+      for (const synonym of this.synonyms.get(term) ?? []) {
+        if (terms.includes(synonym) || plan.length >= MAX_PLAN_TERMS) continue;
+        plan.push({ term: synonym, group, prefix: false, weight: this.synonymWeight });
+        if (this.stemsBoost > 0)
+          plan.push({ term: this.stem(synonym), group, prefix: false, boosts: stemBoosts, weight: this.synonymWeight });
+      }
+    });
+    const hits = this.ms.topK(plan, {
+      boosts: this.searchBoosts,
+      bm25: this.bm25,
+      limit: options.limit,
+      allowed: allowed && ((id) => allowed.has(id)),
+    });
+    // Second lock: whatever the scorer did, nothing outside `allowed` leaves this method.
+    return allowed ? hits.filter((h) => allowed.has(h.id)) : hits;
+  }
+
+  /**
+   * The ranking of the query words alone (no synonyms, no stems) through MiniSearch's own
+   * `search()`, which scores every match and then sorts: the reference {@link search} is tested
+   * against (with synonyms and stems off) and the baseline of the benchmark.
+   */
+  referenceSearch(query: string, options: { allowed?: ReadonlySet<string> | undefined; limit: number }): RankedHit[] {
+    const terms = this.queryTerms(query);
     if (terms.length === 0 || options.limit <= 0) return [];
     const allowed = options.allowed;
     const minPrefix = this.prefixMinLength;
     const results = this.ms.search(terms.join(' '), {
+      fields: Object.keys(this.searchBoosts),
       boost: this.searchBoosts,
       prefix: minPrefix > 0 ? (term) => term.length >= minPrefix : false,
       ...(this.bm25 ? { bm25: this.bm25 } : {}),
       ...(allowed ? { boostDocument: (id) => (allowed.has(id as string) ? 1 : 0) } : {}),
     });
-    const hits: RankedHit[] = [];
-    for (const r of results) {
-      if (hits.length >= options.limit) break;
-      const id = r.id as string;
-      if (allowed && !allowed.has(id)) continue; // never reached (skipped while scoring); kept as a second lock
-      hits.push({ id, score: r.score });
-    }
-    return hits;
+    return results.slice(0, options.limit).map((r) => ({ id: r.id as string, score: r.score }));
+  }
+
+  /** Distinct terms of a query, as the index tokenises documents. */
+  private queryTerms(query: string): string[] {
+    return [...new Set(tokenize(query.slice(0, MAX_QUERY_LENGTH), this.tokenizer))].slice(0, MAX_QUERY_TERMS);
   }
 }

@@ -21,6 +21,7 @@ import { SecretBoxError, type SecretBox } from '../lib/secret-box.js';
 import type { Logger } from '../logger.js';
 import type { AiProviderPatch, AiProvidersStore, DbAiProviderRow, DbAiProviderType } from '../stores/ai-providers-store.js';
 import type { Transactor } from '../stores/transactor.js';
+import type { ActivityEntryInput, ActivityLog } from './activity-log.js';
 
 type Schemas = components['schemas'];
 export type AiProviderDto = Schemas['AIProvider'];
@@ -37,6 +38,8 @@ export interface AiProvidersServiceDeps {
   policy: OutboundPolicy;
   clock: Clock;
   logger: Logger;
+  /** The admin activity log: each change is recorded in its own transaction. */
+  activity: ActivityLog;
   /** Adapter limits (tests lower them). */
   adapter?: Omit<AdapterDeps, 'policy'>;
 }
@@ -59,6 +62,15 @@ const issue = (loc: (string | number)[], msg: string, type: string, input: unkno
   ctx: {},
 });
 
+/** An AI provider's activity entry: ids, names, provider and model, never the API key. */
+function entry(action: string, row: DbAiProviderRow, details: ActivityEntryInput['details'] = {}): ActivityEntryInput {
+  return {
+    action,
+    target: { type: 'ai_provider', id: row.id, name: row.display_name },
+    details: { provider_type: row.provider_type, provider: row.provider, model: row.model, ...details },
+  };
+}
+
 /**
  * AI provider configurations: CRUD, activation (at most one active per type), connection tests,
  * and the clients other features use (`llm()`, `embedder()`). The API key is sealed before it is
@@ -66,8 +78,22 @@ const issue = (loc: (string | number)[], msg: string, type: string, input: unkno
  */
 export class AiProvidersService {
   private readonly clients = new Map<string, { version: string; client: ReportingClient }>();
+  private readonly listeners = new Set<() => void>();
 
   constructor(private readonly deps: AiProvidersServiceDeps) {}
+
+  /**
+   * Runs `listener` after every committed change of the configurations (this instance), so a
+   * user of `embedder()` (tool search) can pick up a new active provider. Returns the unsubscribe.
+   */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const l of this.listeners) l();
+  }
 
   // ---------------------------------------------------------------- the API
 
@@ -94,7 +120,8 @@ export class AiProvidersService {
     issues.push(...this.checkEndpoint(input.provider, input.endpoint ?? null));
     if (issues.length) throw new RequestValidationError(issues);
     const now = this.deps.clock.now();
-    const row = await this.deps.tx.transaction(async ({ aiProviders: store }) => {
+    const row = await this.deps.tx.transaction(async (stores) => {
+      const store = stores.aiProviders;
       await store.lockType(input.provider_type);
       const active = await store.findActive(input.provider_type);
       const created = await store.insert(
@@ -116,12 +143,15 @@ export class AiProvidersService {
         },
         now,
       );
-      return input.is_active || !active ? ((await store.activate(created.id, created.provider_type, now)) ?? created) : created;
+      const saved = input.is_active || !active ? ((await store.activate(created.id, created.provider_type, now)) ?? created) : created;
+      await this.deps.activity.record(stores, entry('ai_provider.create', saved, { has_api_key: !!input.api_key }));
+      return saved;
     });
     this.deps.logger.info(
       { aiProviderId: row.id, providerType: row.provider_type, provider: row.provider, model: row.model, active: row.is_active },
       'ai provider created',
     );
+    this.changed();
     return this.toDto(row);
   }
 
@@ -150,18 +180,29 @@ export class AiProvidersService {
       changes.connection_verified = false;
       changes.connection_verified_at = null;
     }
-    const row = await this.deps.store.update(id, changes, this.deps.clock.now());
-    if (!row) throw new NotFoundError('No such AI provider', 'ai_provider_not_found');
+    const row = await this.deps.tx.transaction(async (stores) => {
+      const saved = await stores.aiProviders.update(id, changes, this.deps.clock.now());
+      if (!saved) throw new NotFoundError('No such AI provider', 'ai_provider_not_found');
+      // Field names only: a new API key is a secret.
+      await this.deps.activity.record(stores, entry('ai_provider.update', saved, { fields: Object.keys(patch).sort() }));
+      return saved;
+    });
     this.deps.logger.info({ aiProviderId: id, fields: Object.keys(patch) }, 'ai provider updated');
+    this.changed();
     return this.toDto(row);
   }
 
   /** Deletes a configuration and its sealed key; its type has no active provider afterwards when it was the active one. */
   async delete(id: string): Promise<void> {
-    const row = await this.deps.store.delete(id);
-    if (!row) throw new NotFoundError('No such AI provider', 'ai_provider_not_found');
+    const row = await this.deps.tx.transaction(async (stores) => {
+      const deleted = await stores.aiProviders.delete(id);
+      if (!deleted) throw new NotFoundError('No such AI provider', 'ai_provider_not_found');
+      await this.deps.activity.record(stores, entry('ai_provider.delete', deleted, { was_active: deleted.is_active }));
+      return deleted;
+    });
     this.clients.delete(id);
     this.deps.logger.info({ aiProviderId: id, wasActive: row.is_active }, 'ai provider deleted');
+    this.changed();
   }
 
   /**
@@ -172,25 +213,36 @@ export class AiProvidersService {
     reset: async (stores) => {
       await stores.aiProviders.deleteAll();
     },
-    afterCommit: () => this.clients.clear(),
+    afterCommit: () => {
+      this.clients.clear();
+      this.changed();
+    },
   };
 
   /** Deletes every configuration. */
   async deleteAll(): Promise<number> {
     this.clients.clear();
-    return this.deps.store.deleteAll();
+    const deleted = await this.deps.store.deleteAll();
+    this.changed();
+    return deleted;
   }
 
   async activate(id: string): Promise<AiProviderDto> {
-    const row = await this.deps.tx.transaction(async ({ aiProviders: store }) => {
+    const row = await this.deps.tx.transaction(async (stores) => {
+      const store = stores.aiProviders;
       const found = await store.findById(id);
       if (!found) throw new NotFoundError('No such AI provider', 'ai_provider_not_found');
-      if (found.is_active) return found;
-      await store.lockType(found.provider_type);
-      return store.activate(id, found.provider_type, this.deps.clock.now());
+      let active: DbAiProviderRow | undefined = found;
+      if (!found.is_active) {
+        await store.lockType(found.provider_type);
+        active = await store.activate(id, found.provider_type, this.deps.clock.now());
+      }
+      if (active) await this.deps.activity.record(stores, entry('ai_provider.activate', active, { changed: !found.is_active }));
+      return active;
     });
     if (!row) throw new NotFoundError('No such AI provider', 'ai_provider_not_found');
     this.deps.logger.info({ aiProviderId: id, providerType: row.provider_type }, 'ai provider activated');
+    this.changed();
     return this.toDto(row);
   }
 

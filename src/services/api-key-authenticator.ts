@@ -57,6 +57,7 @@ export class ApiKeyAuthenticator {
   private readonly clock: Clock;
   private readonly bus: ChangeBus | undefined;
   private readonly logger: Logger | undefined;
+  private readonly usageFlushMs: number;
 
   constructor(deps: {
     store: ApiKeysStore;
@@ -64,7 +65,10 @@ export class ApiKeyAuthenticator {
     clock: Clock;
     bus?: ChangeBus;
     logger?: Logger;
+    /** How often buffered last-use data is written (default 5 s). */
+    usageFlushMs?: number;
   }) {
+    this.usageFlushMs = deps.usageFlushMs ?? USAGE_FLUSH_MS;
     this.store = deps.store;
     this.config = deps.config;
     this.clock = deps.clock;
@@ -78,7 +82,7 @@ export class ApiKeyAuthenticator {
 
   /** Starts the periodic flush of last-use data. */
   start(): void {
-    this.flushTimer ??= setInterval(() => void this.flushUsage(), USAGE_FLUSH_MS);
+    this.flushTimer ??= setInterval(() => void this.flushUsage(), this.usageFlushMs);
     this.flushTimer.unref();
   }
 

@@ -7,6 +7,7 @@ import type { ApiKeysStore, DbApiKeyRow } from '../stores/api-keys-store.js';
 import type { Transactor } from '../stores/transactor.js';
 import { keyUsable, type ApiKeyAuthenticator } from './api-key-authenticator.js';
 import { mintUserKey } from './api-key-format.js';
+import type { ActivityEntryInput, ActivityLog } from './activity-log.js';
 import type { AuthSettingsService } from './auth-settings-service.js';
 import { pageResult, pageWindow, type PageOf, type PageQuery } from './pagination.js';
 
@@ -16,6 +17,15 @@ export type ApiKeyScope = Schemas['ApiKeyScope'];
 
 /** Every scope; a key created without `scopes` gets them all. */
 export const ALL_SCOPES: readonly ApiKeyScope[] = ['api:read', 'api:write', 'mcp'];
+
+/** An API key's activity entry: its id, name and public prefix, never the key. */
+function entry(action: string, row: DbApiKeyRow, details: ActivityEntryInput['details'] = {}): ActivityEntryInput {
+  return {
+    action,
+    target: { type: 'api_key', id: row.id, name: row.name },
+    details: { key_prefix: row.key_prefix, owner_id: row.user_id, ...details },
+  };
+}
 
 /**
  * User API keys: issue, list, update, revoke, rotate. Every change that can make a key unusable
@@ -28,6 +38,7 @@ export class ApiKeysService {
   private readonly authSettings: AuthSettingsService | undefined;
   private readonly keyPrefix: string;
   private readonly clock: Clock;
+  private readonly activity: ActivityLog;
 
   constructor(deps: {
     tx: Transactor;
@@ -36,7 +47,10 @@ export class ApiKeysService {
     authSettings?: AuthSettingsService;
     config: Pick<Config, 'keyPrefix'>;
     clock: Clock;
+    /** The admin activity log: each change is recorded in its own transaction. */
+    activity: ActivityLog;
   }) {
+    this.activity = deps.activity;
     this.tx = deps.tx;
     this.store = deps.store;
     this.auth = deps.authenticator;
@@ -85,13 +99,24 @@ export class ApiKeysService {
   /** Creates a key for the caller, enforcing the auth setting `api_key_max_lifetime_days`. */
   async create(userId: string, input: Schemas['ApiKeyCreate']): Promise<Schemas['ApiKeyWithSecret']> {
     const expiresAt = await this.checkedExpiry(input.expires_at);
-    const { row, key } = await this.issue(userId, {
-      name: input.name,
-      description: input.description ?? null,
-      environment: input.environment ?? 'live',
-      ...(input.scopes ? { scopes: input.scopes } : {}),
-      rateLimitRpm: input.rate_limit_rpm ?? null,
-      expiresAt,
+    const { row, key } = await this.tx.transaction(async (stores) => {
+      const issued = await this.issue(
+        userId,
+        {
+          name: input.name,
+          description: input.description ?? null,
+          environment: input.environment ?? 'live',
+          ...(input.scopes ? { scopes: input.scopes } : {}),
+          rateLimitRpm: input.rate_limit_rpm ?? null,
+          expiresAt,
+        },
+        stores.apiKeys,
+      );
+      await this.activity.record(
+        stores,
+        entry('api_key.create', issued.row, { scopes: issued.row.scopes, environment: issued.row.environment }),
+      );
+      return issued;
     });
     return { ...this.view(row), key };
   }
@@ -117,25 +142,33 @@ export class ApiKeysService {
   }
 
   async update(userId: string, keyId: string, patch: Schemas['ApiKeyUpdate']): Promise<ApiKeyView> {
-    const existing = await this.store.findForUser(userId, keyId);
-    if (!existing) throw new NotFoundError('No such API key', 'not_found');
-    const row = await this.store.update(
-      keyId,
-      { name: patch.name, description: patch.description, scopes: patch.scopes, rate_limit_rpm: patch.rate_limit_rpm },
-      this.clock.now(),
-    );
+    const { existing, row } = await this.tx.transaction(async (stores) => {
+      const found = await stores.apiKeys.findForUserForUpdate(userId, keyId);
+      if (!found) throw new NotFoundError('No such API key', 'not_found');
+      const saved = await stores.apiKeys.update(
+        keyId,
+        { name: patch.name, description: patch.description, scopes: patch.scopes, rate_limit_rpm: patch.rate_limit_rpm },
+        this.clock.now(),
+      );
+      await this.activity.record(stores, entry('api_key.update', saved ?? found, { fields: Object.keys(patch).sort() }));
+      return { existing: found, row: saved };
+    });
     this.auth.invalidateHash(existing.key_hash);
     return this.view(row!);
   }
 
   /** Revokes a key at once; idempotent. */
   async revoke(userId: string, keyId: string): Promise<void> {
-    const existing = await this.store.findForUser(userId, keyId);
-    if (!existing) throw new NotFoundError('No such API key', 'not_found');
-    if (existing.is_active) {
-      const now = this.clock.now();
-      await this.store.update(keyId, { is_active: false, revoked_at: now }, now);
-    }
+    const existing = await this.tx.transaction(async (stores) => {
+      const found = await stores.apiKeys.findForUserForUpdate(userId, keyId);
+      if (!found) throw new NotFoundError('No such API key', 'not_found');
+      if (found.is_active) {
+        const now = this.clock.now();
+        await stores.apiKeys.update(keyId, { is_active: false, revoked_at: now }, now);
+      }
+      await this.activity.record(stores, entry('api_key.revoke', found, { was_active: found.is_active }));
+      return found;
+    });
     this.auth.invalidateHash(existing.key_hash);
   }
 
@@ -152,7 +185,8 @@ export class ApiKeysService {
   ): Promise<Schemas['ApiKeyRotationResult']> {
     const grace = input.grace_period_seconds ?? 0;
     const cap = await this.maxExpiry();
-    const result = await this.tx.transaction(async ({ apiKeys: store }) => {
+    const result = await this.tx.transaction(async (stores) => {
+      const store = stores.apiKeys;
       const old = await store.findForUserForUpdate(userId, keyId);
       if (!old) throw new NotFoundError('No such API key', 'not_found');
       const now = this.clock.now();
@@ -181,6 +215,10 @@ export class ApiKeysService {
       } else {
         await store.update(old.id, { is_active: false, revoked_at: now }, now);
       }
+      await this.activity.record(
+        stores,
+        entry('api_key.rotate', old, { new_key_id: issued.row.id, new_key_prefix: issued.row.key_prefix, grace_period_seconds: grace }),
+      );
       return { old, issued, graceEnds };
     });
     this.auth.invalidateHash(result.old.key_hash);

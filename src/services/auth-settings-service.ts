@@ -1,6 +1,8 @@
 import type { components } from '../generated/openapi.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuthSettingsStore, DbAuthSettingsRow } from '../stores/auth-settings-store.js';
+import type { Transactor } from '../stores/transactor.js';
+import type { ActivityLog } from './activity-log.js';
 import type { ChangeBus } from './change-bus.js';
 
 export type AuthSettings = DbAuthSettingsRow;
@@ -33,6 +35,8 @@ export class AuthSettingsService {
     private readonly store: AuthSettingsStore,
     private readonly clock: Clock,
     private readonly bus: ChangeBus,
+    private readonly tx: Transactor,
+    private readonly activity: ActivityLog,
   ) {
     bus.subscribe((m) => {
       if (m.kind === 'auth_settings') this.cached = undefined;
@@ -54,15 +58,23 @@ export class AuthSettingsService {
 
   /** Changes only the supplied fields; domains are stored lowercase, emails as given (matched case-insensitively). */
   async update(patch: Schemas['AuthSettingsUpdate']): Promise<AuthSettingsView> {
-    const value = await this.store.update(
-      {
-        allowed_domains: patch.allowed_domains?.map((d) => d.toLowerCase()),
-        admin_emails: patch.admin_emails,
-        access_token_expire_minutes: patch.access_token_expire_minutes,
-        api_key_max_lifetime_days: patch.api_key_max_lifetime_days,
-      },
-      this.clock.now(),
-    );
+    const value = await this.tx.transaction(async (stores) => {
+      const saved = await stores.authSettings.update(
+        {
+          allowed_domains: patch.allowed_domains?.map((d) => d.toLowerCase()),
+          admin_emails: patch.admin_emails,
+          access_token_expire_minutes: patch.access_token_expire_minutes,
+          api_key_max_lifetime_days: patch.api_key_max_lifetime_days,
+        },
+        this.clock.now(),
+      );
+      await this.activity.record(stores, {
+        action: 'settings.auth.update',
+        target: { type: 'settings', id: 'auth', name: 'auth settings' },
+        details: { fields: Object.keys(patch).sort() },
+      });
+      return saved;
+    });
     this.cached = undefined;
     this.bus.publish({ kind: 'auth_settings' });
     return view(value);

@@ -1,9 +1,10 @@
 import { ForbiddenError } from '../errors.js';
 import type { Principal } from '../domain/principal.js';
 
-/** The API key scope an operation needs: reads under /api/v1 need `api:read`, changes `api:write`, the gateway `mcp`. */
+/** The API key scope an operation needs: reads under /api/v1 and `/metrics` need `api:read`, changes `api:write`, the gateway `mcp`. */
 export function requiredScope(method: string, path: string): 'api:read' | 'api:write' | 'mcp' | null {
   if (path.startsWith('/mcp/gateway')) return 'mcp';
+  if (path === '/metrics') return 'api:read';
   if (!path.startsWith('/api/v1/')) return null;
   return method.toLowerCase() === 'get' ? 'api:read' : 'api:write';
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConflictError } from '../errors.js';
 import type { Transactor } from '../stores/transactor.js';
+import type { ActivityLog } from './activity-log.js';
 import type { ApiKeysService } from './api-keys-service.js';
 
 /**
@@ -8,7 +9,7 @@ import type { ApiKeysService } from './api-keys-service.js';
  * transaction. Refuses once any user exists, so it cannot be used to take over an installation.
  */
 export async function bootstrapOwner(
-  deps: { tx: Transactor; apiKeys: ApiKeysService },
+  deps: { tx: Transactor; apiKeys: ApiKeysService; activityLog: ActivityLog },
   input: { email: string; name?: string },
 ): Promise<{ userId: string; key: string }> {
   return deps.tx.transaction(async (stores) => {
@@ -22,6 +23,13 @@ export async function bootstrapOwner(
       role: 'owner',
     });
     const { key } = await deps.apiKeys.issue(user.id, { name: 'bootstrap', description: 'First key of the first owner' }, stores.apiKeys);
+    // A system action (command line or admin socket): no actor.
+    await deps.activityLog.record(stores, {
+      action: 'user.bootstrap',
+      target: { type: 'user', id: user.id, name: user.name || user.email },
+      details: { role: 'owner' },
+      actor: { userId: null, name: null },
+    });
     return { userId: user.id, key };
   });
 }

@@ -19,6 +19,8 @@ export interface LiveBundle {
   readonly name: string;
   readonly description: string | null;
   readonly keyHash: string;
+  /** The user who created the bundle (null once that user is deleted): members reach the bundles they created on `/mcp/gateway`. */
+  readonly createdBy: string | null;
   /** Changes on every replacement; caches of derived answers key on it. */
   readonly version: number;
   /** In display order, ties broken by upstream name. */
@@ -45,6 +47,7 @@ export function toLiveBundle(row: DbBundleRow, tools: readonly DbBundleToolRow[]
     name: row.name,
     description: row.description,
     keyHash: row.key_hash,
+    createdBy: row.created_by,
     version: versionSeq,
     tools: sorted.map((t) => ({
       toolId: t.tool_id,
@@ -87,6 +90,11 @@ export class BundlesRegistry {
 
   get(id: string): LiveBundle | undefined {
     return this.byId.get(id);
+  }
+
+  /** Every bundle, in no particular order. */
+  all(): IterableIterator<LiveBundle> {
+    return this.byId.values();
   }
 
   /** Every bundle holding a tool of one of these servers. */

@@ -6,6 +6,7 @@ import type { SecretBox } from '../lib/secret-box.js';
 import type { ToolOverride } from '../domain/tool-override.js';
 import type { BundlesStore, DbBundleRow, DbBundleToolRow } from '../stores/bundles-store.js';
 import type { Transactor } from '../stores/transactor.js';
+import type { ActivityEntryInput, ActivityLog } from './activity-log.js';
 import { hashBundleKey, toLiveBundle, type BundlesRegistry } from './bundles-registry.js';
 import { effectiveName, effectiveTool, normaliseOverride, overrideSchemaIssues, overrideView } from './bundles-tools.js';
 import type { CatalogView } from '../domain/catalog.js';
@@ -32,6 +33,11 @@ export function bundleEndpoint(baseUrl: string, key: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/mcp/bundle/${encodeURIComponent(key)}`;
 }
 
+/** A bundle's activity entry: ids, names and counts, never its key. */
+function entry(action: string, row: DbBundleRow, details: ActivityEntryInput['details'] = {}): ActivityEntryInput {
+  return { action, target: { type: 'bundle', id: row.id, name: row.name }, details };
+}
+
 /**
  * Bundles: the rules of the REST operations. Writes go to the database in one transaction, then
  * the bundle's live form replaces the one in the registry the MCP endpoint reads.
@@ -44,6 +50,7 @@ export class BundlesService {
   private readonly secrets: SecretBox;
   private readonly clock: Clock;
   private readonly keyPrefix: string;
+  private readonly activity: ActivityLog;
 
   constructor(deps: {
     tx: Transactor;
@@ -53,7 +60,10 @@ export class BundlesService {
     secrets: SecretBox;
     clock: Clock;
     keyPrefix: string;
+    /** The admin activity log: each change is recorded in its own transaction. */
+    activity: ActivityLog;
   }) {
+    this.activity = deps.activity;
     this.tx = deps.tx;
     this.store = deps.bundles;
     this.registry = deps.registry;
@@ -114,100 +124,130 @@ export class BundlesService {
         await store.insertTools(rows);
         return created;
       },
-      { creating: true },
+      { creating: true, activity: (row) => entry('bundle.create', row, { tool_count: rows.length }) },
     );
     return this.withKey(row, tools.length, key, baseUrl);
   }
 
   async update(id: string, input: Schemas['MCPBundleUpdate'], baseUrl: string): Promise<BundleWithKey> {
-    const { row, tools } = await this.write(id, async (store) => {
-      const patch: Partial<DbBundleRow> = { name: input.name };
-      if (input.description !== undefined) patch.description = input.description;
-      if (input.agent_id !== undefined) patch.agent_id = input.agent_id;
-      return (await store.update(id, patch, this.clock.now()))!;
-    });
+    const { row, tools } = await this.write(
+      id,
+      async (store) => {
+        const patch: Partial<DbBundleRow> = { name: input.name };
+        if (input.description !== undefined) patch.description = input.description;
+        if (input.agent_id !== undefined) patch.agent_id = input.agent_id;
+        return (await store.update(id, patch, this.clock.now()))!;
+      },
+      { activity: (row) => entry('bundle.update', row, { fields: Object.keys(input).sort() }) },
+    );
     return this.withKey(row, tools.length, this.secrets.open(row.key_sealed), baseUrl);
   }
 
   async regenerateKey(id: string, baseUrl: string): Promise<BundleWithKey> {
     const key = mintBundleKey(this.keyPrefix);
-    const { row, tools } = await this.write(id, async (store) => {
-      return (await store.update(id, { key_hash: hashBundleKey(key), key_sealed: this.secrets.seal(key) }, this.clock.now()))!;
-    });
+    const { row, tools } = await this.write(
+      id,
+      async (store) => {
+        return (await store.update(id, { key_hash: hashBundleKey(key), key_sealed: this.secrets.seal(key) }, this.clock.now()))!;
+      },
+      { activity: (row) => entry('bundle.regenerate_key', row) },
+    );
     return this.withKey(row, tools.length, key, baseUrl);
   }
 
   async delete(id: string): Promise<void> {
-    const deleted = await this.store.delete(id);
-    if (!deleted) throw new NotFoundError(`Bundle ${id} not found`);
+    await this.tx.transaction(async (stores) => {
+      const row = await stores.bundles.findById(id, { forUpdate: true });
+      if (!row || !(await stores.bundles.delete(id))) throw new NotFoundError(`Bundle ${id} not found`);
+      await this.activity.record(stores, entry('bundle.delete', row));
+    });
     this.registry.remove(id);
   }
 
   async addTools(id: string, inputs: ToolInput[]): Promise<BundleDetail> {
-    const { row, tools } = await this.write(id, async (store, current) => {
-      const rows = this.newToolRows(id, inputs, current, ['body', 'tools']);
-      await store.insertTools(rows);
-      await store.touch(id, this.clock.now());
-    });
+    const { row, tools } = await this.write(
+      id,
+      async (store, current) => {
+        const rows = this.newToolRows(id, inputs, current, ['body', 'tools']);
+        await store.insertTools(rows);
+        await store.touch(id, this.clock.now());
+      },
+      { activity: (row) => entry('bundle.tools.add', row, { tool_ids: inputs.map((t) => t.tool_id) }) },
+    );
     return this.detail(row, tools);
   }
 
   async removeTool(id: string, toolId: string): Promise<void> {
-    await this.write(id, async (store) => {
-      if (!(await store.deleteTool(id, toolId))) throw new NotFoundError(`Tool ${toolId} is not in bundle ${id}`);
-      await store.touch(id, this.clock.now());
-    });
+    await this.write(
+      id,
+      async (store) => {
+        if (!(await store.deleteTool(id, toolId))) throw new NotFoundError(`Tool ${toolId} is not in bundle ${id}`);
+        await store.touch(id, this.clock.now());
+      },
+      { activity: (row) => entry('bundle.tools.remove', row, { tool_id: toolId }) },
+    );
   }
 
   async setOverride(id: string, toolId: string, input: Schemas['BundleToolOverride']): Promise<BundleToolView> {
     const override = normaliseOverride(input as ToolOverride);
-    const { tools } = await this.write(id, async (store, current) => {
-      const target = current.find((t) => t.tool_id === toolId);
-      if (!target) throw new NotFoundError(`Tool ${toolId} is not in bundle ${id}`);
-      const catalogTool = this.catalog.tool(toolId);
-      if (catalogTool) {
-        const issues = overrideSchemaIssues(catalogTool, override, ['body']);
-        if (issues.length) throw new RequestValidationError(issues);
-      }
-      const others = current.filter((t) => t.tool_id !== toolId);
-      this.checkNames([...others, { ...target, override }]);
-      await store.setOverride(id, toolId, override, this.clock.now());
-      await store.touch(id, this.clock.now());
-    });
+    const { tools } = await this.write(
+      id,
+      async (store, current) => {
+        const target = current.find((t) => t.tool_id === toolId);
+        if (!target) throw new NotFoundError(`Tool ${toolId} is not in bundle ${id}`);
+        const catalogTool = this.catalog.tool(toolId);
+        if (catalogTool) {
+          const issues = overrideSchemaIssues(catalogTool, override, ['body']);
+          if (issues.length) throw new RequestValidationError(issues);
+        }
+        const others = current.filter((t) => t.tool_id !== toolId);
+        this.checkNames([...others, { ...target, override }]);
+        await store.setOverride(id, toolId, override, this.clock.now());
+        await store.touch(id, this.clock.now());
+      },
+      { activity: (row) => entry('bundle.tools.override', row, { tool_id: toolId, fields: Object.keys(input).sort() }) },
+    );
     return this.toolView(tools.find((t) => t.tool_id === toolId)!);
   }
 
   async reorder(id: string, pairs: [string, number][]): Promise<void> {
-    await this.write(id, async (store, current) => {
-      const inBundle = new Set(current.map((t) => t.tool_id));
-      const seen = new Set<string>();
-      for (const [toolId] of pairs) {
-        if (!inBundle.has(toolId)) throw new BadRequestError(`Tool ${toolId} is not in bundle ${id}`, 'tool_not_in_bundle');
-        if (seen.has(toolId)) throw new BadRequestError(`Tool ${toolId} is listed twice`, 'duplicate_tool');
-        seen.add(toolId);
-      }
-      const now = this.clock.now();
-      for (const [toolId, order] of pairs) await store.setDisplayOrder(id, toolId, order, now);
-      await store.touch(id, now);
-    });
+    await this.write(
+      id,
+      async (store, current) => {
+        const inBundle = new Set(current.map((t) => t.tool_id));
+        const seen = new Set<string>();
+        for (const [toolId] of pairs) {
+          if (!inBundle.has(toolId)) throw new BadRequestError(`Tool ${toolId} is not in bundle ${id}`, 'tool_not_in_bundle');
+          if (seen.has(toolId)) throw new BadRequestError(`Tool ${toolId} is listed twice`, 'duplicate_tool');
+          seen.add(toolId);
+        }
+        const now = this.clock.now();
+        for (const [toolId, order] of pairs) await store.setDisplayOrder(id, toolId, order, now);
+        await store.touch(id, now);
+      },
+      { activity: (row) => entry('bundle.tools.reorder', row, { tool_count: pairs.length }) },
+    );
   }
 
   /**
    * Runs a change to one bundle in a transaction (the bundle row locked, so concurrent changes of
-   * one bundle queue), then publishes the bundle's new live form to the registry.
+   * one bundle queue), records it in the activity log in that transaction, then publishes the
+   * bundle's new live form to the registry.
    */
   private async write<T>(
     id: string,
     change: (store: BundlesStore, tools: DbBundleToolRow[]) => Promise<T>,
-    { creating = false }: { creating?: boolean } = {},
+    { creating = false, activity }: { creating?: boolean; activity: (row: DbBundleRow) => ActivityEntryInput },
   ): Promise<{ row: DbBundleRow; tools: DbBundleToolRow[]; result: T }> {
-    const out = await this.tx.transaction(async ({ bundles: store }) => {
+    const out = await this.tx.transaction(async (stores) => {
+      const store = stores.bundles;
       // A create writes an id that does not exist yet; every other change needs the bundle.
       if (!creating && !(await store.findById(id, { forUpdate: true }))) throw new NotFoundError(`Bundle ${id} not found`);
       const current = creating ? [] : await store.tools(id);
       const result = await change(store, current);
       const row = await store.findById(id);
       if (!row) throw new NotFoundError(`Bundle ${id} not found`);
+      await this.activity.record(stores, activity(row));
       return { row, tools: await store.tools(id), result };
     });
     this.registry.put(toLiveBundle(out.row, out.tools));

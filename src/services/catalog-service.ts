@@ -3,6 +3,7 @@ import type { components } from '../generated/openapi.js';
 import type { CatalogStore, DbPromptRow, DbResourceRow, DbToolWithServerRow } from '../stores/catalog-store.js';
 import type { ServersStore } from '../stores/servers-store.js';
 import type { Transactor } from '../stores/transactor.js';
+import type { ActivityLog } from './activity-log.js';
 import type { CatalogSync } from './catalog-sync.js';
 import type { InMemoryCatalog } from './in-memory-catalog.js';
 import { pageResult, pageWindow, type PageOf, type PageQuery } from './pagination.js';
@@ -51,6 +52,8 @@ export class CatalogService {
       catalogStore: CatalogStore;
       catalog: InMemoryCatalog;
       sync: CatalogSync;
+      /** The admin activity log: each change is recorded in its own transaction. */
+      activity: ActivityLog;
     },
   ) {}
 
@@ -102,7 +105,8 @@ export class CatalogService {
    */
   async setToolSelection(serverId: string, input: Schemas['ToolSelectionUpdate']): Promise<Schemas['ToolSelectionResult']> {
     await this.existing(serverId);
-    const changed = await this.deps.tx.transaction(async ({ catalog: store }) => {
+    const changed = await this.deps.tx.transaction(async (stores) => {
+      const store = stores.catalog;
       const found = await store.toolsByIdsForUpdate(input.tool_ids);
       const mine = new Set(found.filter((t) => t.server_id === serverId).map((t) => t.id));
       const bad = input.tool_ids.filter((id) => !mine.has(id));
@@ -110,7 +114,13 @@ export class CatalogService {
         const shown = bad.slice(0, 10).join(', ') + (bad.length > 10 ? `, and ${bad.length - 10} more` : '');
         throw new BadRequestError(`Not tools of this server: ${shown}`, 'unknown_tool_ids');
       }
-      return store.setToolsEnabled(input.tool_ids, input.enabled);
+      const updated = await store.setToolsEnabled(input.tool_ids, input.enabled);
+      await this.deps.activity.record(stores, {
+        action: input.enabled ? 'server.tools.enable' : 'server.tools.disable',
+        target: { type: 'server', id: serverId, name: (await stores.servers.findById(serverId))?.name ?? null },
+        details: { tool_ids: input.tool_ids, changed: updated.length },
+      });
+      return updated;
     });
     if (changed.length) this.deps.catalog.setToolsEnabled(changed, input.enabled);
     return { updated: changed.length };

@@ -241,7 +241,7 @@ export class CatalogSync implements UpstreamEvents {
     await this.deps.tx.transaction(async ({ catalog: store }) => {
       await store.syncTools(serverId, dedupeTools(listing.tools).map(toolUpsert), randomUUID);
       await store.syncResources(serverId, resourceUpserts(listing), randomUUID);
-      await store.syncPrompts(serverId, listing.prompts.map(promptUpsert), randomUUID);
+      await store.syncPrompts(serverId, listing.prompts.filter((p) => !p.name.includes('\0')).map(promptUpsert), randomUUID);
     });
     await this.reloadCatalog(serverId);
     this.deps.logger.info(
@@ -345,10 +345,13 @@ export class CatalogSync implements UpstreamEvents {
   }
 }
 
-/** Tool names are unique per server: the first definition of a name wins. */
+/**
+ * Tool names are unique per server: the first definition of a name wins. A name holding U+0000
+ * cannot be stored nor sensibly called, so such a tool is left out.
+ */
 function dedupeTools(tools: Tool[]): Tool[] {
   const seen = new Set<string>();
-  return tools.filter((t) => (seen.has(t.name) ? false : (seen.add(t.name), true)));
+  return tools.filter((t) => (seen.has(t.name) || t.name.includes('\0') ? false : (seen.add(t.name), true)));
 }
 
 function toolUpsert(t: Tool) {
@@ -384,7 +387,8 @@ function resourceUpserts(listing: UpstreamListing) {
     size: null,
     annotations: objOrNull(r.annotations),
   });
-  return [...listing.resources.map(fromResource), ...listing.resourceTemplates.map(fromTemplate)];
+  // A URI holding U+0000 cannot be stored (nor read back by a client): left out, like such tools.
+  return [...listing.resources.map(fromResource), ...listing.resourceTemplates.map(fromTemplate)].filter((r) => !r.uri.includes('\0'));
 }
 
 function promptUpsert(p: Prompt) {

@@ -1,27 +1,38 @@
 import { BadRequestError } from '../errors.js';
 import type { components } from '../generated/openapi.js';
+import type { Role } from '../domain/principal.js';
 import type { Clock } from '../lib/clock.js';
 import type { GatewaySettingsStore } from '../stores/gateway-settings-store.js';
+import type { Transactor } from '../stores/transactor.js';
+import type { ActivityLog } from './activity-log.js';
 import type { ChangeBus } from './change-bus.js';
 
 type Schemas = components['schemas'];
 export type GatewaySettingsView = Schemas['GatewaySettings'];
 
-/** Returns the ids among `ids` that name no bundle; supplied by the bundles feature. */
-export type MissingBundles = (ids: readonly string[]) => Promise<string[]>;
+/** Returns the ids among `ids` that name no bundle `user` may use; supplied where bundles live (composition root). */
+export type UnusableBundles = (user: GatewayUser, ids: readonly string[]) => string[] | Promise<string[]>;
+
+/** Who changes their settings: the rule of which bundles they may select depends on the role. */
+export interface GatewayUser {
+  readonly userId: string;
+  readonly role: Role;
+}
 
 /**
  * Each user's settings for `/mcp/gateway`. A change is announced on the change bus
  * (`gateway_settings`, with the user id) so open gateway sessions can refresh their tool list.
  */
 export class GatewaySettingsService {
-  /** Set by the bundles feature to reject unknown bundle ids (400); unset = not checked. */
-  missingBundles: MissingBundles | undefined;
+  /** Set by the composition root to reject ids of bundles the user may not use (400); unset = not checked. */
+  unusableBundles: UnusableBundles | undefined;
 
   constructor(
     private readonly store: GatewaySettingsStore,
     private readonly clock: Clock,
     private readonly bus: ChangeBus,
+    private readonly tx: Transactor,
+    private readonly activity: ActivityLog,
   ) {}
 
   async get(userId: string): Promise<GatewaySettingsView> {
@@ -35,12 +46,26 @@ export class GatewaySettingsService {
     };
   }
 
-  async update(userId: string, patch: Schemas['GatewaySettingsUpdate']): Promise<GatewaySettingsView> {
-    if (patch.bundle_ids?.length && this.missingBundles) {
-      const missing = await this.missingBundles(patch.bundle_ids);
-      if (missing.length) throw new BadRequestError(`Bundle ${missing[0]} does not exist`);
+  /**
+   * Partial update. A bundle id that names no bundle the user may use answers 400 (a member
+   * cannot select an admin's bundle). The change is announced on the bus, so every instance
+   * refreshes the user's gateway view and tells open sessions that their tool list changed.
+   */
+  async update(user: GatewayUser, patch: Schemas['GatewaySettingsUpdate']): Promise<GatewaySettingsView> {
+    const userId = user.userId;
+    if (patch.bundle_ids?.length && this.unusableBundles) {
+      const unusable = await this.unusableBundles(user, patch.bundle_ids);
+      if (unusable.length) throw new BadRequestError(`Bundle ${unusable[0]} does not exist or is not available to you`);
     }
-    const row = await this.store.upsert(userId, patch, this.clock.now());
+    const row = await this.tx.transaction(async (stores) => {
+      const saved = await stores.gatewaySettings.upsert(userId, patch, this.clock.now());
+      await this.activity.record(stores, {
+        action: 'settings.gateway.update',
+        target: { type: 'gateway_settings', id: userId },
+        details: { fields: Object.keys(patch).sort(), mode: saved.mode, bundle_ids: saved.bundle_ids },
+      });
+      return saved;
+    });
     this.bus.publish({ kind: 'gateway_settings', userId });
     return {
       mode: row.mode,

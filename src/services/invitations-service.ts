@@ -7,6 +7,8 @@ import type { UsersStore } from '../stores/users-store.js';
 import type { OAuthProvidersService } from './oauth-providers-service.js';
 import { pageResult, pageWindow, type PageOf, type PageQuery } from './pagination.js';
 import type { Principal } from '../domain/principal.js';
+import type { Transactor } from '../stores/transactor.js';
+import type { ActivityLog } from './activity-log.js';
 
 type Schemas = components['schemas'];
 /** An invitation as the API shows it (never its token). */
@@ -37,6 +39,8 @@ export class InvitationsService {
     private readonly users: UsersStore,
     private readonly providers: OAuthProvidersService,
     private readonly clock: Clock,
+    private readonly tx: Transactor,
+    private readonly activity: ActivityLog,
   ) {}
 
   view(row: DbInvitationRow): InvitationView {
@@ -66,13 +70,22 @@ export class InvitationsService {
       throw new ConflictError('A pending invitation for this email already exists', 'conflict');
     }
     const token = `tginv_${randomBytes(32).toString('base64url')}`;
-    const row = await this.store.insert({
-      id: randomUUID(),
-      email: input.email,
-      role,
-      token_hash: hashInvitationToken(token),
-      invited_by: caller.userId,
-      expires_at: new Date(now.getTime() + (input.expires_in_hours ?? 168) * 3_600_000),
+    const row = await this.tx.transaction(async (stores) => {
+      const created = await stores.invitations.insert({
+        id: randomUUID(),
+        email: input.email,
+        role,
+        token_hash: hashInvitationToken(token),
+        invited_by: caller.userId,
+        expires_at: new Date(now.getTime() + (input.expires_in_hours ?? 168) * 3_600_000),
+      });
+      // Never the token: the invitee's credential until it is accepted.
+      await this.activity.record(stores, {
+        action: 'invitation.create',
+        target: { type: 'invitation', id: created.id, name: created.email },
+        details: { role, expires_at: created.expires_at.toISOString() },
+      });
+      return created;
     });
     const acceptUrl = `${baseUrl}/invitations/accept?token=${encodeURIComponent(token)}`;
     return { ...this.view(row), token, accept_url: acceptUrl };
@@ -85,11 +98,18 @@ export class InvitationsService {
   }
 
   async revoke(id: string): Promise<void> {
-    const row = await this.store.findById(id);
-    if (!row) throw new NotFoundError('No such invitation');
-    const status = invitationStatus(row, this.clock.now());
-    if (status !== 'pending') throw new ConflictError(`The invitation is ${status}, not pending`, 'invitation_not_pending');
-    await this.store.markRevoked(id, this.clock.now());
+    await this.tx.transaction(async (stores) => {
+      const row = await stores.invitations.findById(id);
+      if (!row) throw new NotFoundError('No such invitation');
+      const status = invitationStatus(row, this.clock.now());
+      if (status !== 'pending') throw new ConflictError(`The invitation is ${status}, not pending`, 'invitation_not_pending');
+      await stores.invitations.markRevoked(id, this.clock.now());
+      await this.activity.record(stores, {
+        action: 'invitation.revoke',
+        target: { type: 'invitation', id, name: row.email },
+        details: { role: row.role },
+      });
+    });
   }
 
   /** A pending invitation by token; 404 unknown/accepted/revoked, 410 expired. */

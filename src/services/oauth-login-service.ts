@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import * as oidc from 'openid-client';
-import { BadGatewayError, BadRequestError, ForbiddenError } from '../errors.js';
+import { BadGatewayError, BadRequestError, ConflictError, ForbiddenError } from '../errors.js';
 import type { Clock } from '../lib/clock.js';
 import { OutboundRefusedError, type OutboundPolicy } from '../lib/outbound-policy.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { Logger } from '../logger.js';
 import type { DbOAuthProviderRow } from '../stores/oauth-providers-store.js';
-import type { Transactor } from '../stores/transactor.js';
+import type { DbInvitationRow } from '../stores/invitations-store.js';
+import type { Stores, Transactor } from '../stores/transactor.js';
 import type { DbUserRow } from '../stores/users-store.js';
+import type { ActivityLog } from './activity-log.js';
 import type { AuthSettingsService } from './auth-settings-service.js';
 import type { InvitationsService } from './invitations-service.js';
 import type { OAuthProvidersService } from './oauth-providers-service.js';
@@ -93,6 +95,8 @@ export class OAuthLoginService {
       logger: Logger;
       /** Called when a user changes (cache invalidation). */
       onUserChange: (userId: string) => void;
+      /** The activity log: users created at sign-in and invitations accepted. */
+      activity: ActivityLog;
     },
   ) {}
 
@@ -305,6 +309,15 @@ export class OAuthLoginService {
     };
   }
 
+  private async recordAccepted(stores: Stores, invitation: DbInvitationRow, user: DbUserRow): Promise<void> {
+    await this.deps.activity.record(stores, {
+      action: 'invitation.accept',
+      target: { type: 'invitation', id: invitation.id, name: invitation.email },
+      details: { role: invitation.role, user_id: user.id },
+      actor: { userId: user.id, name: user.name || user.email },
+    });
+  }
+
   /** Finds, links or creates the user for a verified identity, accepting an invitation if one applies. */
   private async provision(providerType: string, identity: ProviderIdentity, invitationToken: string | null): Promise<DbUserRow> {
     const settings = await this.deps.authSettings.get();
@@ -312,7 +325,28 @@ export class OAuthLoginService {
     const email = identity.email.toLowerCase();
     const domain = email.split('@')[1] ?? '';
     const isAdminEmail = settings.admin_emails.some((e) => e.toLowerCase() === email);
-    const user = await this.deps.tx.transaction(async ({ users, invitations }) => {
+    // Two callbacks for the same new email can race: the loser's insert hits the unique email
+    // index, and its second pass finds and links the winner's row instead of failing.
+    const user = await this.provisionOnce(providerType, identity, invitationToken, { email, isAdminEmail, domain, settings, now }).catch(
+      (err: unknown) => {
+        if (err instanceof ConflictError && err.code === 'email_taken')
+          return this.provisionOnce(providerType, identity, invitationToken, { email, isAdminEmail, domain, settings, now });
+        throw err;
+      },
+    );
+    this.deps.onUserChange(user.id);
+    return user;
+  }
+
+  private provisionOnce(
+    providerType: string,
+    identity: ProviderIdentity,
+    invitationToken: string | null,
+    ctx: { email: string; isAdminEmail: boolean; domain: string; settings: { allowed_domains: readonly string[] }; now: Date },
+  ): Promise<DbUserRow> {
+    const { email, isAdminEmail, domain, settings, now } = ctx;
+    return this.deps.tx.transaction(async (stores) => {
+      const { users, invitations } = stores;
       let invitation = invitationToken ? await this.deps.invitations.findUsable(invitationToken, invitations, true) : undefined;
       if (invitation && invitation.email.toLowerCase() !== email) {
         throw new ForbiddenError(
@@ -333,7 +367,10 @@ export class OAuthLoginService {
           now,
         );
         invitation ??= await invitations.findPendingByEmail(email, now);
-        if (invitation) await invitations.markAccepted(invitation.id, existing.id, now);
+        if (invitation) {
+          await invitations.markAccepted(invitation.id, existing.id, now);
+          await this.recordAccepted(stores, invitation, existing);
+        }
         return linked!;
       }
       invitation ??= await invitations.findPendingByEmail(email, now);
@@ -351,10 +388,18 @@ export class OAuthLoginService {
         auth_subject: identity.subject,
         last_login_at: now,
       });
-      if (invitation) await invitations.markAccepted(invitation.id, created.id, now);
+      // The new user acts: sign-in is no admin's doing.
+      await this.deps.activity.record(stores, {
+        action: 'user.create',
+        target: { type: 'user', id: created.id, name: created.name || created.email },
+        details: { role, auth_provider: providerType, invitation_id: invitation?.id ?? null },
+        actor: { userId: created.id, name: created.name || created.email },
+      });
+      if (invitation) {
+        await invitations.markAccepted(invitation.id, created.id, now);
+        await this.recordAccepted(stores, invitation, created);
+      }
       return created;
     });
-    this.deps.onUserChange(user.id);
-    return user;
   }
 }

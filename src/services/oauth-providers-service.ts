@@ -5,6 +5,8 @@ import type { Clock } from '../lib/clock.js';
 import { OutboundRefusedError, type OutboundPolicy } from '../lib/outbound-policy.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { DbOAuthProviderRow, OAuthProvidersStore } from '../stores/oauth-providers-store.js';
+import type { Stores, Transactor } from '../stores/transactor.js';
+import type { ActivityEntryInput, ActivityLog } from './activity-log.js';
 
 /** Provider types whose endpoints are built in. */
 export const PRESET_TYPES = ['github', 'google'] as const;
@@ -71,8 +73,15 @@ export class OAuthProvidersService {
     private readonly store: OAuthProvidersStore,
     private readonly secrets: SecretBox,
     private readonly clock: Clock,
+    private readonly tx: Transactor,
+    private readonly activity: ActivityLog,
     private readonly policy?: OutboundPolicy,
   ) {}
+
+  /** An OAuth provider's activity entry: type, names and changed fields, never the client secret. */
+  private async record(stores: Stores, action: string, providerType: string, details: ActivityEntryInput['details'] = {}): Promise<void> {
+    await this.activity.record(stores, { action, target: { type: 'oauth_provider', id: providerType, name: providerType }, details });
+  }
 
   /** Refuses (422) provider URLs that point at private addresses not on the outbound allow-list. */
   private checkUrls(config: Record<string, unknown>): void {
@@ -112,17 +121,21 @@ export class OAuthProvidersService {
     const config = input.config ?? {};
     checkProviderConfig(input.provider_type, config);
     this.checkUrls(config);
-    const row = await this.store.insert({
-      id: randomUUID(),
-      provider_type: input.provider_type,
-      display_name: input.display_name,
-      client_id: input.client_id,
-      client_secret_sealed: this.secrets.seal(input.client_secret),
-      is_enabled: input.is_enabled ?? true,
-      display_order: input.display_order ?? 0,
-      config,
+    const row = await this.tx.transaction(async (stores) => {
+      const created = await stores.oauthProviders.insert({
+        id: randomUUID(),
+        provider_type: input.provider_type,
+        display_name: input.display_name,
+        client_id: input.client_id,
+        client_secret_sealed: this.secrets.seal(input.client_secret),
+        is_enabled: input.is_enabled ?? true,
+        display_order: input.display_order ?? 0,
+        config,
+      });
+      if (!created) throw new ConflictError(`A provider of type ${input.provider_type} already exists`, 'conflict');
+      await this.record(stores, 'oauth_provider.create', created.provider_type, { is_enabled: created.is_enabled });
+      return created;
     });
-    if (!row) throw new ConflictError(`A provider of type ${input.provider_type} already exists`, 'conflict');
     return view(row);
   }
 
@@ -133,24 +146,31 @@ export class OAuthProvidersService {
       checkProviderConfig(providerType, patch.config);
       this.checkUrls(patch.config);
     }
-    const row = await this.store.update(
-      providerType,
-      {
-        display_name: patch.display_name,
-        client_id: patch.client_id,
-        client_secret_sealed: patch.client_secret === undefined ? undefined : this.secrets.seal(patch.client_secret),
-        is_enabled: patch.is_enabled,
-        display_order: patch.display_order,
-        config: patch.config,
-      },
-      this.clock.now(),
-    );
-    if (!row) throw new NotFoundError(`No OAuth provider of type ${providerType}`);
+    const row = await this.tx.transaction(async (stores) => {
+      const saved = await stores.oauthProviders.update(
+        providerType,
+        {
+          display_name: patch.display_name,
+          client_id: patch.client_id,
+          client_secret_sealed: patch.client_secret === undefined ? undefined : this.secrets.seal(patch.client_secret),
+          is_enabled: patch.is_enabled,
+          display_order: patch.display_order,
+          config: patch.config,
+        },
+        this.clock.now(),
+      );
+      if (!saved) throw new NotFoundError(`No OAuth provider of type ${providerType}`);
+      await this.record(stores, 'oauth_provider.update', providerType, { fields: Object.keys(patch).sort() });
+      return saved;
+    });
     return view(row);
   }
 
   async delete(providerType: string): Promise<void> {
-    if (!(await this.store.delete(providerType))) throw new NotFoundError(`No OAuth provider of type ${providerType}`);
+    await this.tx.transaction(async (stores) => {
+      if (!(await stores.oauthProviders.delete(providerType))) throw new NotFoundError(`No OAuth provider of type ${providerType}`);
+      await this.record(stores, 'oauth_provider.delete', providerType);
+    });
   }
 
   /** An enabled provider with its client secret opened; 404 when there is none. */

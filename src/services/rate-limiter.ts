@@ -23,6 +23,9 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
   };
 }
 
+/** The kinds of budget requests are charged to. */
+export type RateLimitSubject = 'api_key' | 'session' | 'address';
+
 /**
  * Per-credential request budgets (requests per minute), with rate-limiter-flexible.
  *
@@ -43,11 +46,19 @@ export class RateLimiter {
   private warnedAt = 0;
 
   constructor(
-    options: { redisUrl?: string | undefined; logger: Logger; keyPrefix?: string; addressRpm?: number },
+    options: {
+      redisUrl?: string | undefined;
+      logger: Logger;
+      keyPrefix?: string;
+      addressRpm?: number;
+      /** Told of every refusal (the metrics' rejection counter), by the kind of budget. */
+      onReject?: (subject: RateLimitSubject) => void;
+    },
     private readonly logger: Logger = options.logger,
   ) {
     this.keyPrefix = options.keyPrefix ?? 'toolgate:rl';
     this.addressRpm = options.addressRpm ?? 120;
+    this.onReject = options.onReject;
     if (options.redisUrl) {
       this.redis = new Redis(options.redisUrl, {
         enableOfflineQueue: false,
@@ -61,6 +72,7 @@ export class RateLimiter {
 
   private readonly keyPrefix: string;
   private readonly addressRpm: number;
+  private readonly onReject: ((subject: RateLimitSubject) => void) | undefined;
 
   /** Charges one request to the principal's budget; throws RateLimitedError past it. */
   async check(principal: Principal): Promise<RateLimitState> {
@@ -84,6 +96,7 @@ export class RateLimiter {
     } catch (rejection) {
       if (rejection instanceof RateLimiterRes) {
         const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+        this.onReject?.(subject.startsWith('key:') ? 'api_key' : subject.startsWith('ip:') ? 'address' : 'session');
         throw new RateLimitedError(retryAfter, rpm, `Rate limit exceeded: ${rpm} requests per minute`);
       }
       // A store failure the insurance limiter could not absorb: fail open, loudly.

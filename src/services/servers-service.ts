@@ -7,6 +7,7 @@ import type { SecretBox } from '../lib/secret-box.js';
 import type { Logger } from '../logger.js';
 import type { DbServerRow, ServersStore } from '../stores/servers-store.js';
 import type { Transactor } from '../stores/transactor.js';
+import type { ActivityLog } from './activity-log.js';
 import type { BundlesService } from './bundles-service.js';
 import type { CatalogSync, ServerStatusView } from './catalog-sync.js';
 import type { InMemoryCatalog } from './in-memory-catalog.js';
@@ -82,6 +83,8 @@ export class ServersService {
       outboundPolicy: OutboundPolicy;
       clock: Clock;
       logger: Logger;
+      /** The admin activity log: each change is recorded in its own transaction. */
+      activity: ActivityLog;
       /** Current defaults for new servers (general settings); built-in values when absent. */
       defaults?: () => Promise<ServerDefaults> | ServerDefaults;
     },
@@ -96,28 +99,36 @@ export class ServersService {
     const stdio = input.transport === 'stdio';
     const secretEnv = stdio ? (input.secret_env ?? {}) : {};
     const headers = stdio ? {} : (input.headers ?? {});
-    const row = await this.deps.servers.insert({
-      id: randomUUID(),
-      name: input.name,
-      description: input.description ?? null,
-      transport: input.transport,
-      command: stdio ? (input.command ?? null) : null,
-      args: stdio ? (input.args ?? []) : [],
-      env: stdio ? (input.env ?? {}) : {},
-      secret_env_sealed: this.seal(secretEnv),
-      secret_env_keys: Object.keys(secretEnv).sort(),
-      cwd: stdio ? (input.cwd ?? null) : null,
-      url: stdio ? null : (input.url ?? null),
-      headers_sealed: this.seal(headers),
-      header_names: Object.keys(headers).sort(),
-      enabled: input.enabled ?? true,
-      last_error: null,
-      last_connected_at: null,
-      protocol_version: null,
-      server_info: null,
-      latency_ms: null,
-      call_timeout_ms: input.call_timeout_ms ?? defaults.callTimeoutMs,
-      health_check_interval_seconds: input.health_check_interval_seconds ?? defaults.healthCheckIntervalSeconds,
+    const row = await this.deps.tx.transaction(async (stores) => {
+      const created = await stores.servers.insert({
+        id: randomUUID(),
+        name: input.name,
+        description: input.description ?? null,
+        transport: input.transport,
+        command: stdio ? (input.command ?? null) : null,
+        args: stdio ? (input.args ?? []) : [],
+        env: stdio ? (input.env ?? {}) : {},
+        secret_env_sealed: this.seal(secretEnv),
+        secret_env_keys: Object.keys(secretEnv).sort(),
+        cwd: stdio ? (input.cwd ?? null) : null,
+        url: stdio ? null : (input.url ?? null),
+        headers_sealed: this.seal(headers),
+        header_names: Object.keys(headers).sort(),
+        enabled: input.enabled ?? true,
+        last_error: null,
+        last_connected_at: null,
+        protocol_version: null,
+        server_info: null,
+        latency_ms: null,
+        call_timeout_ms: input.call_timeout_ms ?? defaults.callTimeoutMs,
+        health_check_interval_seconds: input.health_check_interval_seconds ?? defaults.healthCheckIntervalSeconds,
+      });
+      await this.deps.activity.record(stores, {
+        action: 'server.create',
+        target: { type: 'server', id: created.id, name: created.name },
+        details: { transport: created.transport, enabled: created.enabled },
+      });
+      return created;
     });
     this.deps.sync.registered(row);
     this.deps.logger.info({ serverId: row.id, name: row.name, transport: row.transport }, 'server registered');
@@ -148,7 +159,8 @@ export class ServersService {
     const issues = this.checkConnectionFields(patch);
     if (issues.length) throw new RequestValidationError(issues);
     let before: DbServerRow | undefined;
-    const updated = await this.deps.tx.transaction(async ({ servers: store }) => {
+    const updated = await this.deps.tx.transaction(async (stores) => {
+      const store = stores.servers;
       const row = await store.findByIdForUpdate(id);
       if (!row) throw new NotFoundError('No such server', 'server_not_found');
       before = row;
@@ -197,7 +209,14 @@ export class ServersService {
         const clash = await store.findByName(next.name);
         if (clash && clash.id !== id) throw new ConflictError(`A server named "${next.name}" exists`, 'server_name_taken');
       }
-      return (await store.update(id, next))!;
+      const saved = (await store.update(id, next))!;
+      // Field names only: the values of env, secret_env and headers stay out of the log.
+      await this.deps.activity.record(stores, {
+        action: 'server.update',
+        target: { type: 'server', id, name: saved.name },
+        details: { fields: Object.keys(patch).sort() },
+      });
+      return saved;
     });
     if (before && before.name !== updated.name) await this.deps.sync.reloadCatalog(id);
     if (updated.enabled) await this.deps.sync.connect(updated);
@@ -213,9 +232,15 @@ export class ServersService {
    */
   async delete(id: string): Promise<void> {
     const affected = await this.deps.tx.transaction(async (stores) => {
-      if (!(await stores.servers.findByIdForUpdate(id))) throw new NotFoundError('No such server', 'server_not_found');
+      const row = await stores.servers.findByIdForUpdate(id);
+      if (!row) throw new NotFoundError('No such server', 'server_not_found');
       const bundleIds = await stores.bundles.removeToolsOfServer(id, this.deps.clock.now());
       await stores.servers.delete(id);
+      await this.deps.activity.record(stores, {
+        action: 'server.delete',
+        target: { type: 'server', id, name: row.name },
+        details: { bundles_changed: bundleIds.length },
+      });
       return bundleIds;
     });
     await this.deps.sync.disconnect(id);
@@ -226,8 +251,17 @@ export class ServersService {
   }
 
   async setEnabled(id: string, enabled: boolean): Promise<ServerView> {
-    const row = await this.row(id);
-    const updated = row.enabled === enabled ? row : ((await this.deps.servers.update(id, { enabled })) ?? row);
+    const updated = await this.deps.tx.transaction(async (stores) => {
+      const row = await stores.servers.findByIdForUpdate(id);
+      if (!row) throw new NotFoundError('No such server', 'server_not_found');
+      const saved = row.enabled === enabled ? row : ((await stores.servers.update(id, { enabled })) ?? row);
+      await this.deps.activity.record(stores, {
+        action: enabled ? 'server.enable' : 'server.disable',
+        target: { type: 'server', id, name: row.name },
+        details: { changed: row.enabled !== enabled },
+      });
+      return saved;
+    });
     if (enabled) await this.deps.sync.connect(updated);
     else await this.deps.sync.disconnect(id);
     await this.deps.sync.reloadCatalog(id);
@@ -239,7 +273,16 @@ export class ServersService {
     const row = await this.row(id);
     if (!row.enabled) throw new ConflictError('The server is disabled; enable it first', 'server_disabled');
     await this.deps.sync.refresh(row);
-    return this.get(id);
+    const view = await this.get(id);
+    // The refresh's writes are the catalog sync's own; its outcome is the server's state after it.
+    const failed = view.status === 'error';
+    await this.deps.activity.append({
+      action: 'server.refresh',
+      target: { type: 'server', id, name: row.name },
+      outcome: failed ? 'error' : 'success',
+      details: { status: view.status, tool_count: view.tool_count },
+    });
+    return view;
   }
 
   /** The stored row of a server; 404 when there is none. */

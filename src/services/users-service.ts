@@ -5,6 +5,7 @@ import type { Transactor } from '../stores/transactor.js';
 import type { DbUserRow, UsersStore } from '../stores/users-store.js';
 import { pageResult, pageWindow, type PageOf, type PageQuery } from './pagination.js';
 import type { Principal } from '../domain/principal.js';
+import type { ActivityLog } from './activity-log.js';
 
 type Schemas = components['schemas'];
 /** A user as the API shows it. */
@@ -39,6 +40,7 @@ export class UsersService {
     private readonly store: UsersStore,
     private readonly clock: Clock,
     private readonly onChange: UserChangeListener,
+    private readonly activity: ActivityLog,
   ) {}
 
   async me(userId: string): Promise<UserView> {
@@ -53,8 +55,9 @@ export class UsersService {
     return pageResult(window, rows, total, userView);
   }
 
-  async update(caller: Principal, userId: string, patch: Schemas['UserUpdate']): Promise<UserView> {
-    const updated = await this.tx.transaction(async ({ users }) => {
+  async update(caller: Principal, userId: string, patch: Schemas['UserUpdate'], action = 'user.update'): Promise<UserView> {
+    const updated = await this.tx.transaction(async (stores) => {
+      const users = stores.users;
       await users.lockForOwnerChanges();
       const target = await users.findById(userId);
       if (!target) throw new NotFoundError('No such user');
@@ -70,7 +73,17 @@ export class UsersService {
       if (target.id === caller.userId && (changesRole || patch.is_active === false)) {
         throw new ForbiddenError('You cannot change your own role or deactivate yourself', 'forbidden');
       }
-      return users.update(userId, { role: patch.role, is_active: patch.is_active, name: patch.name }, this.clock.now());
+      const saved = await users.update(userId, { role: patch.role, is_active: patch.is_active, name: patch.name }, this.clock.now());
+      await this.activity.record(stores, {
+        action,
+        target: { type: 'user', id: target.id, name: target.name || target.email },
+        details: {
+          fields: Object.keys(patch).sort(),
+          ...(changesRole ? { role_from: target.role, role_to: patch.role ?? target.role } : {}),
+          ...(patch.is_active !== undefined ? { is_active: patch.is_active } : {}),
+        },
+      });
+      return saved;
     });
     this.onChange(userId);
     return userView(updated!);
@@ -78,6 +91,6 @@ export class UsersService {
 
   /** Same as `update` with `is_active: false`; idempotent. */
   async deactivate(caller: Principal, userId: string): Promise<void> {
-    await this.update(caller, userId, { is_active: false });
+    await this.update(caller, userId, { is_active: false }, 'user.deactivate');
   }
 }

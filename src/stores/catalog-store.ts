@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { matching, pageOf } from './paging.js';
+import { textWithoutNul, withoutNul } from './postgres-text.js';
 
 export interface DbToolRow {
   id: string;
@@ -82,7 +83,22 @@ const RESOURCE_COLUMNS = [
 ] as const;
 const PROMPT_COLUMNS = ['id', 'server_id', 'name', 'title', 'description', 'arguments', 'created_at', 'updated_at'] as const;
 
-const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v, withoutNul));
+
+const text = textWithoutNul;
+
+/** Schemas are JSON text in the upstream's key order (jsonb would reorder them). */
+const schemaText = (v: Record<string, unknown> | null) => (v === null ? null : JSON.stringify(v));
+
+function toolFromDb(raw: Record<string, unknown>): DbToolRow {
+  const row = raw as unknown as DbToolRow & { input_schema: unknown; output_schema: unknown };
+  return { ...row, input_schema: parseSchema(row.input_schema) ?? {}, output_schema: parseSchema(row.output_schema) };
+}
+
+function parseSchema(v: unknown): Record<string, unknown> | null {
+  if (v === null || v === undefined) return null;
+  return (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, unknown>;
+}
 
 function resourceFromDb(raw: Record<string, unknown>): DbResourceRow {
   const row = raw as unknown as DbResourceRow;
@@ -112,7 +128,7 @@ export class CatalogStore {
       .select(TOOL_COLUMNS)
       .orderBy([{ column: 'server_id' }, { column: 'name' }]);
     if (serverIds) q.whereIn('server_id', [...serverIds]);
-    return q;
+    return (await q).map(toolFromDb);
   }
 
   async resourcesOfServers(serverIds?: readonly string[]): Promise<DbResourceRow[]> {
@@ -149,10 +165,10 @@ export class CatalogStore {
       if (scriptNames.has(tool.name)) continue;
       offered.add(tool.name);
       const values = {
-        title: tool.title,
-        description: tool.description,
-        input_schema: json(tool.input_schema),
-        output_schema: json(tool.output_schema),
+        title: text(tool.title),
+        description: text(tool.description),
+        input_schema: schemaText(tool.input_schema),
+        output_schema: schemaText(tool.output_schema),
         annotations: json(tool.annotations),
         meta: json(tool.meta),
         available: true,
@@ -181,7 +197,13 @@ export class CatalogStore {
       const k = key(r.uri, r.is_template);
       if (seen.has(k)) continue;
       seen.add(k);
-      const values = { ...r, annotations: json(r.annotations) };
+      const values = {
+        ...r,
+        name: text(r.name) ?? '',
+        title: text(r.title),
+        description: text(r.description),
+        annotations: json(r.annotations),
+      };
       const id = byKey.get(k);
       if (id)
         await this.db('mcp_resources')
@@ -201,7 +223,7 @@ export class CatalogStore {
     for (const p of prompts) {
       if (seen.has(p.name)) continue;
       seen.add(p.name);
-      const values = { ...p, arguments: JSON.stringify(p.arguments) };
+      const values = { ...p, title: text(p.title), description: text(p.description), arguments: json(p.arguments) };
       const id = byName.get(p.name);
       if (id)
         await this.db('mcp_prompts')
@@ -244,11 +266,12 @@ export class CatalogStore {
       if (options.enabled !== undefined) q.where('t.enabled', options.enabled);
       matching(q, options.search, ['t.name', 't.description']);
     };
-    return pageOf<DbToolWithServerRow>(
+    const { rows, total } = await pageOf<Record<string, unknown>>(
       () => this.db('mcp_tools as t').join('mcp_servers as s', 's.id', 't.server_id').modify(filter),
       (q) => q.select([...TOOL_COLUMNS.map((c) => `t.${c}`), 's.name as server_name']).orderByRaw('lower(s.name), s.id, t.name'),
       options,
     );
+    return { rows: rows.map((r) => toolFromDb(r) as DbToolWithServerRow), total };
   }
 
   async pageResources(options: {

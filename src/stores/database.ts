@@ -24,6 +24,16 @@ export interface Database {
    * and how to let it go. The embedded database has no limit: it is this handle, and letting go is a no-op.
    */
   unbounded(): { knex: Knex; release(): Promise<void> };
+  /** The connection pool's figures now (the metrics' gauge); undefined when the driver keeps no pool. */
+  poolStats(): { used: number; free: number; pendingAcquires: number; pendingCreates: number } | undefined;
+}
+
+/** The tarn pool Knex keeps its connections in (not part of Knex's public types). */
+interface TarnPool {
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
+  numPendingCreates(): number;
 }
 
 const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../db/migrations');
@@ -181,6 +191,16 @@ export function openDatabase(
       }
     },
     close: () => knex.destroy(),
+    poolStats() {
+      const pool = (knex.client as { pool?: TarnPool }).pool;
+      if (!pool || typeof pool.numUsed !== 'function') return undefined;
+      return {
+        used: pool.numUsed(),
+        free: pool.numFree(),
+        pendingAcquires: pool.numPendingAcquires(),
+        pendingCreates: pool.numPendingCreates(),
+      };
+    },
     unbounded() {
       if (kind === 'pglite' || timeouts.statementTimeoutMs === 0) return { knex, release: async () => undefined };
       const other = openDatabase(config, undefined, { ...timeouts, statementTimeoutMs: 0 });

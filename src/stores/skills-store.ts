@@ -71,6 +71,11 @@ export class SkillsStore {
     return q;
   }
 
+  /** Whether a skill has this name (names are unique). */
+  async nameExists(name: string): Promise<boolean> {
+    return (await this.db('skills').select('id').where({ name }).first()) !== undefined;
+  }
+
   async findByIds(ids: readonly string[]): Promise<DbSkillRow[]> {
     if (!ids.length) return [];
     return this.db('skills')

@@ -8,6 +8,7 @@ import { CallRecordsStore } from './call-records-store.js';
 import { CatalogStore } from './catalog-store.js';
 import { DashboardStore } from './dashboard-store.js';
 import { GatewaySettingsStore } from './gateway-settings-store.js';
+import { GenerationJobsStore } from './generation-jobs-store.js';
 import { GeneralSettingsStore } from './general-settings-store.js';
 import { InvitationsStore } from './invitations-store.js';
 import { OAuthProvidersStore } from './oauth-providers-store.js';
@@ -42,6 +43,8 @@ export interface Stores {
   readonly skills: SkillsStore;
   /** Skills attached to servers and the script tools they register. */
   readonly skillAttachments: SkillAttachmentsStore;
+  /** AI server generation jobs. */
+  readonly generationJobs: GenerationJobsStore;
 }
 
 /** Builds every store on `db`. A new table's store is added here (and to `Stores`). */
@@ -65,6 +68,7 @@ export function createStores(db: Knex | Knex.Transaction): Stores {
     dashboard: new DashboardStore(db),
     skills: new SkillsStore(db),
     skillAttachments: new SkillAttachmentsStore(db),
+    generationJobs: new GenerationJobsStore(db),
   };
 }
 

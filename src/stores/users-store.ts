@@ -2,6 +2,9 @@ import type { Knex } from 'knex';
 import type { PageWindow } from '../domain/page.js';
 import type { Role } from '../domain/principal.js';
 import { matching, pageOf } from './paging.js';
+import { conflictOnUnique } from './unique-violation.js';
+
+const DUPLICATE = conflictOnUnique({ users_email_lower_key: ['A user with this email address already exists', 'email_taken'] });
 
 export interface DbUserRow {
   id: string;
@@ -94,7 +97,7 @@ export class UsersStore {
   }
 
   async insert(row: Pick<DbUserRow, 'id' | 'email' | 'name' | 'role'> & Partial<DbUserRow>): Promise<DbUserRow> {
-    const [created] = await this.db('users').insert(row).returning(COLUMNS);
+    const [created] = await this.db('users').insert(row).returning(COLUMNS).catch(DUPLICATE);
     return created as DbUserRow;
   }
 }

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -8,6 +9,7 @@ import {
   ErrorCode,
   McpError,
   ProgressNotificationSchema,
+  ResourceUpdatedNotificationSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
@@ -16,7 +18,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { OutboundRefusedError, type OutboundPolicy } from '../lib/outbound-policy.js';
 import type { Logger } from '../logger.js';
+import { LeanHttpClientTransport } from './lean-http-transport.js';
 import { UpstreamError, type UpstreamCallOptions } from '../domain/catalog.js';
+import { DownstreamRouter, outsideCalls, RELAY_CLIENT_CAPABILITIES } from './downstream-router.js';
 
 /** How to reach one upstream server (secrets already opened). */
 export type UpstreamTransportSpec =
@@ -53,6 +57,8 @@ export interface UpstreamPoolOptions {
    * name that comes to point at a private address is refused too). Absent: not checked.
    */
   readonly outboundPolicy?: Pick<OutboundPolicy, 'check'>;
+  /** Client transport of Streamable HTTP upstreams; `sdk` keeps the SDK's for comparison. Default `lean`. */
+  readonly httpClient?: 'lean' | 'sdk';
 }
 
 export type UpstreamStatus = 'connecting' | 'connected' | 'error';
@@ -84,6 +90,8 @@ export interface UpstreamEvents {
   onStateChange(serverId: string, state: UpstreamState): void;
   /** The upstream announced a changed list. */
   onListChanged(serverId: string, kind: 'tools' | 'resources' | 'prompts'): void;
+  /** The upstream announced that a resource it was subscribed to changed. */
+  onResourceUpdated?(serverId: string, uri: string): void;
 }
 
 const PROBE_TIMEOUT_MS = 10_000;
@@ -146,6 +154,8 @@ export class UpstreamConnection {
    */
   private progressListeners = new Map<string, NonNullable<UpstreamCallOptions['onProgress']>>();
   private progressSeq = 0;
+  /** Relays what the upstream asks or logs during a call to that call's downstream caller. */
+  private readonly router = new DownstreamRouter();
   private current: UpstreamState = {
     status: 'connecting',
     lastError: null,
@@ -240,7 +250,7 @@ export class UpstreamConnection {
       this.progressListeners.set(meta.progressToken, options.onProgress);
     }
     try {
-      return await this.attempt(what, options, deadline, timeoutMs, meta, fn);
+      return await this.router.run(options.downstream, () => this.attempt(what, options, deadline, timeoutMs, meta, fn));
     } finally {
       if (meta) this.progressListeners.delete(meta.progressToken);
     }
@@ -360,12 +370,22 @@ export class UpstreamConnection {
     }
     const url = new URL(c.url);
     const requestInit = { headers: { ...c.headers } };
-    return c.transport === 'sse'
-      ? new SSEClientTransport(url, { requestInit, fetch: linkedSignalFetch })
-      : new StreamableHTTPClientTransport(url, { requestInit, fetch: linkedSignalFetch });
+    if (c.transport === 'sse') return new SSEClientTransport(url, { requestInit, fetch: linkedSignalFetch });
+    return this.options.httpClient === 'sdk'
+      ? new StreamableHTTPClientTransport(url, { requestInit, fetch: linkedSignalFetch })
+      : new LeanHttpClientTransport(url, { headers: c.headers });
   }
 
-  private async connect(): Promise<void> {
+  /**
+   * Connects outside any call's async context: the transport's streams (a stdio pipe, an HTTP
+   * GET stream) live on after the call that happened to trigger a reconnect, and must not carry
+   * that call's context (the router attributes messages by it).
+   */
+  private connect(): Promise<void> {
+    return outsideCalls(() => this.connectNow());
+  }
+
+  private async connectNow(): Promise<void> {
     if (this.closed) return;
     const gen = ++this.generation;
     this.setState({ status: 'connecting', attempts: this.current.attempts + 1, pid: null });
@@ -380,7 +400,8 @@ export class UpstreamConnection {
       }
       if (gen !== this.generation || this.closed) return;
     }
-    const client = new Client(this.options.clientInfo, { capabilities: {} });
+    const client = new Client(this.options.clientInfo, { capabilities: RELAY_CLIENT_CAPABILITIES });
+    this.router.install(client);
     client.setNotificationHandler(ProgressNotificationSchema, (n) => this.onProgressNotification(n.params));
     let transport: Transport;
     try {
@@ -412,6 +433,7 @@ export class UpstreamConnection {
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.events.onListChanged(this.spec.id, 'tools'));
     client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.events.onListChanged(this.spec.id, 'resources'));
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => this.events.onResourceUpdated?.(this.spec.id, n.params.uri));
     client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.events.onListChanged(this.spec.id, 'prompts'));
     this.transport = transport;
     try {
@@ -512,6 +534,9 @@ export const linkedSignalFetch: typeof fetch = async (input, init) => {
   const outer = init?.signal;
   if (!outer) return fetch(input, init);
   const inner = new AbortController();
+  // One listener per request in flight is expected here (removed when it settles), so many
+  // concurrent calls to one upstream are no leak: no MaxListenersExceededWarning past 10.
+  setMaxListeners(0, outer);
   if (outer.aborted) inner.abort(outer.reason);
   const onAbort = () => inner.abort(outer.reason);
   outer.addEventListener('abort', onAbort, { once: true });

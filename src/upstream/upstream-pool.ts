@@ -1,5 +1,19 @@
-import { CallToolResultSchema, type Prompt, type Resource, type ResourceTemplate, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { UpstreamError, type ToolCallResult, type UpstreamCallOptions, type UpstreamCaller } from '../domain/catalog.js';
+import {
+  CompleteResultSchema,
+  EmptyResultSchema,
+  type Prompt,
+  type Resource,
+  type ResourceTemplate,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod';
+import {
+  UpstreamError,
+  type CompletionRef,
+  type ToolCallResult,
+  type UpstreamCallOptions,
+  type UpstreamCaller,
+} from '../domain/catalog.js';
 import {
   UpstreamConnection,
   type UpstreamEvents,
@@ -7,6 +21,31 @@ import {
   type UpstreamServerSpec,
   type UpstreamState,
 } from './upstream-connection.js';
+
+/**
+ * A `tools/list` page read without the SDK's result schema, which rebuilds every tool object and
+ * so reorders the keys of its input schema: tools pass through as the upstream wrote them (key
+ * order and JSON Schema 2020-12 keywords intact) and are checked by `isTool`.
+ */
+const RAW_TOOLS_PAGE = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
+/**
+ * A tools/call result as the gateway forwards it: content blocks with a type, everything else passed
+ * through as the upstream sent it. The SDK's CallToolResultSchema re-validated every content block
+ * against the full union of block kinds on every call (a measurable share of the hop's CPU); the
+ * MCP layer checks the shape it relies on before answering.
+ */
+const RAW_CALL_RESULT = z.looseObject({
+  content: z.array(z.looseObject({ type: z.string() })).default([]),
+  structuredContent: z.record(z.string(), z.unknown()).optional(),
+  isError: z.boolean().optional(),
+});
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The shape the catalog needs of a tool; anything else of an upstream's listing is left out. */
+function isTool(t: unknown): t is Tool {
+  return isObject(t) && typeof t.name === 'string' && isObject(t.inputSchema) && (t.outputSchema === undefined || isObject(t.outputSchema));
+}
 
 /** What one upstream offers, read from all pages of its lists. */
 export interface UpstreamListing {
@@ -32,10 +71,20 @@ export class UpstreamPool implements UpstreamCaller {
   private events: UpstreamEvents;
   /** What every connection reports to: forwards to the current listener. */
   private readonly relay: UpstreamEvents = {
-    onConnected: (serverId) => this.events.onConnected(serverId),
+    onConnected: (serverId) => {
+      this.events.onConnected(serverId);
+      for (const listener of this.connectListeners) listener(serverId);
+    },
     onStateChange: (serverId, state) => this.events.onStateChange(serverId, state),
     onListChanged: (serverId, kind) => this.events.onListChanged(serverId, kind),
+    onResourceUpdated: (serverId, uri) => {
+      for (const listener of this.updateListeners) listener(serverId, uri);
+    },
   };
+  /** Listeners of upstream `notifications/resources/updated` (the MCP endpoints' subscriptions). */
+  private readonly updateListeners = new Set<(serverId: string, uri: string) => void>();
+  /** Listeners of (re)connections besides the catalog sync (subscriptions to restore). */
+  private readonly connectListeners = new Set<(serverId: string) => void>();
 
   constructor(
     private readonly options: UpstreamPoolOptions,
@@ -120,7 +169,7 @@ export class UpstreamPool implements UpstreamCaller {
       // (no client-side outputSchema enforcement).
       const result = await client.request(
         { method: 'tools/call', params: { name: toolName, arguments: args, ...(meta ? { _meta: meta } : {}) } },
-        CallToolResultSchema,
+        RAW_CALL_RESULT,
         request,
       );
       return result as ToolCallResult;
@@ -146,6 +195,41 @@ export class UpstreamPool implements UpstreamCaller {
     );
   }
 
+  async complete(
+    serverId: string,
+    params: { ref: CompletionRef; argument: { name: string; value: string }; context?: Record<string, unknown> },
+    options: UpstreamCallOptions = {},
+  ): Promise<{ completion: { values: string[]; total?: number; hasMore?: boolean }; [key: string]: unknown }> {
+    return this.connection(serverId).run('completion/complete', options, async (client, request) => {
+      const result = await client.request({ method: 'completion/complete', params }, CompleteResultSchema, request);
+      return result as { completion: { values: string[]; total?: number; hasMore?: boolean } };
+    });
+  }
+
+  async subscribeResource(serverId: string, uri: string, options: UpstreamCallOptions = {}): Promise<void> {
+    await this.connection(serverId).run('resources/subscribe', options, (client, request) =>
+      client.request({ method: 'resources/subscribe', params: { uri } }, EmptyResultSchema, request),
+    );
+  }
+
+  async unsubscribeResource(serverId: string, uri: string, options: UpstreamCallOptions = {}): Promise<void> {
+    await this.connection(serverId).run('resources/unsubscribe', options, (client, request) =>
+      client.request({ method: 'resources/unsubscribe', params: { uri } }, EmptyResultSchema, request),
+    );
+  }
+
+  /** Calls `listener` for every `notifications/resources/updated` of any upstream; returns the unsubscribe. */
+  onResourceUpdated(listener: (serverId: string, uri: string) => void): () => void {
+    this.updateListeners.add(listener);
+    return () => this.updateListeners.delete(listener);
+  }
+
+  /** Calls `listener` whenever a connection (re)initialises; returns the unsubscribe. */
+  onUpstreamConnected(listener: (serverId: string) => void): () => void {
+    this.connectListeners.add(listener);
+    return () => this.connectListeners.delete(listener);
+  }
+
   /** Reads every page of the upstream's tools, resources, resource templates and prompts (those it declares). */
   async list(serverId: string, options: UpstreamCallOptions = {}): Promise<UpstreamListing> {
     const connection = this.connection(serverId);
@@ -165,8 +249,8 @@ export class UpstreamPool implements UpstreamCaller {
       const params = (cursor: string | undefined) => (cursor ? { cursor } : {});
       const tools = caps.tools
         ? await pages(async (c) => {
-            const r = await client.listTools(params(c), request);
-            return { items: r.tools, nextCursor: r.nextCursor };
+            const r = await client.request({ method: 'tools/list', params: params(c) }, RAW_TOOLS_PAGE, request);
+            return { items: r.tools.filter(isTool), nextCursor: r.nextCursor };
           })
         : [];
       const resources = caps.resources

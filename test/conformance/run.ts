@@ -1,10 +1,13 @@
 /**
  * Runs the official MCP conformance suite (@modelcontextprotocol/conformance) against a bundle
  * endpoint in front of our fixture upstream (registered through the REST API, served through the
- * real pool), for the 2025-11-25 requirements and the 2026-07-28 scenarios. Known gaps are listed
- * with their reasons in the baseline files beside this script; anything else failing fails the run.
+ * real pool), for the 2025-11-25 requirements and the 2026-07-28 scenarios, then against
+ * `/mcp/gateway` in direct mode serving that bundle (the suite sends no credential, so a loopback
+ * pass-through adds the user's API key). Known gaps are listed with their reasons in the baseline
+ * files beside this script (the same files for both endpoints: the gateway has no gaps of its
+ * own); anything else failing fails the run.
  *
- *   npm run test:conformance [-- --only 2025-11-25|2026-07-28] [-- --scenario NAME]
+ *   npm run test:conformance [-- --only 2025-11-25|2026-07-28] [-- --endpoint bundle|gateway] [-- --scenario NAME]
  *
  * The suite needs Node 22: it lives in tools/node22, installed on demand (scripts/node22.ts).
  */
@@ -14,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureNode22Tools, NODE22, TOOLS } from '../../scripts/node22.js';
+import { startAuthProxy } from '../helpers/auth-proxy.js';
 import { setupFixtureBundle } from '../helpers/fixture-bundle.js';
 import { ROOT } from '../helpers/contract.js';
 import { startTestServer } from '../helpers/test-server.js';
@@ -33,24 +37,35 @@ function run(args: string[]): Promise<number> {
   });
 }
 
-const { values } = parseArgs({ options: { only: { type: 'string' }, scenario: { type: 'string' } } });
+const { values } = parseArgs({ options: { only: { type: 'string' }, scenario: { type: 'string' }, endpoint: { type: 'string' } } });
 await ensureNode22Tools();
 const t = await startTestServer({ env: { TOOLGATE_LOG_LEVEL: 'warn' } });
 let failed = 0;
+const closers: (() => Promise<void>)[] = [];
 try {
   const fixture = await setupFixtureBundle(t.owner, t.url, { name: 'conformance', description: 'Conformance fixture tools' });
-  console.log(`bundle endpoint: ${t.url}/mcp/bundle/<key>`);
-  for (const r of RUNS.filter((x) => !values.only || x.id === values.only)) {
-    const out = fs.mkdtempSync(path.join(os.tmpdir(), `conformance-${r.id}-`));
-    const baseline = path.join(HERE, `baseline-${r.id}.yml`);
-    const args = ['server', '--url', fixture.endpoint, ...r.args, '-o', out];
-    if (fs.existsSync(baseline)) args.push('--expected-failures', baseline);
-    if (values.scenario) args.push('--scenario', values.scenario);
-    console.log(`\n=== conformance ${r.id} (results in ${out}) ===`);
-    const code = await run(args);
-    if (code !== 0) failed += 1;
+  // The owner's gateway in direct mode serves every bundle: here just the fixture's, names unchanged.
+  const proxy = await startAuthProxy(`${t.url}/mcp/gateway`, t.ownerKey);
+  closers.push(() => proxy.close());
+  const endpoints = [
+    { id: 'bundle', url: fixture.endpoint, shown: `${t.url}/mcp/bundle/<key>` },
+    { id: 'gateway', url: proxy.url, shown: `${t.url}/mcp/gateway (direct mode, through ${proxy.url})` },
+  ].filter((e) => !values.endpoint || e.id === values.endpoint);
+  for (const endpoint of endpoints) {
+    console.log(`\n${endpoint.id} endpoint: ${endpoint.shown}`);
+    for (const r of RUNS.filter((x) => !values.only || x.id === values.only)) {
+      const out = fs.mkdtempSync(path.join(os.tmpdir(), `conformance-${endpoint.id}-${r.id}-`));
+      const baseline = path.join(HERE, `baseline-${r.id}.yml`);
+      const args = ['server', '--url', endpoint.url, ...r.args, '-o', out];
+      if (fs.existsSync(baseline)) args.push('--expected-failures', baseline);
+      if (values.scenario) args.push('--scenario', values.scenario);
+      console.log(`\n=== conformance ${endpoint.id} ${r.id} (results in ${out}) ===`);
+      const code = await run(args);
+      if (code !== 0) failed += 1;
+    }
   }
 } finally {
+  for (const close of closers) await close();
   await t.stop();
 }
 process.exit(failed ? 1 : 0);

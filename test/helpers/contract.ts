@@ -103,3 +103,16 @@ export function assertResponseMatchesContract(method: string, urlPath: string, s
       `${op.operationId} ${status}: body violates the contract: ${ajv.errorsText(v.errors)}\n${JSON.stringify(body).slice(0, 2000)}`,
     );
 }
+
+/**
+ * Throws unless a server-sent event is one the operation declares (`x-sse-events`) and its
+ * payload is valid against that event's schema.
+ */
+export function assertSseEventMatchesContract(operationId: string, event: string, data: unknown): void {
+  const op = OPERATIONS.find((o) => o.operationId === operationId);
+  if (!op) throw new Error(`${operationId}: no such operation`);
+  const events = SPEC.paths[op.path][op.method]['x-sse-events'] as Record<string, unknown> | undefined;
+  if (!events || !(event in events)) throw new Error(`${operationId}: event ${event} is not declared in x-sse-events`);
+  const v = validatorFor(pointer('paths', op.path, op.method, 'x-sse-events', event));
+  if (!v(data)) throw new Error(`${operationId} event ${event}: payload violates the contract: ${ajv.errorsText(v.errors)}`);
+}

@@ -89,7 +89,7 @@ export class FakeAnthropic {
       body = undefined;
     }
     const path = (req.url ?? '').split('?')[0]!;
-    const recorded: RecordedRequest = { method: req.method ?? '', path, headers: req.headers, body, aborted: false };
+    const recorded: RecordedRequest = { method: req.method ?? '', path, headers: req.headers, body, aborted: false, chunksSent: 0 };
     this.requests.push(recorded);
     res.on('close', () => {
       if (!res.writableFinished) recorded.aborted = true;

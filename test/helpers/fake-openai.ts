@@ -24,6 +24,11 @@ export interface FakeOpenAiReply {
   chunkDelayMs?: number;
   /** Send this many content chunks, then go silent with the connection open (a stalled stream). */
   stallAfterChunks?: number;
+  /**
+   * Send `afterChunks` content chunks, then wait until `open` settles before sending the rest (a
+   * test holds the model mid-answer: to see what the client got meanwhile, or to disconnect).
+   */
+  gate?: { afterChunks: number; open: Promise<unknown> };
   /** Embeddings: vectors to return instead of the deterministic ones. */
   embeddings?: unknown[];
 }
@@ -36,6 +41,8 @@ export interface RecordedRequest {
   body: any;
   /** Aborted by the client before the answer ended. */
   aborted: boolean;
+  /** Content chunks written so far (streamed chat answers). */
+  chunksSent: number;
 }
 
 type Route = 'chat' | 'embeddings';
@@ -142,7 +149,7 @@ export class FakeOpenAi {
       body = text;
     }
     const path = (req.url ?? '').split('?')[0]!;
-    const recorded: RecordedRequest = { method: req.method ?? '', path, headers: req.headers, body, aborted: false };
+    const recorded: RecordedRequest = { method: req.method ?? '', path, headers: req.headers, body, aborted: false, chunksSent: 0 };
     this.requests.push(recorded);
     res.on('close', () => {
       if (!res.writableFinished) recorded.aborted = true;
@@ -237,8 +244,13 @@ export class FakeOpenAi {
     for (const piece of reply.chunks ?? splitText(content)) {
       if (res.destroyed) return;
       if (reply.stallAfterChunks !== undefined && sent >= reply.stallAfterChunks) return; // silent, connection left open
+      if (reply.gate && sent === reply.gate.afterChunks) {
+        await reply.gate.open;
+        if (res.destroyed) return;
+      }
       send({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
       sent += 1;
+      recorded.chunksSent = sent;
       if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
     }
     if (res.destroyed) return;

@@ -15,7 +15,8 @@ describe('user API keys', function () {
 
   before(async () => {
     clock = new ManualClock(new Date('2026-11-22T10:00:00Z'));
-    t = await startTestServer({ clock });
+    // The periodic last-use flush must not run between the uses and the counted flush of a test.
+    t = await startTestServer({ clock, start: { keyUsageFlushMs: 3_600_000 } });
     alice = await createUser(t, 'member');
   });
   after(async () => {

@@ -53,6 +53,31 @@ describe('POST /api/v1/auth/session (sign in with an API key)', function () {
     expect(me.status).to.equal(401);
   });
 
+  it('refuses a cookie-authenticated change sent from another origin (403 cross_site_request); reads, own origin, allowed origins and API keys pass', async () => {
+    const { cookie } = sessionCookie((await t.anon.post(SESSION, { api_key: admin.key })).headers);
+    const change = (headers: Record<string, string>, auth: { cookie?: string; api?: boolean } = { cookie }) =>
+      (auth.api ? admin.client : t.anon).request('POST', '/api/v1/users/me/api-keys', {
+        body: { name: `k-${Math.random().toString(36).slice(2, 8)}` },
+        headers,
+        ...(auth.cookie ? { cookie: auth.cookie } : {}),
+      });
+    const forged: Record<string, string>[] = [{ origin: 'https://evil.example' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }];
+    for (const headers of forged) {
+      const refused = await change(headers);
+      expect(refused.status, JSON.stringify(headers)).to.equal(403);
+      expect(refused.body.code).to.equal('cross_site_request');
+    }
+    expect((await t.anon.get('/api/v1/users/me', { cookie, headers: { origin: 'https://evil.example' } })).status).to.equal(200);
+    expect((await change({ origin: t.url, 'sec-fetch-site': 'same-origin' })).status).to.equal(201);
+    expect((await change({})).status).to.equal(201); // not a browser: nothing to forge
+    expect((await change({ origin: 'https://evil.example' }, { api: true })).status).to.equal(201);
+    const owner = await createUser(t, 'owner');
+    expect((await owner.client.put('/api/v1/settings/general', { allowed_origins: ['https://console.example'] })).status).to.equal(200);
+    expect((await change({ origin: 'https://console.example' })).status).to.equal(201);
+    expect((await owner.client.put('/api/v1/settings/general', { allowed_origins: [] })).status).to.equal(200);
+    expect((await change({ origin: 'https://console.example' })).status).to.equal(403);
+  });
+
   it('answers the same 401 for a malformed, an unknown and a revoked key', async () => {
     const revoked = await createUser(t, 'member');
     expect((await revoked.client.delete(`/api/v1/users/me/api-keys/${revoked.keyId}`)).status).to.equal(204);

@@ -94,6 +94,9 @@ describe('authorization matrix (every REST operation × every credential state)'
   const clients = new Map<CredentialState, { token?: string; cookie?: string }>();
 
   const rest = OPERATIONS.filter((o) => o.transport === 'rest');
+  // The gateway endpoint is authenticated like the REST API (a user API key, scope `mcp`, no
+  // cookie), so it gets the same rows; the bundle routes take their key in the path instead.
+  const gateway = OPERATIONS.filter((o) => o.transport === 'mcp' && o.path === '/mcp/gateway');
 
   it('covers every operation of openapi.yaml, each with a declared x-min-role', () => {
     const declared: string[] = [];
@@ -149,7 +152,11 @@ describe('authorization matrix (every REST operation × every credential state)'
     await t?.stop();
   });
 
-  for (const op of rest) {
+  it('has rows for the three /mcp/gateway operations', () => {
+    expect(gateway.map((o) => o.operationId)).to.have.members(['mcpGatewayPost', 'mcpGatewayGet', 'mcpGatewayDelete']);
+  });
+
+  for (const op of [...rest, ...gateway]) {
     it(`${op.method.toUpperCase()} ${op.path} (${op.operationId}, x-min-role ${op.minRole})`, async () => {
       const failures: string[] = [];
       for (const [state, cred] of clients) {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { ApiClient } from '../helpers/api-client.js';
 import { FaultProxy } from '../helpers/fault-proxy.js';
 import { createUser } from '../helpers/identity.js';
-import { RawSession } from '../helpers/mcp-http.js';
+import { mcpFetch, modernRequest, RawSession } from '../helpers/mcp-http.js';
 import { startTestServer, TEST_DATABASE_URL, type TestServer } from '../helpers/test-server.js';
 import { putFixtureServer, TestUpstreams } from '../helpers/test-upstreams.js';
 
@@ -60,6 +60,11 @@ describe('REST requests while the database is blackholed', function () {
   it('answers every REST request within the timeout with 503 database_unavailable and Retry-After, never hangs', async () => {
     const session = new RawSession(bundleUrl, '2025-11-25');
     await session.initialize();
+    const gateway = (key: string, method: string, params: Record<string, unknown> = {}) => {
+      const { headers, body } = modernRequest(method, params);
+      return mcpFetch(`${t.url}/mcp/gateway`, { body, headers: { ...headers, authorization: `Bearer ${key}` } });
+    };
+    expect((await gateway(t.ownerKey, 'tools/list')).status).to.equal(200);
     proxy.blackhole();
     try {
       const stranger = new ApiClient(t.url, `tg_usr_live_${'Q'.repeat(43)}`);
@@ -86,6 +91,15 @@ describe('REST requests while the database is blackholed', function () {
       const { value: answer, ms } = await timed(() => session.call('echo', { text: 'still here' }));
       expect(answer.result.isError ?? false).to.equal(false);
       expect(ms).to.be.lessThan(BOUND_MS);
+      // So does the gateway for a user it has served; one whose settings it never read gets 503 in time.
+      const viaGateway = await timed(() => gateway(t.ownerKey, 'tools/call', { name: 'echo', arguments: { text: 'still here' } }));
+      expect(viaGateway.value.json.result.isError ?? false).to.equal(false);
+      expect(viaGateway.ms).to.be.lessThan(BOUND_MS);
+      const cold = await timed(() => gateway(member.key, 'tools/list'));
+      expect(cold.value.status).to.equal(503);
+      expect(cold.value.headers.get('retry-after')).to.match(/^\d+$/);
+      expect(cold.value.json.error.code).to.equal(-32603);
+      expect(cold.ms).to.be.lessThan(BOUND_MS);
       // /ready says so too, in time.
       const ready = await timed(() => t.anon.get('/ready'));
       expect(ready.value.status).to.equal(503);

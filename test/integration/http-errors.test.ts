@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { randomUUID } from 'node:crypto';
 import { sharedServer, type TestServer } from '../helpers/test-server.js';
 
 describe('errors in the contract shapes', () => {
@@ -78,7 +77,7 @@ describe('errors in the contract shapes', () => {
     });
   });
 
-  describe('404, 405, 413 and 501', () => {
+  describe('404, 405, 413 and 415', () => {
     it('answers 404 ErrorResponse for an unknown path', async () => {
       const res = await t.anon.get('/api/v1/nothing-here');
       expect(res.status).to.equal(404);
@@ -106,13 +105,6 @@ describe('errors in the contract shapes', () => {
       });
       expect(res.status).to.equal(415);
       expect(res.body.code).to.equal('unsupported_media_type');
-    });
-
-    it('answers 501 ErrorResponse, never a fake success, for an operation not built yet', async () => {
-      const res = await t.owner.get(`/api/v1/servers/generate/${randomUUID()}`);
-      expect(res.status).to.equal(501);
-      expect(res.body.code).to.equal('not_implemented');
-      expect(res.body.detail).to.include('getGenerationJob');
     });
   });
 });

@@ -60,4 +60,22 @@ describe('MCP access log', () => {
     expect(text).not.to.include('not-a-key');
     expect(text).not.to.include(ARGUMENT);
   });
+
+  it('names the user on /mcp/gateway, never the API key', async () => {
+    const from = capturedLogs.length;
+    const { headers, body } = modernRequest('tools/call', { name: 'say', arguments: { text: ARGUMENT } });
+    const answer = await mcpFetch(`${t.url}/mcp/gateway`, { body, headers: { ...headers, authorization: `Bearer ${t.ownerKey}` } });
+    expect(answer.status).to.equal(200);
+    const refused = await mcpFetch(`${t.url}/mcp/gateway`, { body, headers: { ...headers, authorization: 'Bearer tg_usr_live_wrong' } });
+    expect(refused.status).to.equal(401);
+    const lines = accessLines(from);
+    const ownerId = (await t.owner.get('/api/v1/users/me')).body.id;
+    expect(lines[0]).to.include({ endpoint: 'gateway', user: ownerId, method: 'tools/call', tool: 'say', status: 200 });
+    expect(lines[1]).to.include({ endpoint: 'gateway', status: 401 });
+    expect(lines[1]!.user).to.equal(undefined);
+    const text = capturedLogs.slice(from).join('');
+    expect(text).not.to.include(t.ownerKey);
+    expect(text).not.to.include('tg_usr_live_wrong');
+    expect(text).not.to.include(ARGUMENT);
+  });
 });

@@ -12,7 +12,7 @@ import { waitFor } from '../helpers/upstreams.js';
  * called by the MCP SDK client through /mcp/bundle/{bundle_key}.
  */
 describe('/mcp/bundle/{bundle_key} in front of a real upstream (registry + pool)', function () {
-  this.timeout(60000);
+  this.timeout(120000);
   let t: TestServer;
   let fixture: FixtureBundle;
   let client: Client;

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { ApiClient } from '../helpers/api-client.js';
 import { FaultProxy } from '../helpers/fault-proxy.js';
 import { createUser } from '../helpers/identity.js';
+import { mcpFetch, modernRequest } from '../helpers/mcp-http.js';
 import { capturedLogs, startTestServer, TEST_DATABASE_URL, type TestServer } from '../helpers/test-server.js';
 
 /**
@@ -57,6 +58,19 @@ describe('two instances with Redis', function () {
     expect((await onB.get('/api/v1/users/me')).status).to.equal(200);
     expect((await admin.client.delete(`/api/v1/users/${user.id}`)).status).to.equal(204);
     await eventually(async () => (await onB.get('/api/v1/users/me', { unchecked: true })).status === 401, 'user refused on B');
+  });
+
+  it('changing gateway settings on one instance changes /mcp/gateway on the other, which had them cached', async () => {
+    const user = await createUser(a, 'admin');
+    const list = async () => {
+      const { headers, body } = modernRequest('tools/list');
+      const reply = await mcpFetch(`${b.url}/mcp/gateway`, { body, headers: { ...headers, authorization: `Bearer ${user.key}` } });
+      return reply.json.result.tools.map((x: { name: string }) => x.name) as string[];
+    };
+    expect(await list()).to.not.include('search');
+    expect((await user.client.put('/api/v1/users/me/gateway-settings', { mode: 'search_execute' })).status).to.equal(200);
+    // Well before the settings cache TTL (60 s): the notification went through Redis.
+    await eventually(async () => (await list()).join() === 'search,execute', 'search_execute mode on B');
   });
 
   it('shares one rate limit: rpm requests across both instances, then 429 on either', async () => {

@@ -133,6 +133,14 @@ describe('OAuth login against an OpenID Connect provider on loopback', function 
     expect(me.body.id).to.equal(users.body.items[0].id);
   });
 
+  it('signs in concurrent first logins of one new person as one user (the losing insert links instead of failing)', async () => {
+    const person = { sub: 'sub-race', email: 'race@corp.example', email_verified: true, name: 'Race' };
+    const results = await Promise.all([1, 2, 3, 4].map(() => login(person)));
+    for (const r of results) expect(r.status, JSON.stringify(r.body)).to.equal(302);
+    const users = await admin.client.get('/api/v1/users?search=race@corp.example');
+    expect(users.body.total).to.equal(1);
+  });
+
   it('links an existing user by email (the bootstrap owner keeps the owner role)', async () => {
     const result = await login({ sub: 'sub-owner', email: 'OWNER@example.com', email_verified: true });
     expect(result.status).to.equal(302);

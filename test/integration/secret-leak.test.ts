@@ -4,6 +4,8 @@ import { ApiClient, type ApiResponse, type RequestOptions } from '../helpers/api
 import { createUser } from '../helpers/identity.js';
 import { containsSecret, seedSecret } from '../helpers/secrets.js';
 import { FakeOpenAi } from '../helpers/fake-openai.js';
+import { mcpFetch, modernRequest } from '../helpers/mcp-http.js';
+import { putFixtureServer } from '../helpers/test-upstreams.js';
 import { TestOidcProvider } from '../helpers/oidc-provider.js';
 import { capturedLogs, startTestServer, type TestServer } from '../helpers/test-server.js';
 
@@ -41,7 +43,7 @@ const hits = containsSecret;
  * body and header of a broad workload, and the log output of the whole run, are scanned for them
  * in plain, base64, hex and URL-encoded forms. The only allowed appearance of a secret is the one
  * response that hands it out (key creation/rotation, invitation creation, the login callback's
- * cookie).
+ * cookie). The admin activity feed (and the activity log table itself) is part of the scan.
  */
 describe('no secret leaks into responses or logs', function () {
   this.timeout(90000);
@@ -188,12 +190,90 @@ describe('no secret leaks into responses or logs', function () {
     await owner.get('/api/v1/settings/providers');
     await (await t.server.services.aiProviders.llm()).chat({ messages: [{ role: 'user', content: 'hello' }] });
 
+    // Upstream server secrets (headers, secret env), the registry token, bundle keys: written
+    // through admin operations that each leave an activity entry.
+    const headerSecret = canary('header');
+    const envSecret = canary('secret-env');
+    const registryToken = canary('registry-token');
+    for (const x of [headerSecret, envSecret, registryToken]) seed(x, -1);
+    const httpServer = await owner.post('/api/v1/servers', {
+      name: 'leak-http',
+      transport: 'streamable_http',
+      url: 'http://127.0.0.1:1/mcp',
+      headers: { Authorization: `Bearer ${headerSecret}` },
+      enabled: false,
+    });
+    expect(httpServer.status).to.equal(201);
+    const envSecret2 = canary('secret-env-2');
+    seed(envSecret2, -1);
+    const stdioServer = await owner.post('/api/v1/servers', {
+      name: 'leak-stdio',
+      transport: 'stdio',
+      command: 'node',
+      args: ['-e', '0'],
+      secret_env: { API_TOKEN: envSecret },
+      enabled: false,
+    });
+    expect(stdioServer.status).to.equal(201);
+    expect((await owner.patch(`/api/v1/servers/${stdioServer.body.id}`, { secret_env: { API_TOKEN: envSecret2 } })).status).to.equal(200);
+    expect((await owner.put('/api/v1/settings/general', { registry_token: registryToken })).status).to.equal(200);
+    const bundle = await owner.post('/api/v1/bundles', { name: 'leak-bundle' });
+    seed(bundle.body.bundle_key, recorded.length - 1);
+    const regenerated = await owner.post(`/api/v1/bundles/${bundle.body.id}/regenerate-key`);
+    seed(regenerated.body.bundle_key, recorded.length - 1);
+
+    // The activity feed of everything above (and the raw log table, as a response would carry it).
+    for (const filter of ['all', 'admin', 'errors']) {
+      const feed = await owner.get(`/api/v1/dashboard/activity?activity_filter=${filter}`);
+      expect(feed.status).to.equal(200);
+    }
+    const adminFeed = await owner.get('/api/v1/dashboard/activity?activity_filter=admin');
+    expect(adminFeed.body.items.length).to.be.greaterThan(15);
+    await owner.get('/api/v1/dashboard');
+    const rows = await t.server.services.db.knex('activity_log').select('*');
+    recorded.push({ what: 'the activity_log table', text: JSON.stringify(rows) });
+
     // A member probing admin operations with secrets in the body.
     const member = await createUser(t, 'member');
     seed(member.key, -1);
     const probe = canary('probe');
     seed(probe, -1);
     await new RecordingClient(t.url, member.key, recorded).post('/api/v1/settings/auth/providers', { ...provider, client_secret: probe });
+
+    // The gateway endpoint: keys on /mcp/gateway (good, revoked, bogus), search with an embedding
+    // provider whose vendor echoes the provider key in its errors, execute.
+    const embedKey = canary('embed-key');
+    seed(embedKey, -1);
+    fakeAi.respond('embeddings', () => ({ status: 401, error: { message: `Incorrect API key provided: ${embedKey}` } }));
+    const { tools } = putFixtureServer(t.server.services.catalog, 'leaky', [{ name: 'echo' }, { name: 'lookup' }]);
+    await owner.post('/api/v1/bundles', { name: 'Leaky', tools: [{ tool_id: tools.echo!.id }, { tool_id: tools.lookup!.id }] });
+    const embedder = {
+      provider_type: 'embedding',
+      provider: 'openai_compatible',
+      model: 'embed-test',
+      api_key: embedKey,
+      endpoint: fakeAi.url,
+    };
+    expect((await owner.post('/api/v1/settings/providers', embedder)).status).to.equal(201);
+    await owner.put('/api/v1/users/me/gateway-settings', { mode: 'search_execute' });
+    const search = t.server.mcp.search;
+    for (let i = 0; i < 100 && search.embeddingStatus().model === null; i++) await new Promise((r) => setTimeout(r, 20));
+    await search.whenEmbedded();
+    expect(fakeAi.requestsTo('/embeddings').length, 'the search tried the embedding provider').to.be.greaterThan(0);
+    const gatewayCall = async (token: string, method: string, params: Record<string, unknown> = {}) => {
+      const { headers, body } = modernRequest(method, params);
+      const reply = await mcpFetch(`${t.url}/mcp/gateway`, { body, headers: { ...headers, authorization: `Bearer ${token}` } });
+      const head = [...reply.headers.entries()].map(([k, v]) => `${k}: ${v}`).join('\n');
+      recorded.push({ what: `POST /mcp/gateway ${method} → ${reply.status}`, text: `${reply.status}\n${head}\n\n${reply.text}` });
+      return reply;
+    };
+    expect((await gatewayCall(t.ownerKey, 'tools/list')).status).to.equal(200);
+    expect((await gatewayCall(t.ownerKey, 'tools/call', { name: 'search', arguments: { query: 'echo lookup' } })).status).to.equal(200);
+    await gatewayCall(t.ownerKey, 'tools/call', { name: 'execute', arguments: { name: 'echo', arguments: { note: 'hi' } } });
+    expect((await gatewayCall(rotated.body.new_key.key, 'tools/list')).status).to.equal(401);
+    expect((await gatewayCall(bogus, 'tools/list')).status).to.equal(401);
+    expect((await gatewayCall(member.key, 'tools/list')).status).to.equal(200);
+
     await t.server.services.apiKeyAuth.flushUsage();
     expect(recorded.length).to.be.greaterThan(30);
   });

@@ -165,6 +165,8 @@ describe('upstream MCP servers, real processes on loopback', function () {
         'test_embedded_resource',
         'test_multiple_content_types',
         'test_tool_with_logging',
+        'test_logging_tool',
+        'test_streaming_elicitation',
         'test_tool_with_progress',
         'test_error_handling',
         'test_sampling',

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { BadGatewayError } from '../../src/errors.js';
 import { OutboundPolicy } from '../../src/lib/outbound-policy.js';
 import { createLogger } from '../../src/logger.js';
-import { SkillCatalogs } from '../../src/services/skills/skill-catalogs.js';
+import { registryGithubToken, SkillCatalogs } from '../../src/services/skills/skill-catalogs.js';
+import { SecretBoxError } from '../../src/lib/secret-box.js';
 import { FakeGithub, StaticServer } from '../helpers/fake-github.js';
 import { createUser, type TestUser } from '../helpers/identity.js';
 import { containsSecret, seedSecret } from '../helpers/secrets.js';
@@ -123,6 +124,69 @@ describe('Skill catalogs', function () {
     });
   });
 
+  describe('GitHub token from the general settings (registry_token)', () => {
+    const settings = (body: Record<string, unknown>) => t.owner.put('/api/v1/settings/general', body);
+    const since = (n: number) => github.requests.slice(n);
+    afterEach(async () => {
+      github.requireToken = undefined;
+      await settings({ registry_token: null, registry_url: null });
+    });
+
+    it('sends no Authorization header while no registry token is configured', async () => {
+      const start = github.requests.length;
+      const res = await member.client.get(`/api/v1/skills/catalog/${enc('acme/skills/skills')}`);
+      expect(res.status).to.equal(200);
+      await settings({ log_retention_days: 31 }); // any settings change empties the listing cache
+      const again = await member.client.get(`/api/v1/skills/catalog/${enc('acme/skills/skills')}`);
+      expect(again.status).to.equal(200);
+      expect(since(start).length).to.be.greaterThan(0);
+      expect(since(start).every((r) => r.authorization === undefined)).to.equal(true);
+    });
+
+    it('sends the sealed registry token as a Bearer token on every GitHub API call (listing and import)', async () => {
+      const token = seedSecret(`ghp_regTOKEN${Date.now()}canary`);
+      expect((await settings({ registry_token: token })).status).to.equal(200);
+      github.requireToken = token;
+      const start = github.requests.length;
+      const res = await member.client.get(`/api/v1/skills/catalog/${enc('acme/skills/skills')}`);
+      expect(res.status).to.equal(200);
+      expect(res.body.total).to.equal(3);
+      const imported = await t.owner.post('/api/v1/skills/import', { source: 'acme/skills/skills', name: 'slides' });
+      expect(imported.status).to.equal(201);
+      const calls = since(start);
+      expect(calls.some((r) => r.path.includes('/git/blobs/'))).to.equal(true);
+      expect(calls.every((r) => r.authorization === `Bearer ${token}`)).to.equal(true);
+      for (const text of [res.text, imported.text, capturedLogs.join('')]) expect(containsSecret(text, token)).to.equal(false);
+    });
+
+    it('answers 502 without the token when GitHub rejects it', async () => {
+      const token = seedSecret(`ghp_badTOKEN${Date.now()}canary`);
+      await settings({ registry_token: token });
+      github.requireToken = `${token}-other`;
+      const res = await member.client.get(`/api/v1/skills/catalog/${enc('acme/skills/skills')}`);
+      expect(res.status).to.equal(502);
+      expect(res.body.detail).to.match(/rejected the configured token \(401\)/);
+      expect(containsSecret(res.text, token)).to.equal(false);
+      expect(containsSecret(capturedLogs.join(''), token)).to.equal(false);
+    });
+
+    it('keeps a token meant for another registry (registry_url elsewhere) away from GitHub', async () => {
+      const token = seedSecret(`other-registry-${Date.now()}-canary`);
+      await settings({ registry_url: 'https://registry.example.com/v1', registry_token: token });
+      const start = github.requests.length;
+      const res = await member.client.get(`/api/v1/skills/catalog/${enc('acme/skills/skills')}`);
+      expect(res.status).to.equal(200);
+      expect(since(start).length).to.be.greaterThan(0);
+      expect(since(start).every((r) => r.authorization === undefined)).to.equal(true);
+      // The GitHub API named as the registry gets it.
+      await settings({ registry_url: github.url });
+      const start2 = github.requests.length;
+      expect((await member.client.get(`/api/v1/skills/catalog/${enc('acme/skills/skills')}`)).status).to.equal(200);
+      expect(since(start2).length).to.be.greaterThan(0);
+      expect(since(start2).every((r) => r.authorization === `Bearer ${token}`)).to.equal(true);
+    });
+  });
+
   describe('GET /api/v1/skills/catalog/{source} (index URL)', () => {
     it('lists the skills of a CatalogIndex, resolving folders against the index URL', async () => {
       const res = await member.client.get(`/api/v1/skills/catalog/${enc(`${index.url}/catalog/index.json`)}`);
@@ -233,6 +297,20 @@ describe('Skill catalogs', function () {
       } finally {
         github.requireToken = undefined;
       }
+    });
+
+    it('takes the registry token for GitHub only when registry_url is unset or GitHub; an unreadable token is a 502', async () => {
+      const api = 'https://api.github.com';
+      const token = 'ghp_unit0123456789';
+      expect(await registryGithubToken(async () => ({ url: null, token }), api)).to.equal(token);
+      expect(await registryGithubToken(async () => ({ url: 'https://api.github.com/', token }), api)).to.equal(token);
+      expect(await registryGithubToken(async () => ({ url: 'https://registry.example.com/v1', token }), api)).to.equal(undefined);
+      expect(await registryGithubToken(async () => ({ url: null, token: null }), api)).to.equal(undefined);
+      const err = await registryGithubToken(async () => {
+        throw new SecretBoxError('unknown key id');
+      }, api).catch((e: unknown) => e);
+      expect(err).to.be.instanceOf(BadGatewayError);
+      expect((err as Error).message).to.match(/registry token .* cannot be decrypted/);
     });
 
     it('refetches after the cache time and keeps at most the configured number of catalogs', async () => {

@@ -10,6 +10,10 @@ describe("linkedSignalFetch (the pool HTTP transports' fetch)", () => {
   before(async () => {
     server = http.createServer((req, res) => {
       if (req.url === '/hang') return; // never answers
+      if (req.url === '/slow') {
+        setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'), 50);
+        return;
+      }
       if (req.url === '/sse') {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.end('data: {}\n\n');
@@ -31,6 +35,23 @@ describe("linkedSignalFetch (the pool HTTP transports' fetch)", () => {
       const res = await linkedSignalFetch(`${base}/${i % 3 === 0 ? 'sse' : 'json'}`, { signal: outer.signal });
       await res.text();
     }
+    expect(getEventListeners(outer.signal, 'abort')).to.have.length(0);
+  });
+
+  it('prints no MaxListenersExceededWarning with 32 requests in flight on one long-lived signal', async () => {
+    const outer = new AbortController();
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      await Promise.all(
+        Array.from({ length: 32 }, () => linkedSignalFetch(`${base}/slow`, { signal: outer.signal }).then((r) => r.text())),
+      );
+      await new Promise((r) => setImmediate(r)); // warnings are emitted on the next tick
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).to.have.length(0);
     expect(getEventListeners(outer.signal, 'abort')).to.have.length(0);
   });
 

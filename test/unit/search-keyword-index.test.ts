@@ -57,11 +57,11 @@ describe('KeywordIndex', () => {
       expect(ids(index.search('create entities', { limit: 1 }))).to.deep.equal(['mem:createEntities']);
     });
 
-    it('matches query words of five letters or more as prefixes', () => {
+    it('matches query words of six letters or more as prefixes', () => {
       const index = build();
       expect(ids(index.search('screensh', { limit: 1 }))).to.deep.equal(['pw:browser_take_screenshot']);
       expect(ids(index.search('directo listing', { limit: 1 }))).to.deep.equal(['fs:list_directory']);
-      expect(index.search('scre', { limit: 1 })).to.deep.equal([]); // four letters: whole words only
+      expect(index.search('scree', { limit: 1 })).to.deep.equal([]); // five letters: whole words only
     });
 
     it('matches plurals when plural stemming is on', () => {
@@ -128,7 +128,7 @@ describe('KeywordIndex', () => {
     it('never returns a document outside the allowed set, even the best match', () => {
       const index = build();
       const allowed = new Set(['gh:list_issues', 'fs:read_file']);
-      expect(ids(index.search('create_issue', { limit: 10, allowed }))).to.deep.equal(['gh:list_issues']);
+      expect(ids(index.search('create_issues', { limit: 10, allowed }))).to.deep.equal(['gh:list_issues']);
       expect(index.search('create issue', { limit: 10, allowed: new Set() })).to.deep.equal([]);
     });
 
@@ -167,6 +167,68 @@ describe('KeywordIndex', () => {
         ),
         { numRuns: 300, seed: 9 },
       );
+    });
+  });
+
+  describe('top-k scoring', () => {
+    it('ranks and scores exactly like MiniSearch.search() on the same index (property)', function () {
+      this.timeout(60000);
+      const vocabulary = [
+        'create',
+        'creates',
+        'list',
+        'listing',
+        'file',
+        'files',
+        'issue',
+        'repository',
+        'repositories',
+        'delete',
+        'query',
+        'browser',
+        'message',
+      ];
+      const text = fc.array(fc.constantFrom(...vocabulary), { minLength: 1, maxLength: 8 }).map((w) => w.join(' '));
+      fc.assert(
+        fc.property(
+          fc.uniqueArray(fc.record({ id: fc.string({ minLength: 1, maxLength: 8 }), name: text, description: text, server: text }), {
+            minLength: 1,
+            maxLength: 40,
+            selector: (d) => d.id,
+          }),
+          fc.option(fc.func(fc.boolean()), { nil: undefined }),
+          text,
+          fc.integer({ min: 1, max: 30 }),
+          fc.func(fc.constantFrom('keep', 'change', 'remove')),
+          (docs, pick, query, limit, update) => {
+            const index = new KeywordIndex({ synonyms: new Map() });
+            // Documents replaced or removed after indexing: postings must not go stale.
+            for (const d of docs) index.upsert(doc(d.id, d.description, d.name, d.server));
+            for (const d of docs) if (update(d.id) === 'remove') index.remove(d.id);
+            for (const d of docs)
+              if (update(d.id) === 'change')
+                index.upsert(
+                  doc(d.id, d.name, d.description, d.server, { [d.name.split(' ')[0]!]: { type: 'string', description: d.description } }),
+                );
+            const allowed = pick ? new Set(docs.filter((d) => pick(d.id)).map((d) => d.id)) : undefined;
+            const hits = index.search(query, { limit, allowed });
+            const reference = index.referenceSearch(query, { limit, allowed });
+            expect(hits.length).to.equal(reference.length);
+            // Same scores in the same order; ids may differ only between equal scores (sums in another order).
+            hits.forEach((h, i) => expect(h.score).to.be.closeTo(reference[i]!.score, 1e-9));
+            const referenceScore = new Map(index.referenceSearch(query, { limit: 1000, allowed }).map((h) => [h.id, h.score]));
+            for (const h of hits) expect(h.score).to.be.closeTo(referenceScore.get(h.id)!, 1e-9);
+          },
+        ),
+        { numRuns: 300, seed: 17 },
+      );
+    });
+
+    it('keeps equal scores in the order MiniSearch returns them', () => {
+      const index = new KeywordIndex({ synonyms: new Map() });
+      for (const id of ['c', 'a', 'b']) index.upsert(doc(id, 'same_tool', 'Identical text', 'srv'));
+      expect(ids(index.search('same tool', { limit: 3 }))).to.deep.equal(ids(index.referenceSearch('same tool', { limit: 3 })));
+      expect(ids(index.search('same tool', { limit: 2 }))).to.deep.equal(['c', 'a']);
     });
   });
 });

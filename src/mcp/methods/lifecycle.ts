@@ -1,8 +1,20 @@
 import type { McpContext, McpMethodDeps } from '../context.js';
 import { RpcCode, rpcError, SUPPORTED_VERSIONS } from '../protocol.js';
 
-/** What the MCP endpoints offer: tools (with change notifications), resources, prompts. */
-export const CAPABILITIES = { tools: { listChanged: true }, resources: {}, prompts: {} } as const;
+/**
+ * What the MCP endpoints offer legacy sessions: tools (with change notifications), resources
+ * (with subscriptions relayed to upstreams), prompts, completion and logging relayed from upstreams.
+ */
+export const CAPABILITIES = {
+  tools: { listChanged: true },
+  resources: { subscribe: true },
+  prompts: {},
+  completions: {},
+  logging: {},
+} as const;
+
+/** What 2026-07-28 requests are offered: no resource subscriptions (the revision has no `resources/subscribe`). */
+export const MODERN_CAPABILITIES = { tools: { listChanged: true }, resources: {}, prompts: {}, completions: {}, logging: {} } as const;
 
 /** `initialize` (legacy): the negotiated version, capabilities, and the view's instructions (a bundle's description). */
 export function initialize(_params: Record<string, unknown>, ctx: McpContext, deps: McpMethodDeps): Record<string, unknown> {
@@ -21,7 +33,7 @@ export function discover(_params: Record<string, unknown>, ctx: McpContext): Rec
   if (ctx.era !== 'modern') throw rpcError(RpcCode.MethodNotFound, 'Method not found');
   const result: Record<string, unknown> = {
     supportedVersions: SUPPORTED_VERSIONS,
-    capabilities: CAPABILITIES,
+    capabilities: MODERN_CAPABILITIES,
     ...ctx.view.modernListFields(),
   };
   if (ctx.view.instructions) result.instructions = ctx.view.instructions;

@@ -39,3 +39,49 @@ export async function resourcesRead(
     throw err;
   }
 }
+
+/** The session and server of a legacy `resources/subscribe` / `unsubscribe`; -32601 in 2026-07-28 (it has no such methods). */
+function subscriptionTarget(params: Record<string, unknown>, ctx: McpContext, deps: McpMethodDeps) {
+  if (ctx.era !== 'legacy' || !ctx.session || !deps.subscriptions.supported) throw rpcError(RpcCode.MethodNotFound, 'Method not found');
+  const { uri } = params;
+  if (typeof uri !== 'string') throw rpcError(RpcCode.InvalidParams, 'params.uri must be a string');
+  return { session: ctx.session, uri };
+}
+
+/**
+ * `resources/subscribe` (legacy), relayed to the server that offers the URI; its
+ * `notifications/resources/updated` then reach the session's GET stream. Unknown URI: -32002.
+ */
+export async function resourcesSubscribe(
+  params: Record<string, unknown>,
+  ctx: McpContext,
+  deps: McpMethodDeps,
+): Promise<Record<string, unknown>> {
+  const { session, uri } = subscriptionTarget(params, ctx, deps);
+  const serverId = ctx.view.serverOfResource(uri);
+  if (!serverId) throw rpcError(RpcCode.ResourceNotFound, 'Resource not found', { uri });
+  try {
+    await deps.subscriptions.subscribe(session, serverId, uri);
+  } catch (err) {
+    if (err instanceof UpstreamError) throw upstreamRpcError(err, ctx.view.serverName(serverId));
+    throw err;
+  }
+  return {};
+}
+
+/** `resources/unsubscribe` (legacy): ends the session's subscription (a URI it never subscribed to is fine). */
+export async function resourcesUnsubscribe(
+  params: Record<string, unknown>,
+  ctx: McpContext,
+  deps: McpMethodDeps,
+): Promise<Record<string, unknown>> {
+  const { session, uri } = subscriptionTarget(params, ctx, deps);
+  const serverId = session.subscriptions?.get(uri);
+  try {
+    await deps.subscriptions.unsubscribe(session, uri);
+  } catch (err) {
+    if (err instanceof UpstreamError) throw upstreamRpcError(err, ctx.view.serverName(serverId ?? ''));
+    throw err;
+  }
+  return {};
+}

@@ -85,6 +85,8 @@ export async function toolsCall(params: Record<string, unknown>, ctx: McpContext
   const args = params.arguments ?? {};
   if (typeof name !== 'string') throw rpcError(RpcCode.InvalidParams, 'params.name must be a string');
   if (!isPlainObject(args)) throw rpcError(RpcCode.InvalidParams, 'params.arguments must be an object');
+  const builtin = ctx.view.builtins?.get(name);
+  if (builtin) return builtin.call(args, ctx, deps);
   const tool = ctx.view.byName.get(name);
   const target = tool ?? ctx.view.unavailable.get(name);
   if (!target) throw rpcError(RpcCode.InvalidParams, `Unknown tool: ${name}`);

@@ -37,6 +37,7 @@ export function callUpstream<T>(
     ctx.signal.addEventListener('abort', onCancel);
     const options: UpstreamCallOptions = { signal: controller.signal };
     if (onProgress) options.onProgress = onProgress;
+    if (ctx.downstream) options.downstream = ctx.downstream;
     let pending: Promise<T>;
     try {
       pending = call(options);

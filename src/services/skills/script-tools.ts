@@ -82,4 +82,21 @@ export class ScriptToolRouter implements UpstreamCaller {
   getPrompt(serverId: string, name: string, args: Record<string, string>, options?: UpstreamCallOptions) {
     return this.upstreams.getPrompt(serverId, name, args, options);
   }
+
+  // Completion and subscriptions are the wrapped caller's (script tools have neither).
+  get complete(): UpstreamCaller['complete'] {
+    return this.upstreams.complete?.bind(this.upstreams);
+  }
+  get subscribeResource(): UpstreamCaller['subscribeResource'] {
+    return this.upstreams.subscribeResource?.bind(this.upstreams);
+  }
+  get unsubscribeResource(): UpstreamCaller['unsubscribeResource'] {
+    return this.upstreams.unsubscribeResource?.bind(this.upstreams);
+  }
+  get onResourceUpdated(): UpstreamCaller['onResourceUpdated'] {
+    return this.upstreams.onResourceUpdated?.bind(this.upstreams);
+  }
+  get onUpstreamConnected(): UpstreamCaller['onUpstreamConnected'] {
+    return this.upstreams.onUpstreamConnected?.bind(this.upstreams);
+  }
 }

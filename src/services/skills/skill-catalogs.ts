@@ -3,6 +3,7 @@ import { Ajv } from 'ajv';
 import { BadGatewayError, BadRequestError, NotFoundError } from '../../errors.js';
 import type { components } from '../../generated/openapi.js';
 import { OutboundRefusedError } from '../../lib/outbound-policy.js';
+import { SecretBoxError } from '../../lib/secret-box.js';
 import type { Logger } from '../../logger.js';
 import { SKILL_LIMITS, skillTooLarge } from './skill-limits.js';
 import { parseSkillMd, SkillFormatError } from './skill-md.js';
@@ -40,7 +41,10 @@ export interface SkillCatalogsDeps {
   policy: { check(url: string | URL): Promise<void>; isAllowListed(url: string | URL): boolean };
   /** GitHub REST API base URL (`https://api.github.com`). */
   githubApiUrl: string;
-  /** Token for the GitHub API, when one is configured (general settings); never logged or echoed. */
+  /**
+   * Token for the GitHub API, when one is configured (general settings); never logged or echoed.
+   * Asked once per catalog load or import, not per request.
+   */
   githubToken: () => Promise<string | undefined> | string | undefined;
   logger: Logger;
   now?: () => number;
@@ -107,6 +111,30 @@ type IndexEntry = {
   metadata?: Record<string, unknown>;
 };
 
+/**
+ * The GitHub API token from the general settings' registry credentials. The token belongs to the
+ * registry at `registry_url`: it goes to the GitHub API only when that is unset (the built-in
+ * default) or names the GitHub API's own origin, so a token meant for another registry never
+ * reaches GitHub. A token that cannot be decrypted (master key replaced) is a 502 that says so.
+ */
+export async function registryGithubToken(
+  registry: () => Promise<{ readonly url: string | null; readonly token: string | null }>,
+  githubApiUrl: string,
+): Promise<string | undefined> {
+  let credentials;
+  try {
+    credentials = await registry();
+  } catch (err) {
+    if (!(err instanceof SecretBoxError)) throw err;
+    throw new BadGatewayError(
+      'The catalog could not be fetched: the registry token in the general settings cannot be decrypted (was the master key replaced?); set registry_token again',
+    );
+  }
+  if (!credentials.token) return undefined;
+  if (credentials.url !== null && new URL(credentials.url).origin !== new URL(githubApiUrl).origin) return undefined;
+  return credentials.token;
+}
+
 /** A URL as it may appear in a message: no credentials, no query. */
 function shown(url: URL | string): string {
   const u = new URL(url);
@@ -155,6 +183,11 @@ export class SkillCatalogs {
   constructor(private readonly deps: SkillCatalogsDeps) {
     this.now = deps.now ?? Date.now;
     this.bounds = { ...CATALOG_BOUNDS, ...deps.bounds };
+  }
+
+  /** Forgets every cached listing (the registry credentials changed). */
+  clearCache(): void {
+    this.cache.clear();
   }
 
   /** The skills of a catalog, filtered by a case-insensitive substring of name or description. */
@@ -234,10 +267,10 @@ export class SkillCatalogs {
    */
   private async get(
     url: URL,
-    options: { maxBytes: number; accept: string; signal: AbortSignal; github?: boolean; tooLarge?: () => Error },
+    options: { maxBytes: number; accept: string; signal: AbortSignal; github?: { token: string | undefined }; tooLarge?: () => Error },
   ): Promise<{ status: number; body: Buffer; headers: Headers; url: URL }> {
     const apiOrigin = new URL(this.deps.githubApiUrl).origin;
-    const token = options.github ? await this.deps.githubToken() : undefined;
+    const token = options.github?.token;
     let current = url;
     for (let hop = 0; ; hop++) {
       try {
@@ -330,9 +363,20 @@ export class SkillCatalogs {
 
   // ------------------------------------------------------------------ GitHub
 
-  private async githubGet(apiPath: string, signal: AbortSignal, maxBytes: number = this.bounds.documentBytes, notFound?: string) {
+  /** The GitHub token for one catalog operation (load or import). */
+  private async githubAuth(): Promise<{ token: string | undefined }> {
+    return { token: (await this.deps.githubToken()) || undefined };
+  }
+
+  private async githubGet(
+    apiPath: string,
+    auth: { token: string | undefined },
+    signal: AbortSignal,
+    maxBytes: number = this.bounds.documentBytes,
+    notFound?: string,
+  ) {
     const base = this.deps.githubApiUrl.replace(/\/+$/, '');
-    const res = await this.get(new URL(`${base}${apiPath}`), { maxBytes, accept: 'application/vnd.github+json', signal, github: true });
+    const res = await this.get(new URL(`${base}${apiPath}`), { maxBytes, accept: 'application/vnd.github+json', signal, github: auth });
     if (res.status === 404 && notFound) throw new NotFoundError(notFound, 'catalog_not_found');
     if (res.status === 403 || res.status === 429) {
       const limited = res.headers.get('x-ratelimit-remaining') === '0' || res.status === 429;
@@ -351,10 +395,12 @@ export class SkillCatalogs {
 
   private async loadGithub(source: Extract<Source, { kind: 'github' }>): Promise<CatalogData> {
     const signal = AbortSignal.timeout(this.bounds.operationTimeoutMs);
+    const auth = await this.githubAuth();
     const { owner, repo, prefix } = source;
     const repoPath = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
     const info = (await this.githubGet(
       repoPath,
+      auth,
       signal,
       this.bounds.documentBytes,
       `The GitHub repository ${owner}/${repo} does not exist`,
@@ -367,6 +413,7 @@ export class SkillCatalogs {
     const htmlUrl = typeof info.html_url === 'string' ? info.html_url : null;
     const tree = (await this.githubGet(
       `${repoPath}/git/trees/${encodeURIComponent(branch)}?recursive=1`,
+      auth,
       signal,
       this.bounds.treeBytes,
     )) as {
@@ -395,7 +442,7 @@ export class SkillCatalogs {
       const files = blobs.filter((b) => inside(b.path)).map((b) => ({ ...b, path: folder ? b.path.slice(folder.length + 1) : b.path }));
       const skillMd = files.find((f) => f.path === 'SKILL.md')!;
       if (skillMd.size > this.bounds.documentBytes) return undefined;
-      const text = textOf(await this.githubBlob(owner, repo, skillMd.sha, this.bounds.documentBytes, signal));
+      const text = textOf(await this.githubBlob(owner, repo, skillMd.sha, auth, this.bounds.documentBytes, signal));
       const item =
         text === undefined
           ? undefined
@@ -414,6 +461,7 @@ export class SkillCatalogs {
     owner: string,
     repo: string,
     sha: string,
+    auth: { token: string | undefined },
     maxBytes: number,
     signal: AbortSignal,
     tooLarge?: () => Error,
@@ -426,7 +474,7 @@ export class SkillCatalogs {
         maxBytes: Math.ceil(maxBytes * 1.4) + 4096,
         accept: 'application/vnd.github+json',
         signal,
-        github: true,
+        github: auth,
         ...(tooLarge ? { tooLarge } : {}),
       },
     );
@@ -447,7 +495,8 @@ export class SkillCatalogs {
     if (total > SKILL_LIMITS.totalBytes * 4)
       throw skillTooLarge(`The skill's files are ${total} bytes; the limit is ${SKILL_LIMITS.totalBytes}`);
     const tooLarge = () => skillTooLarge(`A file of the skill is larger than ${SKILL_LIMITS.importFileBytes} bytes`);
-    const read = (sha: string) => this.githubBlob(where.owner, where.repo, sha, SKILL_LIMITS.importFileBytes, signal, tooLarge);
+    const auth = await this.githubAuth();
+    const read = (sha: string) => this.githubBlob(where.owner, where.repo, sha, auth, SKILL_LIMITS.importFileBytes, signal, tooLarge);
     const skillMdFile = where.files.find((f) => f.path === 'SKILL.md')!;
     const skillMd = textOf(await read(skillMdFile.sha));
     if (skillMd === undefined)

@@ -13,6 +13,7 @@ import type {
 import type { DbSkillRow, SkillsStore } from '../../stores/skills-store.js';
 import type { ServersStore } from '../../stores/servers-store.js';
 import type { Stores, Transactor } from '../../stores/transactor.js';
+import type { ActivityLog } from '../activity-log.js';
 import { renderSkillMd } from './skill-md.js';
 import type { ScriptToolRegistry, ScriptToolSpec } from './script-tools.js';
 import { DEFAULT_SCRIPT_TIMEOUT_MS, type SkillScriptToolDef, type SkillWorkflow } from './workflow.js';
@@ -38,6 +39,8 @@ export interface SkillToolsServiceDeps {
   bundles: { republish(bundleIds: readonly string[]): Promise<void> };
   clock: Clock;
   logger: Logger;
+  /** The admin activity log: each change is recorded in its own transaction. */
+  activity: ActivityLog;
 }
 
 /** `_meta` of a script tool in `tools/list`: where it comes from. */
@@ -75,12 +78,14 @@ export class SkillToolsService {
     if (!skill) throw new NotFoundError('No such skill', 'skill_not_found');
     const workflow = skill.workflow as SkillWorkflow | null;
     await this.requireSandboxes(workflow);
-    const result = await this.deps.tx.transaction(async ({ servers, skillAttachments: attachments, skills }) => {
+    const result = await this.deps.tx.transaction(async (stores) => {
+      const { servers, skillAttachments: attachments, skills } = stores;
       // Skill row, then server row: the order skill updates and deletes lock them in. The server
       // lock queues attachments to one server and a concurrent delete of the server.
       const current = await skills.findById(skillId, { forUpdate: true });
       if (!current) throw new NotFoundError('No such skill', 'skill_not_found');
-      if (!(await servers.findByIdForUpdate(serverId))) throw new NotFoundError('No such server', 'server_not_found');
+      const server = await servers.findByIdForUpdate(serverId);
+      if (!server) throw new NotFoundError('No such server', 'server_not_found');
       if (await attachments.find(serverId, skillId))
         throw new ConflictError('The skill is already attached to this server', 'skill_already_attached');
       const currentWorkflow = current.workflow as SkillWorkflow | null;
@@ -99,6 +104,11 @@ export class SkillToolsService {
           ...toolValues(current, t),
         })),
       );
+      await this.deps.activity.record(stores, {
+        action: 'skill.attach',
+        target: { type: 'skill', id: skillId, name: current.name },
+        details: { server_id: serverId, server_name: server.name, tools: tools.map((t) => t.name) },
+      });
       return { attachment, names: tools.map((t) => t.name) };
     });
     await this.publish({ serverIds: [serverId], bundleIds: [] });
@@ -109,13 +119,21 @@ export class SkillToolsService {
   /** Detaches a skill: its script tools leave the server, the catalog and every bundle. */
   async detach(serverId: string, skillId: string): Promise<void> {
     if (!(await this.deps.servers.findById(serverId))) throw new NotFoundError('No such server', 'server_not_found');
-    const change = await this.deps.tx.transaction(async ({ servers, skillAttachments: attachments, bundles }) => {
-      if (!(await servers.findByIdForUpdate(serverId))) throw new NotFoundError('No such server', 'server_not_found');
+    const change = await this.deps.tx.transaction(async (stores) => {
+      const { servers, skillAttachments: attachments, bundles } = stores;
+      const server = await servers.findByIdForUpdate(serverId);
+      if (!server) throw new NotFoundError('No such server', 'server_not_found');
       const attachment = await attachments.find(serverId, skillId);
       if (!attachment) throw new NotFoundError('The skill is not attached to this server', 'skill_not_attached');
       const toolIds = (await attachments.scriptTools([attachment.id])).map((t) => t.id);
       await attachments.delete(attachment.id);
-      return { serverIds: [serverId], bundleIds: await bundles.removeTools(toolIds, this.deps.clock.now()) };
+      const bundleIds = await bundles.removeTools(toolIds, this.deps.clock.now());
+      await this.deps.activity.record(stores, {
+        action: 'skill.detach',
+        target: { type: 'skill', id: skillId, name: (await stores.skills.findById(skillId))?.name ?? null },
+        details: { server_id: serverId, server_name: server.name, bundles_changed: bundleIds.length },
+      });
+      return { serverIds: [serverId], bundleIds };
     });
     await this.publish(change);
     this.deps.logger.info({ serverId, skillId }, 'skill detached');

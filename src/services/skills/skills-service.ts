@@ -4,6 +4,7 @@ import type { components } from '../../generated/openapi.js';
 import type { Clock } from '../../lib/clock.js';
 import type { DbSkillFileRow, DbSkillRow, SkillsStore } from '../../stores/skills-store.js';
 import type { Transactor } from '../../stores/transactor.js';
+import type { ActivityEntryInput, ActivityLog } from '../activity-log.js';
 import { pageResult, pageWindow, type PageQuery } from '../pagination.js';
 import type { FetchedSkill } from './skill-catalogs.js';
 import { checkSkillFiles, SKILL_LIMITS, skillTooLarge } from './skill-limits.js';
@@ -34,6 +35,16 @@ export interface SkillsServiceDeps {
   /** Script tools of attached skills follow the skill's workflow. */
   tools: SkillToolsService;
   clock: Clock;
+  /** The admin activity log: each change is recorded in its own transaction. */
+  activity: ActivityLog;
+}
+
+/** Extras of one creation: an activity entry written with it, and a signal that rolls it back when aborted. */
+export interface CreateOptions {
+  /** Recorded in the creating transaction, with the new skill as its target. */
+  activity?: Omit<ActivityEntryInput, 'target'>;
+  /** Checked before the transaction commits: aborted (the client went away) → nothing is saved. */
+  signal?: AbortSignal;
 }
 
 /** The wire form of a skill. */
@@ -100,6 +111,11 @@ export class SkillsService {
     );
   }
 
+  /** Whether the library has a skill of this name. */
+  nameTaken(name: string): Promise<boolean> {
+    return this.deps.skills.nameExists(name);
+  }
+
   async get(id: string): Promise<SkillDto> {
     const row = await this.deps.skills.findById(id);
     if (!row) throw new NotFoundError('No such skill', 'skill_not_found');
@@ -110,11 +126,16 @@ export class SkillsService {
    * Saves a new skill (API, catalog import, and generation with `save: true`): 422 for bad
    * frontmatter, files or workflow, 413 `skill_too_large`, 409 `skill_name_taken`.
    */
-  async create(input: SkillInput, origin: { source?: string | null; sourceUrl?: string | null } = {}): Promise<SkillDto> {
+  async create(
+    input: SkillInput,
+    origin: { source?: string | null; sourceUrl?: string | null; action?: string } = {},
+    options: CreateOptions = {},
+  ): Promise<SkillDto> {
     const frontmatter = input.frontmatter ?? {};
     const files = input.files ?? [];
     const workflow = checkSkill({ content: input.content, frontmatter, files }, ['body']);
-    const { row, rows } = await this.deps.tx.transaction(async ({ skills }) => {
+    const { row, rows } = await this.deps.tx.transaction(async (stores) => {
+      const { skills } = stores;
       const created = await skills.insert({
         id: randomUUID(),
         name: input.name,
@@ -128,7 +149,21 @@ export class SkillsService {
         tags: input.tags ?? [],
       });
       await skills.replaceFiles(created.id, files);
-      return { row: created, rows: await skills.files([created.id]) };
+      // Generation brings its own entry (with the provider and model); otherwise create or import.
+      await this.deps.activity.record(
+        stores,
+        options.activity
+          ? { ...options.activity, target: { type: 'skill', id: created.id, name: created.name } }
+          : {
+              action: origin.action ?? 'skill.create',
+              target: { type: 'skill', id: created.id, name: created.name },
+              details: { source: created.source, files: files.length },
+            },
+      );
+      const rows = await skills.files([created.id]);
+      // Last thing before the commit: a caller that went away meanwhile leaves nothing behind.
+      options.signal?.throwIfAborted();
+      return { row: created, rows };
     });
     return skillToDto(row, rows);
   }
@@ -155,6 +190,11 @@ export class SkillsService {
       if (patch.files !== undefined) await stores.skills.replaceFiles(id, files);
       if (JSON.stringify(current.workflow) !== JSON.stringify(updated.workflow) || patch.files !== undefined || patch.name !== undefined)
         change = await this.deps.tools.reregister(stores, updated);
+      await this.deps.activity.record(stores, {
+        action: 'skill.update',
+        target: { type: 'skill', id, name: updated.name },
+        details: { fields: Object.keys(patch).sort(), servers_changed: change.serverIds.length },
+      });
       return { row: updated, files: await stores.skills.files([id]) };
     });
     await this.deps.tools.publish(change);
@@ -164,9 +204,15 @@ export class SkillsService {
   /** Deletes a skill; its script tools leave every server and bundle. */
   async delete(id: string): Promise<void> {
     const change = await this.deps.tx.transaction(async (stores) => {
-      if (!(await stores.skills.findById(id, { forUpdate: true }))) throw new NotFoundError('No such skill', 'skill_not_found');
+      const current = await stores.skills.findById(id, { forUpdate: true });
+      if (!current) throw new NotFoundError('No such skill', 'skill_not_found');
       const c = await this.deps.tools.beforeSkillDelete(stores, id);
       await stores.skills.delete(id);
+      await this.deps.activity.record(stores, {
+        action: 'skill.delete',
+        target: { type: 'skill', id, name: current.name },
+        details: { servers_changed: c.serverIds.length },
+      });
       return c;
     });
     await this.deps.tools.publish(change);
@@ -201,7 +247,7 @@ export class SkillsService {
           version: fetched.version,
           tags: fetched.tags,
         },
-        { source: fetched.source, sourceUrl: fetched.sourceUrl },
+        { source: fetched.source, sourceUrl: fetched.sourceUrl, action: 'skill.import' },
       );
     } catch (err) {
       // The caller sent only a source and a name: problems of the fetched skill are the catalog's.

@@ -1,0 +1,335 @@
+import type { IncomingMessage } from 'node:http';
+import type { Middleware } from 'koa';
+import type { CatalogView } from '../domain/catalog.js';
+import type { Principal } from '../domain/principal.js';
+import { RateLimitedError, UnauthorizedError } from '../errors.js';
+import { isConnectionError } from '../lib/database-errors.js';
+import type { Logger } from '../logger.js';
+import { hashKey } from '../services/api-key-format.js';
+import { mayUseBundle } from '../services/bundle-access.js';
+import type { BundlesRegistry, LiveBundle } from '../services/bundles-registry.js';
+import type { ChangeBus } from '../services/change-bus.js';
+import type { GatewaySettingsView } from '../services/gateway-settings-service.js';
+import { rateLimitHeaders, type RateLimitState } from '../services/rate-limiter.js';
+import type { BundleViews } from './bundle-view.js';
+import { header, type EndpointCore, type McpAccess, type McpResolution, type McpRoute } from './endpoint-core.js';
+import { GatewayView, type GatewaySearcher } from './gateway-view.js';
+import { sendRpcError } from './http-transport.js';
+import { RpcCode } from './protocol.js';
+import type { Session } from './sessions.js';
+
+export interface GatewayEndpointDeps {
+  core: EndpointCore;
+  registry: BundlesRegistry;
+  catalog: CatalogView;
+  /** The bundle views compiler shared with the bundle route: one compiled view per bundle. */
+  views: BundleViews;
+  /** The hot-path API key check (cached; revocations and deactivations invalidate it at once). */
+  auth: { authenticate(token: string, ip?: string): Promise<Principal> };
+  /** The per-key budget REST and MCP share. */
+  rateLimiter: { check(principal: Principal): Promise<RateLimitState> };
+  /** Each user's gateway settings (read on a cache miss only). */
+  settings: { get(userId: string): Promise<GatewaySettingsView> };
+  /** Where settings and user changes are announced (this instance and the others). */
+  bus: ChangeBus;
+  search: GatewaySearcher;
+  logger: Logger;
+}
+
+const GATEWAY_PATH = /^\/mcp\/gateway(\/sse|\/messages)?\/?$/;
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+const WWW_AUTHENTICATE = { 'www-authenticate': 'Bearer realm="toolgate"' };
+/** How long cached settings are trusted without a change notification (a lost message costs at most this). */
+const SETTINGS_TTL_MS = 60_000;
+const SCOPE_PREFIX = 'gateway:';
+
+interface CachedSettings {
+  readonly settings: GatewaySettingsView;
+  readonly loadedAt: number;
+}
+
+interface CachedView {
+  readonly view: GatewayView;
+  readonly settings: GatewaySettingsView;
+  readonly role: string;
+  readonly userId: string;
+  readonly registryGeneration: number;
+  readonly catalogVersion: number;
+  /** The bundles the view serves, to tell which changes concern it. */
+  readonly bundleIds: ReadonlySet<string>;
+}
+
+/**
+ * `/mcp/gateway`: the calling user's tools on the endpoint core. Every request is authenticated
+ * by a user API key with the `mcp` scope (cookies are not accepted), charged to the key's
+ * per-minute budget, and served from a view compiled from the user's gateway settings and the
+ * bundles they may use (`mayUseBundle`); sessions are bound to the user's scope and the key (its
+ * hash). A revoked key or a deactivated user fails the next request, and their open GET streams
+ * are closed.
+ * Settings, bundles and catalog changes send `notifications/tools/list_changed` to the open
+ * sessions they concern.
+ */
+export class GatewayEndpoint {
+  private readonly settingsCache = new Map<string, CachedSettings>();
+  private readonly loading = new Map<string, Promise<GatewaySettingsView>>();
+  private readonly viewCache = new Map<string, CachedView>();
+  /** Bumped on every settings invalidation: a load that started before it must not fill the cache. */
+  private settingsGeneration = 0;
+  /** Bumped on every bundle change: cached views compiled before it are stale. */
+  private registryGeneration = 0;
+
+  constructor(private readonly deps: GatewayEndpointDeps) {
+    const { core, registry, catalog, bus } = deps;
+    const unsubscribe = [
+      bus.subscribe((m) => {
+        if (m.kind === 'gateway_settings' && typeof m.userId === 'string') {
+          this.settingsGeneration += 1;
+          this.settingsCache.delete(m.userId);
+          // A load begun before the change must not answer a request made after it.
+          this.loading.delete(m.userId);
+          this.viewCache.delete(m.userId);
+          core.announceListChanged(new Set([SCOPE_PREFIX + m.userId]));
+        } else if (m.kind === 'user' && typeof m.userId === 'string') {
+          // A role change may widen or narrow what the user reaches; a deactivation must stop the
+          // user's open streams too: they are told, then closed, and a reconnect authenticates again.
+          this.viewCache.delete(m.userId);
+          const scope = SCOPE_PREFIX + m.userId;
+          core.announceListChanged(new Set([scope]));
+          this.closeStreams((session) => session.scope === scope);
+        } else if (m.kind === 'api_key' && typeof m.keyHash === 'string') {
+          // A key revoked, rotated or changed: its open streams close; a reconnect authenticates again.
+          const keyHash = m.keyHash;
+          this.closeStreams((session) => session.scope.startsWith(SCOPE_PREFIX) && session.credential === keyHash);
+        }
+      }),
+      registry.onChange((change) => {
+        this.registryGeneration += 1;
+        this.announce(new Set([change.bundleId]));
+      }),
+      catalog.onChange((serverIds) => {
+        const affected = registry.bundlesOfServers(new Set(serverIds));
+        if (affected.length) this.announce(new Set(affected.map((b) => b.id)));
+      }),
+    ];
+    core.onClose(() => unsubscribe.forEach((u) => u()));
+  }
+
+  /** The Koa middleware: serves `/mcp/gateway`, passes everything else on. */
+  middleware(): Middleware {
+    const route: McpRoute = {
+      endpoint: 'gateway',
+      resolve: (req, access) => this.resolve(req, access),
+      methodNotAllowed: (res, _requestId, allow = 'GET, POST, DELETE') =>
+        sendRpcError(res, 405, RpcCode.InvalidRequest, 'Method not allowed on this path', { headers: { allow } }),
+    };
+    return async (ctx, next) => {
+      const match = GATEWAY_PATH.exec(ctx.path);
+      if (!match) return next();
+      // The legacy HTTP+SSE transport (2024-11-05) for clients that speak only it.
+      if (match[1]) return this.deps.core.serveSse(ctx, route, match[1] === '/sse' ? 'sse' : 'messages', '/mcp/gateway/messages');
+      return this.deps.core.serve(ctx, route);
+    };
+  }
+
+  /** The view a user's request is served from (compiled on a miss), for tests and benchmarks. */
+  viewFor(principal: Pick<Principal, 'userId' | 'role'>, settings: GatewaySettingsView): GatewayView {
+    const cached = this.viewCache.get(principal.userId);
+    if (
+      cached &&
+      cached.settings === settings &&
+      cached.role === principal.role &&
+      cached.registryGeneration === this.registryGeneration &&
+      cached.catalogVersion === this.deps.catalog.version
+    ) {
+      return cached.view;
+    }
+    const registryGeneration = this.registryGeneration;
+    const catalogVersion = this.deps.catalog.version;
+    const bundles = this.selectedBundles(principal, settings);
+    const { core, catalog, views, search } = this.deps;
+    const view = new GatewayView({
+      mode: settings.mode,
+      searchLimit: settings.search_result_limit,
+      bundles: bundles.map((b) => views.of(b)),
+      catalog,
+      search,
+      pageSize: core.toolsPageSize,
+      serverInfo: core.serverInfo,
+    });
+    this.viewCache.set(principal.userId, {
+      view,
+      settings,
+      role: principal.role,
+      userId: principal.userId,
+      registryGeneration,
+      catalogVersion,
+      bundleIds: new Set(bundles.map((b) => b.id)),
+    });
+    return view;
+  }
+
+  /**
+   * The bundles a user's gateway serves, in a stable order: the selection (in its order) among
+   * the bundles the user may use, or, for an empty selection, every bundle they may use by name.
+   * A selected bundle that is gone or no longer usable is left out, never replaced by "all".
+   */
+  private selectedBundles(user: Pick<Principal, 'userId' | 'role'>, settings: GatewaySettingsView): LiveBundle[] {
+    const { registry } = this.deps;
+    if (settings.bundle_ids.length === 0) {
+      return [...registry.all()]
+        .filter((b) => mayUseBundle(user, b))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    }
+    const out: LiveBundle[] = [];
+    for (const id of settings.bundle_ids) {
+      const b = registry.get(id);
+      if (b && mayUseBundle(user, b)) out.push(b);
+    }
+    return out;
+  }
+
+  private async resolve(req: IncomingMessage, access: McpAccess): Promise<McpResolution> {
+    const token = BEARER.exec(header(req, 'authorization') ?? '')?.[1];
+    if (!token) {
+      const cookie = /(?:^|;\s*)access_token=/.test(header(req, 'cookie') ?? '');
+      const message = cookie
+        ? 'Unauthorized: cookies are not accepted on /mcp/gateway; send a user API key as a Bearer token'
+        : 'Unauthorized: send a user API key with the mcp scope as a Bearer token';
+      return refuse(401, RpcCode.Forbidden, message, WWW_AUTHENTICATE);
+    }
+    let principal: Principal;
+    try {
+      principal = await this.deps.auth.authenticate(token, req.socket.remoteAddress);
+    } catch (err) {
+      if (err instanceof UnauthorizedError)
+        return refuse(401, RpcCode.Forbidden, 'Unauthorized: invalid, expired or revoked API key', WWW_AUTHENTICATE);
+      if (isConnectionError(err)) return unavailable();
+      throw err;
+    }
+    if (principal.via !== 'api_key' || !principal.scopes.includes('mcp')) {
+      return refuse(403, RpcCode.Forbidden, 'Forbidden: this API key lacks the mcp scope');
+    }
+    access.user = principal.userId;
+    let budget: RateLimitState;
+    try {
+      budget = await this.deps.rateLimiter.check(principal);
+    } catch (err) {
+      if (!(err instanceof RateLimitedError)) throw err;
+      return refuse(429, RpcCode.RateLimited, 'Rate limit exceeded', {
+        'retry-after': String(err.retryAfterSeconds),
+        'ratelimit-limit': String(err.limit),
+        'ratelimit-remaining': '0',
+        'ratelimit-reset': String(err.retryAfterSeconds),
+      });
+    }
+    let settings: GatewaySettingsView;
+    try {
+      settings = await this.settingsOf(principal.userId);
+    } catch (err) {
+      if (isConnectionError(err)) return unavailable();
+      throw err;
+    }
+    const view = this.viewFor(principal, settings);
+    return {
+      target: {
+        scope: SCOPE_PREFIX + principal.userId,
+        // The key's hash, as key changes are announced: a session answers to the key that opened it.
+        credential: hashKey(token),
+        caller: { endpoint: 'gateway', userId: principal.userId, apiKeyId: principal.apiKeyId },
+        view: () => view,
+        headers: rateLimitHeaders(budget),
+      },
+    };
+  }
+
+  /**
+   * A user's settings from memory. A miss loads them (the only database read on this path, once
+   * per user); an entry past its TTL is still served while a reload runs in the background, so a
+   * warm request never waits on the database, and an outage keeps the last known settings.
+   */
+  private async settingsOf(userId: string): Promise<GatewaySettingsView> {
+    const hit = this.settingsCache.get(userId);
+    if (hit) {
+      if (Date.now() - hit.loadedAt >= SETTINGS_TTL_MS) {
+        this.load(userId).catch((err: unknown) =>
+          this.deps.logger.debug(
+            { reason: err instanceof Error ? err.message.slice(0, 200) : 'unknown' },
+            'gateway settings reload failed',
+          ),
+        );
+      }
+      return hit.settings;
+    }
+    return this.load(userId);
+  }
+
+  /** Loads a user's settings into the cache (one load per user at a time). */
+  private load(userId: string): Promise<GatewaySettingsView> {
+    let pending = this.loading.get(userId);
+    if (pending) return pending;
+    const generation = this.settingsGeneration;
+    pending = this.deps.settings
+      .get(userId)
+      .then((loaded) => {
+        const hit = this.settingsCache.get(userId);
+        // Unchanged settings keep their identity, so the compiled view survives a reload.
+        const settings = hit && sameSettings(hit.settings, loaded) ? hit.settings : loaded;
+        if (generation === this.settingsGeneration) this.settingsCache.set(userId, { settings, loadedAt: Date.now() });
+        return settings;
+      })
+      .finally(() => {
+        if (this.loading.get(userId) === pending) this.loading.delete(userId);
+      });
+    this.loading.set(userId, pending);
+    return pending;
+  }
+
+  /** Ends the GET streams of the sessions `which` selects (the sessions live on). */
+  private closeStreams(which: (session: Session) => boolean): void {
+    for (const session of [...this.deps.core.sessions.streams()]) if (which(session)) session.stream?.end();
+  }
+
+  /** Sends list_changed to the open gateway streams whose view a change of these bundles concerns. */
+  private announce(bundleIds: ReadonlySet<string>): void {
+    const scopes = new Set<string>();
+    for (const session of this.deps.core.sessions.listeners()) {
+      if (!session.scope.startsWith(SCOPE_PREFIX) || scopes.has(session.scope)) continue;
+      const userId = session.scope.slice(SCOPE_PREFIX.length);
+      if (this.concerns(userId, bundleIds)) scopes.add(session.scope);
+    }
+    if (scopes.size) this.deps.core.announceListChanged(scopes);
+  }
+
+  /** Whether a change of these bundles may change what the user sees (true when unsure). */
+  private concerns(userId: string, bundleIds: ReadonlySet<string>): boolean {
+    const cached = this.viewCache.get(userId);
+    if (!cached) return true;
+    for (const id of bundleIds) {
+      if (cached.bundleIds.has(id)) return true;
+      // A bundle created (or made usable) joins an empty selection.
+      if (cached.settings.bundle_ids.length === 0) {
+        const bundle = this.deps.registry.get(id);
+        if (bundle && mayUseBundle({ userId, role: cached.role as Principal['role'] }, bundle)) return true;
+      }
+    }
+    return false;
+  }
+}
+
+function refuse(status: number, code: number, message: string, headers?: Record<string, string>): McpResolution {
+  return { refusal: { status, code, message, ...(headers ? { headers } : {}) } };
+}
+
+function unavailable(): McpResolution {
+  return refuse(503, RpcCode.InternalError, 'Service unavailable: the database did not answer; try again shortly', { 'retry-after': '5' });
+}
+
+function sameSettings(a: GatewaySettingsView, b: GatewaySettingsView): boolean {
+  return (
+    a.mode === b.mode &&
+    a.search_result_limit === b.search_result_limit &&
+    a.updated_at === b.updated_at &&
+    a.bundle_ids.length === b.bundle_ids.length &&
+    a.bundle_ids.every((id, i) => id === b.bundle_ids[i])
+  );
+}
