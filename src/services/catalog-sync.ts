@@ -48,6 +48,12 @@ export class CatalogSync implements UpstreamEvents {
   private readonly syncs = new Map<string, { running: Promise<void>; again: boolean }>();
   private readonly syncTimers = new Map<string, NodeJS.Timeout>();
   private readonly pendingWrites = new Set<Promise<unknown>>();
+  /**
+   * Servers connected but not yet synced since: they report `connecting` until their catalog is
+   * stored, so "connected" always means the tools are listed (a client that waits for it and then
+   * reads the catalog never sees an empty one).
+   */
+  private readonly awaitingSync = new Set<string>();
   private closing = false;
 
   constructor(
@@ -123,6 +129,7 @@ export class CatalogSync implements UpstreamEvents {
 
   /** Disconnects a disabled or deleted server (its stdio process ends). */
   async disconnect(serverId: string): Promise<void> {
+    this.awaitingSync.delete(serverId);
     await this.deps.pool.remove(serverId);
   }
 
@@ -138,8 +145,9 @@ export class CatalogSync implements UpstreamEvents {
     const live = row.enabled ? this.deps.pool.state(row.id) : undefined;
     const connected = live?.status === 'connected';
     const { catalog } = this.deps;
+    const liveStatus = connected && this.awaitingSync.has(row.id) ? 'connecting' : live?.status;
     return {
-      status: !row.enabled ? 'disabled' : (live?.status ?? 'connecting'),
+      status: !row.enabled ? 'disabled' : (liveStatus ?? 'connecting'),
       lastError: live ? live.lastError : row.enabled ? row.last_error : null,
       lastConnectedAt: live?.lastConnectedAt ?? row.last_connected_at,
       protocolVersion: live?.protocolVersion ?? row.protocol_version,
@@ -159,6 +167,7 @@ export class CatalogSync implements UpstreamEvents {
   // ---------------------------------------------------------------- pool events
 
   onConnected(serverId: string): void {
+    if (!this.closing) this.awaitingSync.add(serverId);
     this.scheduleSync(serverId, 0);
   }
 
@@ -228,6 +237,8 @@ export class CatalogSync implements UpstreamEvents {
         } while (slot.again && !this.closing);
       } finally {
         this.syncs.delete(serverId);
+        // Synced, or the sync failed (the failure is logged): either way the server is no longer waiting.
+        this.awaitingSync.delete(serverId);
       }
     })();
     this.syncs.set(serverId, slot);

@@ -58,6 +58,33 @@ describe('catalog fidelity: tool schemas as the upstream wrote them', function (
     expect(server.body.status).to.equal('connected');
   });
 
+  it('reports a server connected only once its catalog is stored (a slow tools/list keeps it connecting)', async () => {
+    const slow = await register(admin.client, {
+      name: 'raw-schema-slow',
+      transport: 'stdio',
+      command: process.execPath,
+      args: ['--import', 'tsx', path.join(ROOT, 'test/fixtures/raw-schema-server.ts')],
+      env: { RAW_SCHEMA_LIST_DELAY_MS: '1500' },
+      cwd: ROOT,
+    });
+    const seen: string[] = [];
+    for (const started = Date.now(); Date.now() - started < 30_000; ) {
+      const server = (await admin.client.get(`/api/v1/servers/${slow.id}`)).body;
+      seen.push(server.status);
+      if (server.status !== 'connecting') {
+        expect(server.status).to.equal('connected');
+        expect(server.tool_count).to.equal(2);
+        const tools = await admin.client.get(`/api/v1/servers/${slow.id}/tools`);
+        expect(tools.body.total).to.equal(2);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(seen.at(-1)).to.equal('connected');
+    // It was observed while connecting (the delayed list), not only after.
+    expect(seen.filter((s) => s === 'connecting').length).to.be.greaterThan(5);
+  });
+
   it('records a call whose upstream error holds U+0000 (stored as U+FFFD) without blocking later records', async () => {
     const services = t.server.services;
     const session = new RawSession(endpoint, '2025-11-25');

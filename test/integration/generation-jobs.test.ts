@@ -211,6 +211,9 @@ describe('Server generation jobs (/api/v1/servers/generate)', function () {
     // A freed slot goes to the waiting job.
     await t.owner.post(`${BASE}/${ids[0]}/cancel`);
     await waitFor('the third job to start', async () => (await states())[2] === 'running');
+    // Its analysis reaches the model a moment after the job is marked running.
+    await waitFor('the third analysis to reach the model', () => llm.callsOf('analysis').length === 3);
+    await new Promise((r) => setTimeout(r, 300));
     expect(llm.callsOf('analysis')).to.have.length(3);
     for (const id of ids.slice(1)) expect((await t.owner.post(`${BASE}/${id}/cancel`)).body.status).to.equal('cancelled');
   });
