@@ -63,6 +63,8 @@ export interface Services {
   readonly tx: Transactor;
   /** Seals and opens every secret stored at rest. */
   readonly secrets: SecretBox;
+  /** Signs the `requestState` of MCP input-required results (derived from the master key). */
+  readonly requestStateKey: Buffer;
   /** The SSRF guard for every URL fetched on an admin's say-so (OAuth, upstream servers, AI providers). */
   readonly outboundPolicy: OutboundPolicy;
   /** Change notifications between instances (Redis pub/sub) or within this one. */
@@ -435,6 +437,7 @@ function buildServices(input: {
     stores,
     tx,
     secrets,
+    requestStateKey: deriveKey(masterKey, 'mcp-request-state-v1'),
     outboundPolicy,
     bus,
     rateLimiter,
@@ -529,6 +532,7 @@ export function composeMcp(services: Services, config: Config, logger: Logger, o
     config,
     version: VERSION,
     options: coreOptions,
+    stateKey: services.requestStateKey,
   });
   const bundle = new BundleEndpoint({ core, registry: services.bundleRegistry, catalog: services.catalog, config, version: VERSION });
   // Embeddings of tool texts persist in the database (by content hash), so a restart re-embeds nothing.

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JSONRPCRequest, JSONRPCServer } from 'json-rpc-2.0';
 import type { ParameterizedContext } from 'koa';
@@ -24,6 +25,7 @@ import {
   type MessageKind,
   type RpcMessage,
 } from './protocol.js';
+import { INPUT_REQUIRED_METHODS, InputExchanges, type JsonRpcAnswer } from './input-required.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { createRpcServer, METHOD_NAMES } from './rpc-server.js';
 import { SessionStore, type Session } from './sessions.js';
@@ -39,6 +41,12 @@ export interface McpOptions {
   callTimeoutMs?: number;
   /** A call still running after this long is answered as an SSE stream. */
   slowResponseMs?: number;
+  /** How long an upstream request that asked a 2026-07-28 caller for input waits for the retry. */
+  inputWaitMs?: number;
+  /** After an upstream asks for input, how long to wait for its other requests of the same round. */
+  inputGatherMs?: number;
+  /** How long a `requestState` of an input-required result is honoured. */
+  requestStateTtlMs?: number;
 }
 
 export interface EndpointCoreDeps {
@@ -48,6 +56,8 @@ export interface EndpointCoreDeps {
   config: Pick<Config, 'allowedOrigins' | 'publicUrl' | 'bodyLimitBytes' | 'host'>;
   version: string;
   options?: McpOptions;
+  /** HMAC key of input-required `requestState` (derived from the master key; random when absent). */
+  stateKey?: Buffer;
 }
 
 /**
@@ -116,7 +126,8 @@ const IMPLICIT_VERSION = '2025-03-26';
 /** The abort reason of a request the client cancelled (`notifications/cancelled`): it gets no response. */
 class ClientCancelled extends Error {}
 
-type Base = { era: Era; session: Session | null; protocolVersion: string };
+/** `binding`: who a 2026-07-28 request comes from (route scope and credential), for its input-required exchanges. */
+type Base = { era: Era; session: Session | null; protocolVersion: string; binding?: string };
 /** Where a request's related notifications go: its POST answer, or a legacy SSE session's stream. */
 type AnswerChannel = Pick<ResponseChannel, 'notify' | 'openStream' | 'streamIfSlow'>;
 /** One request's answer; `cancelled` ones are left out of the reply. */
@@ -161,6 +172,8 @@ export class EndpointCore {
   private readonly closeHooks: (() => void)[] = [];
   /** Server-to-client requests relayed from upstreams, waiting for the client's answer. */
   private readonly clientRequests = new ClientRequests();
+  /** 2026-07-28 requests waiting for the caller's input (input-required results). */
+  private readonly exchanges: InputExchanges;
   private readonly subscriptions: ResourceSubscriptions;
 
   constructor(private readonly deps: EndpointCoreDeps) {
@@ -183,6 +196,12 @@ export class EndpointCore {
       subscriptions: this.subscriptions,
     });
     this.slowMs = o.slowResponseMs ?? 1000;
+    this.exchanges = new InputExchanges({
+      stateKey: deps.stateKey ?? randomBytes(32),
+      waitMs: o.inputWaitMs ?? 30_000,
+      gatherMs: o.inputGatherMs ?? 50,
+      stateTtlMs: o.requestStateTtlMs ?? 10 * 60_000,
+    });
     this.setAllowedOrigins(deps.config.allowedOrigins);
     this.publicOrigin = deps.config.publicUrl ? new URL(deps.config.publicUrl).origin : undefined;
     this.publicHost = deps.config.publicUrl ? new URL(deps.config.publicUrl).hostname.toLowerCase() : undefined;
@@ -374,6 +393,7 @@ export class EndpointCore {
     for (const fn of this.closeHooks.splice(0)) fn();
     this.sessions.close();
     this.subscriptions.close();
+    this.exchanges.close();
   }
 
   /** Resolves once every request being served has answered, or after `maxMs`. */
@@ -645,7 +665,7 @@ export class EndpointCore {
       sendRpcError(res, 404, RpcCode.MethodNotFound, 'Method not found', { id: msg.id });
       return;
     }
-    const base: Base = { era: 'modern', session: null, protocolVersion: version };
+    const base: Base = { era: 'modern', session: null, protocolVersion: version, binding: `${target.scope}\n${target.credential}` };
     await this.dispatch(res, access, target, [msg], false, base, { ...target.headers });
   }
 
@@ -735,6 +755,9 @@ export class EndpointCore {
       streamIfSlow: () => channel.streamIfSlow(),
       internalError: false,
     };
+    if (base.binding !== undefined && INPUT_REQUIRED_METHODS.has(msg.method as string)) {
+      return this.serveExchange(msg, ctx, base.binding, controller.signal, channel);
+    }
     try {
       const response = await this.rpc.receive(msg as JSONRPCRequest, ctx);
       // The protocol: a cancelled request SHOULD NOT be answered (clients have forgotten its id).
@@ -746,6 +769,47 @@ export class EndpointCore {
       if (calls?.get(idKey) === controller) calls.delete(idKey);
       if (calls?.size === 0 && base.session) this.inFlight.delete(base.session.id);
     }
+  }
+
+  /**
+   * A 2026-07-28 `tools/call`, `prompts/get` or `resources/read`: served as a round of an
+   * input-required exchange (src/mcp/input-required.ts), so an upstream asking for input gets it
+   * through `input_required` results and the caller's retries.
+   */
+  private async serveExchange(
+    msg: RpcMessage,
+    ctx: McpContext,
+    binding: string,
+    signal: AbortSignal,
+    channel: AnswerChannel,
+  ): Promise<Answer> {
+    const params = (msg.params ?? {}) as Record<string, unknown>;
+    const meta = params._meta as Record<string, unknown> | undefined;
+    const capabilities = meta?.[META_CLIENT_CAPABILITIES];
+    const target = msg.method === 'resources/read' ? params.uri : params.name;
+    const answer = await this.exchanges.serve(
+      {
+        id: ctx.requestId,
+        binding: `${binding}\n${String(msg.method)}\n${String(target)}\n${JSON.stringify(params.arguments ?? null)}`,
+        params,
+        capabilities: (capabilities ?? {}) as Record<string, unknown>,
+        logLevel: (LOG_LEVELS as readonly unknown[]).includes(meta?.[META_LOG_LEVEL]) ? (meta![META_LOG_LEVEL] as LogLevel) : undefined,
+        signal,
+        write: ctx.notify,
+        openStream: () => channel.openStream(),
+        streamIfSlow: () => channel.streamIfSlow(),
+      },
+      async (io) => {
+        const run: McpContext = { ...ctx, ...io, internalError: false };
+        const response = await this.rpc.receive(msg as JSONRPCRequest, run);
+        return { response: response as JsonRpcAnswer | null, internalError: run.internalError };
+      },
+    );
+    const body = JSON.stringify(
+      answer.error ? { jsonrpc: '2.0', id: ctx.requestId, error: answer.error } : { jsonrpc: '2.0', id: ctx.requestId, result: answer.result },
+    );
+    const status = answer.status === 200 && answer.error?.code === RpcCode.MethodNotFound ? 404 : answer.status;
+    return { status, body, ...(answer.error ? { errorCode: answer.error.code } : {}) };
   }
 
   /**
