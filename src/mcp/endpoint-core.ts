@@ -26,6 +26,7 @@ import {
   type RpcMessage,
 } from './protocol.js';
 import { INPUT_REQUIRED_METHODS, InputExchanges, type JsonRpcAnswer } from './input-required.js';
+import { InvalidFilterError, ListenStreams } from './listen.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { createRpcServer, METHOD_NAMES } from './rpc-server.js';
 import { SessionStore, type Session } from './sessions.js';
@@ -172,6 +173,8 @@ export class EndpointCore {
   private readonly closeHooks: (() => void)[] = [];
   /** Server-to-client requests relayed from upstreams, waiting for the client's answer. */
   private readonly clientRequests = new ClientRequests();
+  /** Open `subscriptions/listen` streams (2026-07-28). */
+  readonly listens = new ListenStreams();
   /** 2026-07-28 requests waiting for the caller's input (input-required results). */
   private readonly exchanges: InputExchanges;
   private readonly subscriptions: ResourceSubscriptions;
@@ -208,6 +211,7 @@ export class EndpointCore {
     this.loopbackOnly = isLoopbackName(deps.config.host);
     this.keepAlive = setInterval(() => {
       for (const s of this.sessions.streams()) s.stream?.write(': keepalive\n\n');
+      this.listens.keepAlive();
     }, 25_000);
     this.keepAlive.unref();
   }
@@ -384,6 +388,7 @@ export class EndpointCore {
   drain(): void {
     this.draining = true;
     this.sessions.closeStreams();
+    this.listens.close();
   }
 
   /** Last step of a stop: ends every session and stream; calls still running are cancelled. */
@@ -394,6 +399,7 @@ export class EndpointCore {
     this.sessions.close();
     this.subscriptions.close();
     this.exchanges.close();
+    this.listens.close();
   }
 
   /** Resolves once every request being served has answered, or after `maxMs`. */
@@ -406,10 +412,13 @@ export class EndpointCore {
 
   /**
    * Tells the sessions in these scopes that their tool list changed, on their GET stream (kept for
-   * `Last-Event-ID` replay when the stream is down for the moment).
+   * `Last-Event-ID` replay when the stream is down for the moment), and their 2026-07-28 listen
+   * streams that their lists changed (each stream gets the kinds it asked for: a change of a
+   * bundle or of an upstream's catalog may change its tools, prompts and resources alike).
    */
   announceListChanged(scopes: ReadonlySet<string>): void {
     for (const s of this.sessions.listeners()) if (scopes.has(s.scope)) this.sessions.send(s, LIST_CHANGED);
+    this.listens.announce(scopes, ['tools', 'prompts', 'resources']);
   }
 
   private async serveRoute(
@@ -660,6 +669,7 @@ export class EndpointCore {
       const name = (msg.params as Record<string, unknown> | undefined)?.[field];
       if (header(req, 'mcp-name') !== name) return mismatch(`Header mismatch: Mcp-Name must equal params.${field}`);
     }
+    if (method === 'subscriptions/listen') return this.listen(res, target, msg);
     // initialize and ping do not exist in the stateless revision.
     if (!METHOD_NAMES.has(method) || method === 'initialize' || method === 'ping') {
       sendRpcError(res, 404, RpcCode.MethodNotFound, 'Method not found', { id: msg.id });
@@ -667,6 +677,23 @@ export class EndpointCore {
     }
     const base: Base = { era: 'modern', session: null, protocolVersion: version, binding: `${target.scope}\n${target.credential}` };
     await this.dispatch(res, access, target, [msg], false, base, { ...target.headers });
+  }
+
+  /** `subscriptions/listen`: a notification stream of the target's scope, acknowledged at once. */
+  private listen(res: ServerResponse, target: McpTarget, msg: RpcMessage): void {
+    let filter;
+    try {
+      filter = ListenStreams.agreedFilter((msg.params ?? {}) as Record<string, unknown>);
+    } catch (err) {
+      if (!(err instanceof InvalidFilterError)) throw err;
+      sendRpcError(res, 400, RpcCode.InvalidParams, err.message, { id: msg.id });
+      return;
+    }
+    if (this.draining) {
+      sendRpcError(res, 503, RpcCode.InternalError, 'Server is shutting down', { headers: { 'retry-after': '1', connection: 'close' } });
+      return;
+    }
+    this.listens.open(res, msg.id as string | number, target.scope, target.credential, filter, { ...target.headers });
   }
 
   /** Runs requests through the JSON-RPC server and writes the answer (JSON, or SSE once streaming). */

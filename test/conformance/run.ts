@@ -1,6 +1,6 @@
 /**
  * Runs the official MCP conformance suite (@modelcontextprotocol/conformance) against a bundle
- * endpoint in front of our fixture upstream (registered through the REST API, served through the
+ * endpoint in front of our fixture upstream (over Streamable HTTP, registered through the REST API, served through the
  * real pool), for the 2025-11-25 requirements and the 2026-07-28 scenarios, then against
  * `/mcp/gateway` in direct mode serving that bundle (the suite sends no credential, so a loopback
  * pass-through adds the user's API key). Known gaps are listed with their reasons in the baseline
@@ -21,6 +21,7 @@ import { startAuthProxy } from '../helpers/auth-proxy.js';
 import { setupFixtureBundle } from '../helpers/fixture-bundle.js';
 import { ROOT } from '../helpers/contract.js';
 import { startTestServer } from '../helpers/test-server.js';
+import { startFixtureHttp } from '../helpers/upstreams.js';
 
 const CLI = TOOLS.conformance;
 const HERE = path.join(ROOT, 'test/conformance');
@@ -43,7 +44,15 @@ const t = await startTestServer({ env: { TOOLGATE_LOG_LEVEL: 'warn' } });
 let failed = 0;
 const closers: (() => Promise<void>)[] = [];
 try {
-  const fixture = await setupFixtureBundle(t.owner, t.url, { name: 'conformance', description: 'Conformance fixture tools' });
+  // The suite runs scenarios concurrently, and its input-required scenarios need each upstream
+  // request told to its own caller: the fixture is reached over Streamable HTTP.
+  const upstream = await startFixtureHttp('http');
+  closers.push(() => upstream.stop());
+  const fixture = await setupFixtureBundle(t.owner, t.url, {
+    name: 'conformance',
+    description: 'Conformance fixture tools',
+    upstreamUrl: upstream.url,
+  });
   // The owner's gateway in direct mode serves every bundle: here just the fixture's, names unchanged.
   const proxy = await startAuthProxy(`${t.url}/mcp/gateway`, t.ownerKey);
   closers.push(() => proxy.close());
