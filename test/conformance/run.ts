@@ -20,7 +20,7 @@ import { ensureNode22Tools, NODE22, TOOLS } from '../../scripts/node22.js';
 import { startAuthProxy } from '../helpers/auth-proxy.js';
 import { setupFixtureBundle } from '../helpers/fixture-bundle.js';
 import { ROOT } from '../helpers/contract.js';
-import { startTestServer } from '../helpers/test-server.js';
+import { LOOPBACK_UPSTREAMS, startTestServer } from '../helpers/test-server.js';
 import { startFixtureHttp } from '../helpers/upstreams.js';
 
 const CLI = TOOLS.conformance;
@@ -40,7 +40,7 @@ function run(args: string[]): Promise<number> {
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, scenario: { type: 'string' }, endpoint: { type: 'string' } } });
 await ensureNode22Tools();
-const t = await startTestServer({ env: { TOOLGATE_LOG_LEVEL: 'warn' } });
+const t = await startTestServer({ env: { ...LOOPBACK_UPSTREAMS, TOOLGATE_LOG_LEVEL: 'warn' } });
 let failed = 0;
 const closers: (() => Promise<void>)[] = [];
 try {
