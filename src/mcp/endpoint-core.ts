@@ -833,7 +833,9 @@ export class EndpointCore {
       },
     );
     const body = JSON.stringify(
-      answer.error ? { jsonrpc: '2.0', id: ctx.requestId, error: answer.error } : { jsonrpc: '2.0', id: ctx.requestId, result: answer.result },
+      answer.error
+        ? { jsonrpc: '2.0', id: ctx.requestId, error: answer.error }
+        : { jsonrpc: '2.0', id: ctx.requestId, result: answer.result },
     );
     const status = answer.status === 200 && answer.error?.code === RpcCode.MethodNotFound ? 404 : answer.status;
     return { status, body, ...(answer.error ? { errorCode: answer.error.code } : {}) };

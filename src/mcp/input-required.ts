@@ -306,7 +306,8 @@ export class InputExchanges {
   private inputRequired(exchange: Exchange): RoundAnswer {
     exchange.round += 1;
     const inputRequests: Record<string, Record<string, unknown>> = {};
-    for (const [key, input] of exchange.pending) inputRequests[key] = { method: input.method, ...(input.params ? { params: input.params } : {}) };
+    for (const [key, input] of exchange.pending)
+      inputRequests[key] = { method: input.method, ...(input.params ? { params: input.params } : {}) };
     this.exchanges.set(exchange.id, exchange);
     clearTimeout(exchange.holdTimer);
     exchange.holdTimer = setTimeout(() => this.drop(exchange), this.options.waitMs);

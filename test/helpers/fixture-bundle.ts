@@ -34,7 +34,9 @@ export async function setupFixtureBundle(api: ApiClient, baseUrl: string, option
   const name = options.name ?? `fixture-${Math.random().toString(36).slice(2, 8)}`;
   const server = await register(
     api,
-    options.upstreamUrl ? { name, transport: 'streamable_http', url: options.upstreamUrl } : { name, transport: 'stdio', ...fixtureStdio() },
+    options.upstreamUrl
+      ? { name, transport: 'streamable_http', url: options.upstreamUrl }
+      : { name, transport: 'stdio', ...fixtureStdio() },
   );
   await waitConnected(api, server.id, 10);
   const listed = await api.get(`/api/v1/servers/${server.id}/tools?page_size=100`);

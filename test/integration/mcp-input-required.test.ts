@@ -94,14 +94,22 @@ describe('MCP input-required results (2026-07-28)', () => {
         const r1 = responseOf(await call('test_input_required_result_multi_round', {}, caps)).result;
         expect(Object.keys(r1.inputRequests)).to.deep.equal(['step1']);
         const r2 = responseOf(
-          await call('test_input_required_result_multi_round', { inputResponses: { step1: ACCEPT_NAME('Carol') }, requestState: r1.requestState }, caps),
+          await call(
+            'test_input_required_result_multi_round',
+            { inputResponses: { step1: ACCEPT_NAME('Carol') }, requestState: r1.requestState },
+            caps,
+          ),
         ).result;
         expect(r2.resultType).to.equal('input_required');
         expect(Object.keys(r2.inputRequests)).to.deep.equal(['step2']);
         expect(r2.requestState).to.not.equal(r1.requestState);
         // The first round's state is spent: a replay of it is refused.
         const stale = responseOf(
-          await call('test_input_required_result_multi_round', { inputResponses: { step1: ACCEPT_NAME('Eve') }, requestState: r1.requestState }, caps),
+          await call(
+            'test_input_required_result_multi_round',
+            { inputResponses: { step1: ACCEPT_NAME('Eve') }, requestState: r1.requestState },
+            caps,
+          ),
         );
         expect(stale.error.code).to.equal(-32602);
         const r3 = responseOf(
@@ -137,13 +145,26 @@ describe('MCP input-required results (2026-07-28)', () => {
         const caps = { elicitation: {} };
         const first = responseOf(await call('test_input_required_result_tampered_state', {}, caps)).result;
         const inputResponses = { confirm: { action: 'accept', content: { ok: true } } };
-        for (const requestState of [`${first.requestState}-TAMPERED`, first.requestState.replace(/\.[^.]+\./, '.eyJlIjoieCJ9.'), 'garbage']) {
+        for (const requestState of [
+          `${first.requestState}-TAMPERED`,
+          first.requestState.replace(/\.[^.]+\./, '.eyJlIjoieCJ9.'),
+          'garbage',
+        ]) {
           const reply = await call('test_input_required_result_tampered_state', { inputResponses, requestState }, caps);
           expect(responseOf(reply).error.code).to.equal(-32602);
         }
-        const elsewhere = await call('test_input_required_result_request_state', { inputResponses, requestState: first.requestState }, caps);
-        expect(responseOf(elsewhere).error).to.deep.include({ code: -32602, message: 'Invalid params: requestState belongs to another request' });
-        const done = responseOf(await call('test_input_required_result_tampered_state', { inputResponses, requestState: first.requestState }, caps));
+        const elsewhere = await call(
+          'test_input_required_result_request_state',
+          { inputResponses, requestState: first.requestState },
+          caps,
+        );
+        expect(responseOf(elsewhere).error).to.deep.include({
+          code: -32602,
+          message: 'Invalid params: requestState belongs to another request',
+        });
+        const done = responseOf(
+          await call('test_input_required_result_tampered_state', { inputResponses, requestState: first.requestState }, caps),
+        );
         expect(done.result.content[0].text).to.equal('state-ok: action=accept, ok=true');
       });
 
@@ -165,10 +186,16 @@ describe('MCP input-required results (2026-07-28)', () => {
           const reply = await call('test_input_required_result_elicitation', { inputResponses }, caps);
           expect(responseOf(reply).error.code).to.equal(-32602);
         }
-        const wrong = responseOf(await call('test_input_required_result_elicitation', { inputResponses: { other: ACCEPT_NAME('x') } }, caps));
+        const wrong = responseOf(
+          await call('test_input_required_result_elicitation', { inputResponses: { other: ACCEPT_NAME('x') } }, caps),
+        );
         expect(wrong.result.resultType).to.equal('input_required');
         const stateless = responseOf(
-          await call('test_input_required_result_elicitation', { inputResponses: { user_name: ACCEPT_NAME('Dan'), extra: { a: 1 } } }, caps),
+          await call(
+            'test_input_required_result_elicitation',
+            { inputResponses: { user_name: ACCEPT_NAME('Dan'), extra: { a: 1 } } },
+            caps,
+          ),
         );
         expect(stateless.result.content[0].text).to.equal('Hello, Dan!');
       });
@@ -181,7 +208,11 @@ describe('MCP input-required results (2026-07-28)', () => {
         expect(new Set(states).size).to.equal(names.length);
         const done = await Promise.all(
           names.map((name, i) =>
-            call('test_input_required_result_elicitation', { inputResponses: { user_name: ACCEPT_NAME(name) }, requestState: states[i] }, caps),
+            call(
+              'test_input_required_result_elicitation',
+              { inputResponses: { user_name: ACCEPT_NAME(name) }, requestState: states[i] },
+              caps,
+            ),
           ),
         );
         expect(done.map((r) => responseOf(r).result.content[0].text)).to.deep.equal(names.map((n) => `Hello, ${n}!`));
@@ -192,7 +223,11 @@ describe('MCP input-required results (2026-07-28)', () => {
         const first = responseOf(await call('test_input_required_result_elicitation', {}, caps)).result;
         await new Promise((r) => setTimeout(r, 2000));
         const late = responseOf(
-          await call('test_input_required_result_elicitation', { inputResponses: { user_name: ACCEPT_NAME('Fay') }, requestState: first.requestState }, caps),
+          await call(
+            'test_input_required_result_elicitation',
+            { inputResponses: { user_name: ACCEPT_NAME('Fay') }, requestState: first.requestState },
+            caps,
+          ),
         );
         expect(late.result.content[0].text).to.equal('Hello, Fay!');
       });

@@ -15,7 +15,12 @@ interface ListenStream {
   close(): void;
 }
 
-async function listen(url: string, id: number, notifications: Record<string, unknown>, headers: Record<string, string> = {}): Promise<ListenStream> {
+async function listen(
+  url: string,
+  id: number,
+  notifications: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<ListenStream> {
   const request = modernRequest('subscriptions/listen', { notifications }, id);
   const controller = new AbortController();
   const res = await fetch(url, {
@@ -97,7 +102,11 @@ describe('MCP subscriptions/listen (2026-07-28)', () => {
       prompts: { listChanged: true },
       resources: { listChanged: true },
     });
-    const s = await opened(fixture.endpoint, 71, { toolsListChanged: true, promptsListChanged: false, resourceSubscriptions: ['test://static-text'] });
+    const s = await opened(fixture.endpoint, 71, {
+      toolsListChanged: true,
+      promptsListChanged: false,
+      resourceSubscriptions: ['test://static-text'],
+    });
     expect(s.status).to.equal(200);
     expect(await s.next()).to.deep.equal({
       jsonrpc: '2.0',
@@ -159,7 +168,10 @@ describe('MCP subscriptions/listen (2026-07-28)', () => {
     expect(renamed.status).to.equal(200);
     const seen = await s.until('notifications/tools/list_changed');
     expect(seen.at(-1).params._meta[SUBSCRIPTION_ID]).to.equal(91);
-    const anonymous = await mcpFetch(url, { ...modernRequest('subscriptions/listen', { notifications: { toolsListChanged: true } }), unchecked: true });
+    const anonymous = await mcpFetch(url, {
+      ...modernRequest('subscriptions/listen', { notifications: { toolsListChanged: true } }),
+      unchecked: true,
+    });
     expect(anonymous.status).to.equal(401);
   });
 
