@@ -31,6 +31,8 @@ export interface InputRequiredOptions {
   readonly gatherMs: number;
   /** How long a `requestState` is honoured at all (a retry after the hold ended replays the call). */
   readonly stateTtlMs: number;
+  /** Most exchanges held at once; past it the oldest is cancelled (its retry replays the call). */
+  readonly maxHeld?: number;
 }
 
 /** One downstream request of an exchange: the first call, or a retry carrying `inputResponses`. */
@@ -309,6 +311,12 @@ export class InputExchanges {
     for (const [key, input] of exchange.pending)
       inputRequests[key] = { method: input.method, ...(input.params ? { params: input.params } : {}) };
     this.exchanges.set(exchange.id, exchange);
+    // Held upstream requests cost a connection slot each: the oldest gives way past the cap.
+    const max = this.options.maxHeld ?? 10_000;
+    for (const oldest of this.exchanges.values()) {
+      if (this.exchanges.size <= max) break;
+      if (oldest !== exchange && !oldest.current) this.drop(oldest);
+    }
     clearTimeout(exchange.holdTimer);
     exchange.holdTimer = setTimeout(() => this.drop(exchange), this.options.waitMs);
     exchange.holdTimer.unref();
