@@ -89,6 +89,8 @@ interface Exchange {
   readonly refused: Record<string, Record<string, never>>;
   settled?: { response: JsonRpcAnswer | null; internalError: boolean };
   current?: InputRound;
+  /** What the latest round declared (upstream requests may arrive between rounds). */
+  capabilities: Record<string, unknown>;
   /** Answers of the current round not used yet. */
   responses: Map<string, Record<string, unknown>>;
   wake?: () => void;
@@ -197,12 +199,13 @@ export class InputExchanges {
       pending: new Map(),
       refused: {},
       current: round,
+      capabilities: round.capabilities,
       responses,
       gathered: false,
     };
     const peer: DownstreamPeer = {
       has: (capability) => {
-        const declared = isObject(exchange.current?.capabilities[capability]);
+        const declared = isObject(exchange.capabilities[capability]);
         if (!declared) exchange.refused[capability] = {};
         return declared;
       },
@@ -253,6 +256,7 @@ export class InputExchanges {
   /** Runs a round to its answer: the call's response, or another input-required result. */
   private async runRound(exchange: Exchange, round: InputRound, responses: Map<string, Record<string, unknown>>): Promise<RoundAnswer> {
     exchange.current = round;
+    exchange.capabilities = round.capabilities;
     exchange.responses = responses;
     exchange.gathered = false;
     for (const [key, input] of [...exchange.pending]) {
