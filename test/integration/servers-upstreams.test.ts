@@ -243,7 +243,7 @@ describe('upstream MCP servers, real processes on loopback', function () {
       ]);
       const server = (await t.owner.get(`/api/v1/servers/${id}`)).body;
       expect(server.resource_count).to.equal(resources.total);
-      expect(server.prompt_count).to.equal(4);
+      expect(server.prompt_count).to.equal(5);
       const catalog = t.server.services.catalog;
       expect(catalog.resourceTemplatesOfServer(id).map((r) => r.uriTemplate)).to.deep.equal(['test://template/{id}/data']);
       expect(catalog.promptsOfServer(id).map((p) => p.name)).to.include('test_simple_prompt');
