@@ -175,6 +175,24 @@ describe('MCP subscriptions/listen (2026-07-28)', () => {
     expect(anonymous.status).to.equal(401);
   });
 
+  it('closes a gateway stream when its key is revoked', async () => {
+    const created = await t.owner.post('/api/v1/users/me/api-keys', { name: 'listen-revoked' });
+    expect(created.status).to.equal(201);
+    const s = await opened(`${t.url}/mcp/gateway`, 95, { toolsListChanged: true }, { authorization: `Bearer ${created.body.key}` });
+    expect(s.status).to.equal(200);
+    expect((await s.next()).method).to.equal('notifications/subscriptions/acknowledged');
+    expect((await t.owner.delete(`/api/v1/users/me/api-keys/${created.body.id}`)).status).to.equal(204);
+    // The stream ends (with the listen result): the client must authenticate again to listen.
+    expect(await s.next(5000)).to.deep.include({ id: 95 });
+    let ended = false;
+    try {
+      await s.next(2000);
+    } catch {
+      ended = true;
+    }
+    expect(ended).to.equal(true);
+  });
+
   it('ends the streams with the listen result when the server stops', async () => {
     const other = await startTestServer();
     try {
