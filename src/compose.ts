@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Config } from './config.js';
 import type { UpstreamCaller } from './domain/catalog.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -10,6 +11,7 @@ import { BundleEndpoint } from './mcp/bundle-endpoint.js';
 import { EndpointCore, type McpOptions } from './mcp/endpoint-core.js';
 import { GatewayEndpoint } from './mcp/gateway-endpoint.js';
 import { GatewayToolIndex } from './mcp/gateway-index.js';
+import { RedisSharedSessions } from './mcp/shared-sessions.js';
 import { ToolSearch, type ToolSearchOptions } from './search/index.js';
 import { mayUseBundle } from './services/bundle-access.js';
 import { EmbeddingCacheStore } from './stores/embedding-cache-store.js';
@@ -167,6 +169,11 @@ export async function openServices(
   options: ServiceOptions = {},
 ): Promise<Services> {
   const masterKey = loadMasterKey(config.secretKey, config.dataDir);
+  if (config.redisUrl && config.databaseUrl && !config.secretKey)
+    // Several instances on one database must seal and open secrets (and sign console sessions) with one key.
+    logger.warn(
+      'REDIS_URL and DATABASE_URL are set (several instances?) but TOOLGATE_SECRET_KEY is not: each instance uses the key file of its own data directory; give every instance the same TOOLGATE_SECRET_KEY',
+    );
   const db = openDatabase(config, logger, { acquireTimeoutMs: config.dbAcquireTimeoutMs, statementTimeoutMs: config.dbStatementTimeoutMs });
   let services: Services | undefined;
   try {
@@ -308,6 +315,26 @@ function buildServices(input: {
     clock,
     keyPrefix: config.keyPrefix,
     activity: activityLog,
+  });
+  // Scale-out: a bundle written on this instance is re-read by the others (their registries, the
+  // list_changed of their sessions). A change applied from another instance is not announced again.
+  const instanceId = randomUUID();
+  bundleRegistry.onChange((change) => {
+    if (!change.remote) bus.publish({ kind: 'bundle', bundleId: change.bundleId, from: instanceId });
+  });
+  let remoteBundleChanges: Promise<void> = Promise.resolve();
+  bus.subscribe((m) => {
+    if (m.kind !== 'bundle' || m.from === instanceId || typeof m.bundleId !== 'string') return;
+    const bundleId = m.bundleId;
+    // One at a time, in the order announced: an older read never replaces a newer one.
+    remoteBundleChanges = remoteBundleChanges
+      .then(() => bundles.applyRemoteChange(bundleId))
+      .catch((err: unknown) =>
+        logger.warn(
+          { bundleId, reason: err instanceof Error ? err.message.slice(0, 200) : 'unknown' },
+          'could not apply a bundle change of another instance',
+        ),
+      );
   });
   // Workers start on first use; the process sandbox is detected by start() (or on first need).
   const sandbox = new SandboxRunner({ logger, processSandbox: config.processSandbox, sandboxUid: config.sandboxUid });
@@ -522,6 +549,8 @@ export interface McpComposeOptions extends McpOptions {
 /** Builds the MCP endpoints (`/mcp/bundle/{bundle_key}` and `/mcp/gateway`) and the tool search. */
 export function composeMcp(services: Services, config: Config, logger: Logger, options: McpComposeOptions = {}): McpEndpoints {
   const { search: searchOptions, ...coreOptions } = options;
+  // With Redis, legacy sessions are shared: any instance serves a session another one opened.
+  const sharedSessions = config.redisUrl ? new RedisSharedSessions(config.redisUrl, services.bus, logger) : undefined;
   const core = new EndpointCore({
     upstreams: services.upstreams,
     recorder: services.callRecorder,
@@ -529,7 +558,9 @@ export function composeMcp(services: Services, config: Config, logger: Logger, o
     config,
     version: VERSION,
     options: coreOptions,
+    ...(sharedSessions ? { sharedSessions } : {}),
   });
+  if (sharedSessions) core.onClose(() => void sharedSessions.close());
   const bundle = new BundleEndpoint({ core, registry: services.bundleRegistry, catalog: services.catalog, config, version: VERSION });
   // Embeddings of tool texts persist in the database (by content hash), so a restart re-embeds nothing.
   const search = new ToolSearch({ ...searchOptions, logger, cache: new EmbeddingCacheStore(services.db.knex) });
