@@ -336,6 +336,18 @@ function buildServices(input: {
         ),
       );
   });
+  // Likewise servers: another instance connects (or drops) its own upstream connection and re-reads the catalog entry.
+  const announceServer = (serverId: string): void => bus.publish({ kind: 'server', serverId, from: instanceId });
+  let remoteServerChanges: Promise<void> = Promise.resolve();
+  bus.subscribe((m) => {
+    if (m.kind !== 'server' || m.from === instanceId || typeof m.serverId !== 'string') return;
+    const serverId = m.serverId;
+    remoteServerChanges = remoteServerChanges
+      .then(() => catalogSync.applyRemoteChange(serverId))
+      .catch((err: unknown) =>
+        logger.warn({ serverId, reason: err instanceof Error ? err.message.slice(0, 200) : 'unknown' }, 'could not apply a server change of another instance'),
+      );
+  });
   // Workers start on first use; the process sandbox is detected by start() (or on first need).
   const sandbox = new SandboxRunner({ logger, processSandbox: config.processSandbox, sandboxUid: config.sandboxUid });
   const scriptTools = new ScriptToolRegistry();
@@ -380,6 +392,7 @@ function buildServices(input: {
     logger,
     activity: activityLog,
     defaults: () => generalSettings.serverDefaults(),
+    announce: announceServer,
   });
   const catalogService = new CatalogService({
     tx,
@@ -388,6 +401,7 @@ function buildServices(input: {
     catalog,
     sync: catalogSync,
     activity: activityLog,
+    announce: announceServer,
   });
   const callRecorder = new CallRecorder(stores.callRecords, logger, {
     observe: (r) => metrics.toolCall(r.server_id, r.status, r.latency_ms / 1000),

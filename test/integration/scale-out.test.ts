@@ -84,7 +84,7 @@ async function openStream(endpoint: string, session: string) {
 }
 
 async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 1200; i++) {
     if (await check()) return;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -92,7 +92,7 @@ async function eventually(check: () => Promise<boolean>, what: string): Promise<
 }
 
 describe('scale-out: two instances, one PostgreSQL, one Redis, a client alternating between them', function () {
-  this.timeout(90000);
+  this.timeout(180000);
   let a: TestServer;
   let b: TestServer;
   let fixture: FixtureBundle;
@@ -201,6 +201,25 @@ describe('scale-out: two instances, one PostgreSQL, one Redis, a client alternat
     expect((await request(otherOnB, session, 'ping')).status).to.equal(404);
   });
 
+  it('connects B to a server registered on A after B started, and B serves its bundle; disabling it on A disables it on B', async () => {
+    const late = await setupFixtureBundle(a.owner, a.url, { tools: ['test_simple_text'] });
+    await eventually(
+      async () =>
+        b.server.services.catalog.serverState(late.serverId)?.connected === true &&
+        b.server.services.catalog.tool(late.toolIds.test_simple_text!) !== undefined,
+      'B connected to the new upstream, its tools in B’s catalog',
+    );
+    const lateOnB = `${b.url}/mcp/bundle/${late.bundleKey}`;
+    const session = await initialize(late.endpoint);
+    const called = responseOf(await request(lateOnB, session, 'tools/call', { name: 'test_simple_text', arguments: {} }));
+    expect(called.error, JSON.stringify(called.error)).to.equal(undefined);
+    expect(called.result.content[0].text).to.equal('This is a simple text response for testing.');
+    expect((await a.owner.post(`/api/v1/servers/${late.serverId}/disable`, {})).status).to.equal(200);
+    await eventually(async () => b.server.services.catalog.serverState(late.serverId)?.enabled === false, 'B disabled the server');
+    const refused = responseOf(await request(lateOnB, session, 'tools/call', { name: 'test_simple_text', arguments: {} }));
+    expect(refused.error ?? refused.result?.isError).to.not.equal(undefined);
+  });
+
   it(`caps sessions per bundle key (${CAP}): the least recently used idle one is evicted, everywhere, and its client gets 404`, async () => {
     // Start from an empty scope on A (earlier tests left sessions there).
     a.server.mcp.core.sessions.endForScope(fixture.bundleId);
@@ -226,5 +245,32 @@ describe('scale-out: two instances, one PostgreSQL, one Redis, a client alternat
     const again = await initialize(onA);
     expect((await request(onB, again, 'ping')).status).to.equal(200);
     stream.close();
+  });
+});
+
+describe('session cap on a single instance (no Redis)', function () {
+  this.timeout(180000);
+  let t: TestServer;
+  let endpoint: string;
+
+  before(async () => {
+    t = await startTestServer({ env: { ...LOOPBACK_UPSTREAMS, TOOLGATE_MCP_MAX_SESSIONS_PER_KEY: '2' } });
+    endpoint = (await setupFixtureBundle(t.owner, t.url)).endpoint;
+  });
+  after(async () => t?.stop());
+
+  it('evicts the least recently used idle session of a key: its client gets 404, re-initialises and goes on', async () => {
+    const first = await initialize(endpoint);
+    const second = await initialize(endpoint);
+    expect((await request(endpoint, first, 'ping')).status).to.equal(200);
+    // `second` is now the least recently used.
+    const third = await initialize(endpoint);
+    const evicted = await request(endpoint, second, 'ping');
+    expect(evicted.status).to.equal(404);
+    expect(evicted.json.error.code).to.equal(RpcCode.SessionNotFound);
+    for (const kept of [first, third]) expect((await request(endpoint, kept, 'ping')).status).to.equal(200);
+    const again = await initialize(endpoint);
+    expect((await request(endpoint, again, 'ping')).status).to.equal(200);
+    expect(t.server.mcp.core.sessions.size).to.equal(2);
   });
 });
