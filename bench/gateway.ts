@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import v8 from 'node:v8';
 import knexFactory from 'knex';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
@@ -106,7 +107,8 @@ process.on('message', (msg: { cmd?: string }) => {
   if (msg.cmd === 'memory') {
     // Where the memory goes: V8 heap, off-heap buffers (PGlite's WASM memory is an ArrayBuffer), RSS.
     (globalThis as { gc?: () => void }).gc?.();
-    process.send!({ memory: process.memoryUsage(), sessions: server.mcp.core.sessions.size });
+    const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((x) => [x.space_name, Math.round(x.space_size / 1048576)]));
+    process.send!({ memory: process.memoryUsage(), spaces, sessions: server.mcp.core.sessions.size });
   }
 });
 process.on('SIGTERM', async () => {

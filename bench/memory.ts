@@ -6,6 +6,7 @@
  * smaps_rollup), the V8 heap, `external` (off-heap memory V8 knows of, PGlite's WebAssembly memory
  * among it) and array buffers, and the thread count. The two modes run one after the other in one
  * run (same load on the machine, load average reported). Results: bench/results/memory-<time>.json.
+ * BENCH_NODE_FLAGS adds V8/Node flags to the gateway (e.g. `--max-semi-space-size=4`) to measure them.
  * Usage: npm run bench:memory
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -52,10 +53,15 @@ function procMemory(pid: number) {
 
 async function measure(mode: 'pglite' | 'postgresql', upstreamPort: number) {
   const env: Record<string, string> = mode === 'postgresql' ? { BENCH_DATABASE_URL: PG_URL } : { BENCH_DATABASE_URL: '' };
-  const gateway = await start(['--expose-gc', '--import', 'tsx', path.join(HERE, 'gateway.ts'), String(upstreamPort)], env, true);
+  const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const gateway = await start([...flags, '--expose-gc', '--import', 'tsx', path.join(HERE, 'gateway.ts'), String(upstreamPort)], env, true);
+  let spaces: Record<string, number> = {};
   const v8 = () =>
     new Promise<NodeJS.MemoryUsage>((resolve) => {
-      gateway.child.once('message', (m: { memory: NodeJS.MemoryUsage }) => resolve(m.memory));
+      gateway.child.once('message', (m: { memory: NodeJS.MemoryUsage; spaces: Record<string, number> }) => {
+        spaces = Object.fromEntries(Object.entries(m.spaces).filter(([, v]) => v > 0));
+        resolve(m.memory);
+      });
       gateway.child.send({ cmd: 'memory' });
     });
   const snapshot = async () => {
@@ -66,6 +72,7 @@ async function measure(mode: 'pglite' | 'postgresql', upstreamPort: number) {
       heap_total_mib: round(m.heapTotal / MiB),
       external_mib: round(m.external / MiB),
       array_buffers_mib: round(m.arrayBuffers / MiB),
+      v8_spaces_mib: spaces,
     };
   };
   const gw = `http://127.0.0.1:${gateway.info.port}`;
@@ -117,6 +124,7 @@ async function main(): Promise<void> {
     loadavg: os.loadavg().map((x) => round(x, 2)),
     cpus: os.cpus().length,
     run_s: RUN_MS / 1000,
+    node_flags: process.env.BENCH_NODE_FLAGS ?? '',
     runs,
     pglite_cost_rss_mib: round(pglite.rss_mib - pg.rss_mib),
     pglite_cost_external_mib: round(pglite.external_mib - pg.external_mib),
