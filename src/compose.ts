@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import type { Config } from './config.js';
 import type { UpstreamCaller } from './domain/catalog.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -393,6 +394,7 @@ function buildServices(input: {
     activity: activityLog,
     defaults: () => generalSettings.serverDefaults(),
     announce: announceServer,
+    generatedRoot: path.join(config.dataDir, 'generated'),
   });
   const catalogService = new CatalogService({
     tx,
