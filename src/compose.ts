@@ -346,7 +346,10 @@ function buildServices(input: {
     remoteServerChanges = remoteServerChanges
       .then(() => catalogSync.applyRemoteChange(serverId))
       .catch((err: unknown) =>
-        logger.warn({ serverId, reason: err instanceof Error ? err.message.slice(0, 200) : 'unknown' }, 'could not apply a server change of another instance'),
+        logger.warn(
+          { serverId, reason: err instanceof Error ? err.message.slice(0, 200) : 'unknown' },
+          'could not apply a server change of another instance',
+        ),
       );
   });
   // Workers start on first use; the process sandbox is detected by start() (or on first need).
