@@ -4,6 +4,8 @@ import type { ChangeBus } from '../services/change-bus.js';
 import type { SessionRecord, SharedSessions } from './sessions.js';
 
 const KEY_PREFIX = 'toolgate:mcp-session:';
+/** Longest a Redis command of the session store may take. */
+const COMMAND_TIMEOUT_MS = 1000;
 const LOG_LEVELS = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
 
 /** A record read back from Redis, checked field by field (it crossed a process boundary). */
@@ -49,6 +51,9 @@ export class RedisSharedSessions implements SharedSessions {
     this.redis = new Redis(redisUrl, {
       maxRetriesPerRequest: 1,
       enableOfflineQueue: false,
+      // A Redis that stops answering must not hold up initialize or a request: past this, the
+      // session is served by its own instance only (save) or unknown here (load: 404, re-initialise).
+      commandTimeout: COMMAND_TIMEOUT_MS,
       connectionName: 'toolgate-mcp-sessions',
     });
     this.redis.on('error', (err: Error) => this.warn(err));

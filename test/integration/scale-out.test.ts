@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
+import { FaultProxy } from '../helpers/fault-proxy.js';
 import { setupFixtureBundle, type FixtureBundle } from '../helpers/fixture-bundle.js';
 import { RpcCode } from '../../src/mcp/protocol.js';
 import { mcpFetch, responseOf } from '../helpers/mcp-http.js';
@@ -272,5 +273,38 @@ describe('session cap on a single instance (no Redis)', function () {
     const again = await initialize(endpoint);
     expect((await request(endpoint, again, 'ping')).status).to.equal(200);
     expect(t.server.mcp.core.sessions.size).to.equal(2);
+  });
+});
+
+describe('shared sessions while Redis swallows packets', function () {
+  this.timeout(180000);
+  let t: TestServer;
+  let proxy: FaultProxy;
+  let endpoint: string;
+
+  before(async () => {
+    const redis = new URL(REDIS_URL);
+    proxy = await new FaultProxy(redis.hostname, Number(redis.port || 6379)).start();
+    t = await startTestServer({ env: { ...LOOPBACK_UPSTREAMS, REDIS_URL: `redis://127.0.0.1:${proxy.port}` } });
+    endpoint = (await setupFixtureBundle(t.owner, t.url)).endpoint;
+    await (t.server.mcp.core.sessions as unknown as { shared?: { ready?: () => Promise<void> } }).shared?.ready?.();
+  });
+  after(async () => {
+    proxy?.restore();
+    await t?.stop();
+    await proxy?.stop();
+  });
+
+  it('still opens and serves sessions on this instance (the store gives up on Redis after its command timeout)', async function () {
+    // Without the command timeout, initialize would wait on Redis forever: this test's own timeout catches that.
+    this.timeout(30000);
+    proxy.blackhole();
+    try {
+      const session = await initialize(endpoint);
+      expect((await request(endpoint, session, 'ping')).status).to.equal(200);
+      expect((await request(endpoint, randomBytes(24).toString('base64url'), 'ping')).status).to.equal(404);
+    } finally {
+      proxy.restore();
+    }
   });
 });
