@@ -12,6 +12,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import v8 from 'node:v8';
+import knexFactory from 'knex';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/server.js';
@@ -20,7 +22,11 @@ import type { CatalogTool } from '../src/domain/catalog.js';
 
 const upstreamPort = Number(process.argv[2]);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-bench-'));
+// BENCH_DATABASE_URL: run on PostgreSQL (a schema of its own, dropped at the end) instead of the embedded PGlite.
+const pgUrl = process.env.BENCH_DATABASE_URL || undefined;
+const pgSchema = pgUrl ? `tg_bench_${process.pid}` : undefined;
 const config = loadConfig({
+  ...(pgUrl && pgSchema ? { DATABASE_URL: pgUrl, TOOLGATE_DB_SCHEMA: pgSchema } : {}),
   PORT: '0',
   HOST: '127.0.0.1',
   TOOLGATE_DATA_DIR: dataDir,
@@ -98,9 +104,20 @@ process.on('message', (msg: { cmd?: string }) => {
     (globalThis as { gc?: () => void }).gc?.();
     process.send!({ heap: process.memoryUsage().heapUsed });
   }
+  if (msg.cmd === 'memory') {
+    // Where the memory goes: V8 heap, off-heap buffers (PGlite's WASM memory is an ArrayBuffer), RSS.
+    (globalThis as { gc?: () => void }).gc?.();
+    const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((x) => [x.space_name, Math.round(x.space_size / 1048576)]));
+    process.send!({ memory: process.memoryUsage(), spaces, sessions: server.mcp.core.sessions.size });
+  }
 });
 process.on('SIGTERM', async () => {
   await server.stop();
+  if (pgUrl && pgSchema) {
+    const knex = knexFactory({ client: 'pg', connection: pgUrl, pool: { min: 0, max: 1 } });
+    await knex.raw('drop schema if exists ?? cascade', [pgSchema]).catch(() => undefined);
+    await knex.destroy();
+  }
   fs.rmSync(dataDir, { recursive: true, force: true });
   process.exit(0);
 });

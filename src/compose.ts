@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Config } from './config.js';
 import type { UpstreamCaller } from './domain/catalog.js';
@@ -11,6 +12,7 @@ import { BundleEndpoint } from './mcp/bundle-endpoint.js';
 import { EndpointCore, type McpOptions } from './mcp/endpoint-core.js';
 import { GatewayEndpoint } from './mcp/gateway-endpoint.js';
 import { GatewayToolIndex } from './mcp/gateway-index.js';
+import { RedisSharedSessions } from './mcp/shared-sessions.js';
 import { ToolSearch, type ToolSearchOptions } from './search/index.js';
 import { mayUseBundle } from './services/bundle-access.js';
 import { EmbeddingCacheStore } from './stores/embedding-cache-store.js';
@@ -170,6 +172,11 @@ export async function openServices(
   options: ServiceOptions = {},
 ): Promise<Services> {
   const masterKey = loadMasterKey(config.secretKey, config.dataDir);
+  if (config.redisUrl && config.databaseUrl && !config.secretKey)
+    // Several instances on one database must seal and open secrets (and sign console sessions) with one key.
+    logger.warn(
+      'REDIS_URL and DATABASE_URL are set (several instances?) but TOOLGATE_SECRET_KEY is not: each instance uses the key file of its own data directory; give every instance the same TOOLGATE_SECRET_KEY',
+    );
   const db = openDatabase(config, logger, { acquireTimeoutMs: config.dbAcquireTimeoutMs, statementTimeoutMs: config.dbStatementTimeoutMs });
   let services: Services | undefined;
   try {
@@ -312,6 +319,41 @@ function buildServices(input: {
     keyPrefix: config.keyPrefix,
     activity: activityLog,
   });
+  // Scale-out: a bundle written on this instance is re-read by the others (their registries, the
+  // list_changed of their sessions). A change applied from another instance is not announced again.
+  const instanceId = randomUUID();
+  bundleRegistry.onChange((change) => {
+    if (!change.remote) bus.publish({ kind: 'bundle', bundleId: change.bundleId, from: instanceId });
+  });
+  let remoteBundleChanges: Promise<void> = Promise.resolve();
+  bus.subscribe((m) => {
+    if (m.kind !== 'bundle' || m.from === instanceId || typeof m.bundleId !== 'string') return;
+    const bundleId = m.bundleId;
+    // One at a time, in the order announced: an older read never replaces a newer one.
+    remoteBundleChanges = remoteBundleChanges
+      .then(() => bundles.applyRemoteChange(bundleId))
+      .catch((err: unknown) =>
+        logger.warn(
+          { bundleId, reason: err instanceof Error ? err.message.slice(0, 200) : 'unknown' },
+          'could not apply a bundle change of another instance',
+        ),
+      );
+  });
+  // Likewise servers: another instance connects (or drops) its own upstream connection and re-reads the catalog entry.
+  const announceServer = (serverId: string): void => bus.publish({ kind: 'server', serverId, from: instanceId });
+  let remoteServerChanges: Promise<void> = Promise.resolve();
+  bus.subscribe((m) => {
+    if (m.kind !== 'server' || m.from === instanceId || typeof m.serverId !== 'string') return;
+    const serverId = m.serverId;
+    remoteServerChanges = remoteServerChanges
+      .then(() => catalogSync.applyRemoteChange(serverId))
+      .catch((err: unknown) =>
+        logger.warn(
+          { serverId, reason: err instanceof Error ? err.message.slice(0, 200) : 'unknown' },
+          'could not apply a server change of another instance',
+        ),
+      );
+  });
   // Workers start on first use; the process sandbox is detected by start() (or on first need).
   const sandbox = new SandboxRunner({ logger, processSandbox: config.processSandbox, sandboxUid: config.sandboxUid });
   const scriptTools = new ScriptToolRegistry();
@@ -356,6 +398,7 @@ function buildServices(input: {
     logger,
     activity: activityLog,
     defaults: () => generalSettings.serverDefaults(),
+    announce: announceServer,
     generatedRoot: path.join(config.dataDir, 'generated'),
   });
   const catalogService = new CatalogService({
@@ -365,6 +408,7 @@ function buildServices(input: {
     catalog,
     sync: catalogSync,
     activity: activityLog,
+    announce: announceServer,
   });
   const callRecorder = new CallRecorder(stores.callRecords, logger, {
     observe: (r) => metrics.toolCall(r.server_id, r.status, r.latency_ms / 1000),
@@ -527,6 +571,8 @@ export interface McpComposeOptions extends McpOptions {
 /** Builds the MCP endpoints (`/mcp/bundle/{bundle_key}` and `/mcp/gateway`) and the tool search. */
 export function composeMcp(services: Services, config: Config, logger: Logger, options: McpComposeOptions = {}): McpEndpoints {
   const { search: searchOptions, ...coreOptions } = options;
+  // With Redis, legacy sessions are shared: any instance serves a session another one opened.
+  const sharedSessions = config.redisUrl ? new RedisSharedSessions(config.redisUrl, services.bus, logger) : undefined;
   const core = new EndpointCore({
     upstreams: services.upstreams,
     recorder: services.callRecorder,
@@ -535,7 +581,9 @@ export function composeMcp(services: Services, config: Config, logger: Logger, o
     version: VERSION,
     options: coreOptions,
     stateKey: services.requestStateKey,
+    ...(sharedSessions ? { sharedSessions } : {}),
   });
+  if (sharedSessions) core.onClose(() => void sharedSessions.close());
   const bundle = new BundleEndpoint({ core, registry: services.bundleRegistry, catalog: services.catalog, config, version: VERSION });
   // Embeddings of tool texts persist in the database (by content hash), so a restart re-embeds nothing.
   const search = new ToolSearch({ ...searchOptions, logger, cache: new EmbeddingCacheStore(services.db.knex) });

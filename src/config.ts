@@ -38,6 +38,8 @@ export interface Config {
   readonly allowedOrigins: readonly string[];
   /** Default requests per minute for an API key with no limit of its own. */
   readonly defaultRateLimitRpm: number;
+  /** Most legacy MCP sessions one bundle key (or one user on `/mcp/gateway`) holds on an instance; the oldest idle one is evicted. */
+  readonly mcpMaxSessionsPerKey: number;
   /** Longest an upstream MCP connect + initialize may take. */
   readonly upstreamConnectTimeoutMs: number;
   /** First delay before reconnecting a failed upstream; doubles (with jitter) up to `upstreamRetryMaxMs`. */
@@ -166,6 +168,12 @@ export const SETTINGS: readonly Setting[] = [
     key: 'defaultRateLimitRpm',
     schema: { type: 'integer', minimum: 1, maximum: 1000000, default: 600 },
     doc: 'Requests per minute for keys without their own limit.',
+  },
+  {
+    env: 'TOOLGATE_MCP_MAX_SESSIONS_PER_KEY',
+    key: 'mcpMaxSessionsPerKey',
+    schema: { type: 'integer', minimum: 1, maximum: 1000000, default: 1000 },
+    doc: 'Most legacy MCP sessions one bundle key, or one user on /mcp/gateway, holds on an instance; a new one evicts the least recently used idle session (its client gets 404 and re-initialises).',
   },
   {
     env: 'TOOLGATE_UPSTREAM_CONNECT_TIMEOUT_MS',

@@ -29,7 +29,7 @@ import { INPUT_REQUIRED_METHODS, InputExchanges, type JsonRpcAnswer } from './in
 import { InvalidFilterError, ListenStreams } from './listen.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { createRpcServer, METHOD_NAMES } from './rpc-server.js';
-import { SessionStore, type Session } from './sessions.js';
+import { SessionStore, type Session, type SharedSessions } from './sessions.js';
 import type { McpCaller, McpView } from './view.js';
 
 /** Tunables of the MCP endpoints (defaults suit production; tests shorten them). */
@@ -54,8 +54,10 @@ export interface EndpointCoreDeps {
   upstreams: UpstreamCaller;
   recorder: CallRecorder;
   logger: Logger;
-  config: Pick<Config, 'allowedOrigins' | 'publicUrl' | 'bodyLimitBytes' | 'host'>;
+  config: Pick<Config, 'allowedOrigins' | 'publicUrl' | 'bodyLimitBytes' | 'host'> & Partial<Pick<Config, 'mcpMaxSessionsPerKey'>>;
   version: string;
+  /** Where legacy sessions are shared with the other instances (Redis); absent: this instance only. */
+  sharedSessions?: SharedSessions;
   options?: McpOptions;
   /** HMAC key of input-required `requestState` (derived from the master key; random when absent). */
   stateKey?: Buffer;
@@ -181,7 +183,10 @@ export class EndpointCore {
 
   constructor(private readonly deps: EndpointCoreDeps) {
     const o = deps.options ?? {};
-    this.sessions = new SessionStore(o.sessionIdleMs ?? 30 * 60_000);
+    this.sessions = new SessionStore(o.sessionIdleMs ?? 30 * 60_000, Date.now, {
+      ...(deps.config.mcpMaxSessionsPerKey !== undefined ? { maxPerScope: deps.config.mcpMaxSessionsPerKey } : {}),
+      ...(deps.sharedSessions ? { shared: deps.sharedSessions } : {}),
+    });
     this.subscriptions = new ResourceSubscriptions(deps.upstreams, deps.logger);
     this.sessions.onEnd = (s) => {
       this.cancelAll(s.id);
@@ -458,7 +463,7 @@ export class EndpointCore {
       sendRpcError(res, 406, RpcCode.InvalidRequest, 'Not Acceptable: Accept must list text/event-stream');
       return;
     }
-    const session = this.legacySession(req, res, target);
+    const session = await this.legacySession(req, res, target);
     if (!session) return;
     if (method === 'DELETE') {
       this.sessions.end(session.id);
@@ -487,7 +492,12 @@ export class EndpointCore {
    * when there is none (the transport's rule for a request that names no version); GET and DELETE
    * answer 400 (a new session has no stream to open and nothing to end).
    */
-  private legacySession(req: IncomingMessage, res: ServerResponse, target: McpTarget, implicit = false): Session | undefined {
+  private async legacySession(
+    req: IncomingMessage,
+    res: ServerResponse,
+    target: McpTarget,
+    implicit = false,
+  ): Promise<Session | undefined> {
     const id = header(req, 'mcp-session-id');
     const protocol = header(req, 'mcp-protocol-version');
     if (protocol !== undefined && !(LEGACY_VERSIONS as readonly string[]).includes(protocol)) {
@@ -507,7 +517,8 @@ export class EndpointCore {
       }
       return this.sessions.create(target.scope, target.credential, protocol ?? IMPLICIT_VERSION, { implicit: true });
     }
-    const session = this.sessions.get(id);
+    // Known here: served from memory; otherwise (scale-out) perhaps opened on another instance.
+    const session = this.sessions.get(id) ?? (await this.sessions.resolve(id));
     // A session of the legacy HTTP+SSE transport answers on its own stream, never on this one.
     if (!session || session.sseTransport || session.scope !== target.scope || session.credential !== target.credential) {
       sendRpcError(res, 404, RpcCode.SessionNotFound, 'Session not found');
@@ -573,7 +584,7 @@ export class EndpointCore {
       res.end();
       return;
     }
-    const session = this.legacySession(req, res, target, true);
+    const session = await this.legacySession(req, res, target, true);
     if (!session) return;
     if (isBatch && (session.protocolVersion !== '2025-03-26' || messages.some((m) => m.method === 'initialize'))) {
       sendRpcError(
@@ -616,6 +627,8 @@ export class EndpointCore {
     const capabilities = (msg.params as { capabilities?: unknown } | undefined)?.capabilities;
     if (capabilities && typeof capabilities === 'object' && !Array.isArray(capabilities))
       session.clientCapabilities = capabilities as Record<string, unknown>;
+    // Shared before the client learns the id, so its next request may go to any instance.
+    await this.sessions.persist(session);
     const base: Base = { era: 'legacy', session, protocolVersion: version };
     await this.dispatch(res, access, target, [msg], false, base, { ...target.headers, 'mcp-session-id': session.id });
   }
@@ -787,6 +800,7 @@ export class EndpointCore {
     }
     try {
       const response = await this.rpc.receive(msg as JSONRPCRequest, ctx);
+      if (msg.method === 'logging/setLevel' && base.session) void this.sessions.persist(base.session);
       // The protocol: a cancelled request SHOULD NOT be answered (clients have forgotten its id).
       if (controller.signal.reason instanceof ClientCancelled) return { status: 200, body: '', cancelled: true };
       const status = ctx.internalError ? 500 : base.era === 'modern' && response?.error?.code === RpcCode.MethodNotFound ? 404 : 200;
@@ -846,7 +860,10 @@ export class EndpointCore {
    * traffic; `notifications/cancelled` aborts the named in-flight request, which then gets no response.
    */
   private onNotification(session: Session, msg: RpcMessage): void {
-    if (msg.method === 'notifications/initialized') session.initialized = true;
+    if (msg.method === 'notifications/initialized' && !session.initialized) {
+      session.initialized = true;
+      void this.sessions.persist(session);
+    }
     if (msg.method !== 'notifications/cancelled') return;
     const requestId = (msg.params as { requestId?: unknown } | undefined)?.requestId;
     this.inFlight.get(session.id)?.get(JSON.stringify(requestId))?.abort(new ClientCancelled('Request cancelled'));

@@ -42,6 +42,50 @@ export interface Session {
   subscriptions?: Map<string, string>;
 }
 
+/**
+ * What another instance needs to serve a session opened here: its binding and the state the
+ * client negotiated. Not its GET stream or replay log (those live where the stream is open).
+ */
+export interface SessionRecord {
+  readonly id: string;
+  readonly scope: string;
+  readonly credential: string;
+  readonly protocolVersion: string;
+  readonly initialized: boolean;
+  readonly clientCapabilities?: Record<string, unknown>;
+  readonly logLevel?: Session['logLevel'];
+}
+
+/**
+ * Sessions shared between the instances of one deployment (src/mcp/shared-sessions.ts keeps them
+ * in Redis). The local store stays the first place a request looks: a session known here is served
+ * without asking; only an id this instance has never seen is looked up.
+ */
+export interface SharedSessions {
+  /** Stores (or replaces) a session's record; it lives `ttlMs` unless touched. Never rejects. */
+  save(record: SessionRecord, ttlMs: number): Promise<void>;
+  /** The record of a session opened on another instance, or undefined (unknown, ended, expired, unreachable). */
+  load(id: string): Promise<SessionRecord | undefined>;
+  /** Extends the life of sessions used on this instance since the last touch (one batched round trip). */
+  touch(ids: readonly string[], ttlMs: number): void;
+  /** Ends a session everywhere: forgets its record and tells the other instances. */
+  end(id: string): void;
+  /** Listens for sessions ended on other instances. */
+  onEnded(listener: (id: string) => void): () => void;
+  close(): Promise<void>;
+}
+
+/** Tunables of the session store. */
+export interface SessionStoreOptions {
+  /** Most sessions one scope (a bundle key, one user's gateway) holds here; the least recently used idle one makes room. */
+  maxPerScope?: number;
+  /** Where sessions are shared with other instances (absent: this instance only). */
+  shared?: SharedSessions;
+}
+
+/** Default of `maxPerScope` (TOOLGATE_MCP_MAX_SESSIONS_PER_KEY). */
+export const DEFAULT_MAX_SESSIONS_PER_SCOPE = 1000;
+
 /** Most events a session keeps for replay. */
 export const REPLAY_MAX_EVENTS = 100;
 /** Most bytes of events a session keeps for replay. */
@@ -83,27 +127,56 @@ export class EventLog {
   }
 }
 
-/** Sessions in a map with idle expiry. */
+/**
+ * Sessions in a map with idle expiry, at most `maxPerScope` per scope (the least recently used
+ * idle one is evicted to make room: its client gets 404 and opens a new one). With a `shared`
+ * store, sessions of the Streamable HTTP transport are also shared with the other instances: a
+ * session opened elsewhere is loaded on first use, and an explicit end (DELETE, eviction) ends it
+ * everywhere. Idle expiry is per instance (the shared record outlives it while another instance
+ * keeps touching it).
+ */
 export class SessionStore {
   private sessions = new Map<string, Session>();
+  private byScope = new Map<string, Set<Session>>();
   private streaming = new Set<Session>();
   /** Sessions that have opened a GET stream: their notifications are logged even while it is closed. */
   private listening = new Set<Session>();
   private sweeper: NodeJS.Timeout;
+  private readonly maxPerScope: number;
+  private readonly shared: SharedSessions | undefined;
+  private readonly unsubscribeShared: (() => void) | undefined;
+  /** When shared records were last touched: sessions seen since get their life extended. */
+  private lastTouch: number;
+  /** Loads from the shared store in progress, so concurrent requests for one id share one. */
+  private readonly loading = new Map<string, Promise<Session | undefined>>();
 
   constructor(
     private idleMs: number,
     private readonly now: () => number = Date.now,
+    options: SessionStoreOptions = {},
   ) {
-    this.sweeper = setInterval(() => this.sweep(), Math.max(1000, Math.min(idleMs, 60_000)));
+    this.maxPerScope = options.maxPerScope ?? DEFAULT_MAX_SESSIONS_PER_SCOPE;
+    this.shared = options.shared;
+    this.lastTouch = now();
+    this.unsubscribeShared = this.shared?.onEnded((id) => this.endHere(id));
+    this.sweeper = setInterval(() => this.sweep(), this.sweepInterval());
     this.sweeper.unref();
+  }
+
+  private sweepInterval(): number {
+    return Math.max(1000, Math.min(this.idleMs, 60_000));
+  }
+
+  /** How long a shared record lives untouched: the idle timeout plus two sweeps (touches come with sweeps). */
+  private sharedTtl(): number {
+    return this.idleMs + 2 * this.sweepInterval();
   }
 
   /** Changes the idle timeout of every session, open ones included (general settings). */
   setIdleTimeout(idleMs: number): void {
     this.idleMs = idleMs;
     clearInterval(this.sweeper);
-    this.sweeper = setInterval(() => this.sweep(), Math.max(1000, Math.min(idleMs, 60_000)));
+    this.sweeper = setInterval(() => this.sweep(), this.sweepInterval());
     this.sweeper.unref();
   }
 
@@ -127,22 +200,85 @@ export class SessionStore {
       provisional: implicit,
       events: null,
     };
-    this.sessions.set(session.id, session);
+    this.add(session);
+    // An implicit session is shared without waiting: its client may never name it again.
+    if (implicit) void this.persist(session);
     return session;
   }
 
-  /** The live session with this id (touched), or undefined when unknown, ended or expired. */
+  /**
+   * Shares a session with the other instances (its current state); resolves once stored, so a
+   * client may take the id to another instance as soon as it has it. Nothing to do without a
+   * shared store, or for a session of the legacy HTTP+SSE transport (bound to its stream here).
+   */
+  persist(session: Session): Promise<void> {
+    if (!this.shared || session.sseTransport) return Promise.resolve();
+    return this.shared.save(toRecord(session), session.provisional ? Math.min(this.sharedTtl(), PROVISIONAL_IDLE_MS) : this.sharedTtl());
+  }
+
+  private add(session: Session): void {
+    let scoped = this.byScope.get(session.scope);
+    if (!scoped) this.byScope.set(session.scope, (scoped = new Set()));
+    while (scoped.size >= this.maxPerScope) {
+      const victim = leastRecentlyUsed(scoped);
+      if (!victim) break;
+      this.end(victim.id);
+    }
+    scoped.add(session);
+    this.sessions.set(session.id, session);
+  }
+
+  /** The live session with this id (touched), or undefined when unknown here, ended or expired. */
   get(id: string): Session | undefined {
     const s = this.sessions.get(id);
     if (!s) return undefined;
     const now = this.now();
     if (this.expired(s, now)) {
-      this.end(id);
+      this.endHere(id);
       return undefined;
     }
     s.lastSeen = now;
     s.provisional = false;
     return s;
+  }
+
+  /**
+   * The live session with this id: the local one, else (with a shared store) one opened on another
+   * instance, loaded once and kept here from then on; undefined when neither knows it.
+   */
+  resolve(id: string): Session | undefined | Promise<Session | undefined> {
+    const local = this.get(id);
+    if (local || !this.shared) return local;
+    let pending = this.loading.get(id);
+    if (!pending) {
+      pending = this.shared
+        .load(id)
+        .then((record) => {
+          if (!record || record.id !== id) return undefined;
+          // A request of this instance may have created or loaded it meanwhile.
+          const known = this.get(id);
+          if (known) return known;
+          const session: Session = {
+            id: record.id,
+            scope: record.scope,
+            credential: record.credential,
+            protocolVersion: record.protocolVersion,
+            sseTransport: false,
+            lastSeen: this.now(),
+            stream: null,
+            initialized: record.initialized,
+            provisional: false,
+            events: null,
+            ...(record.clientCapabilities ? { clientCapabilities: record.clientCapabilities } : {}),
+            ...(record.logLevel ? { logLevel: record.logLevel } : {}),
+          };
+          this.add(session);
+          return session;
+        })
+        .finally(() => this.loading.delete(id));
+      this.loading.set(id, pending);
+    }
+    return pending;
   }
 
   private expired(s: Session, now: number): boolean {
@@ -152,6 +288,11 @@ export class SessionStore {
 
   get size(): number {
     return this.sessions.size;
+  }
+
+  /** Sessions of one scope held here. */
+  countForScope(scope: string): number {
+    return this.byScope.get(scope)?.size ?? 0;
   }
 
   /**
@@ -200,11 +341,22 @@ export class SessionStore {
     for (const s of [...this.streaming]) s.stream?.end();
   }
 
-  /** Ends a session; its stream closes. Returns whether it existed. */
+  /** Ends a session, here and (shared) on every instance; its stream closes. Returns whether it existed here. */
   end(id: string): boolean {
+    const sseTransport = this.sessions.get(id)?.sseTransport ?? false;
+    const existed = this.endHere(id);
+    if (this.shared && !sseTransport) this.shared.end(id);
+    return existed;
+  }
+
+  /** Ends a session on this instance only (idle expiry, an end announced by another instance). */
+  private endHere(id: string): boolean {
     const s = this.sessions.get(id);
     if (!s) return false;
     this.sessions.delete(id);
+    const scoped = this.byScope.get(s.scope);
+    scoped?.delete(s);
+    if (scoped?.size === 0) this.byScope.delete(s.scope);
     this.streaming.delete(s);
     this.listening.delete(s);
     s.stream?.end();
@@ -215,7 +367,7 @@ export class SessionStore {
 
   /** Ends every session of a scope except those opened with `keepCredential`. */
   endForScope(scope: string, keepCredential?: string): void {
-    for (const s of [...this.sessions.values()]) if (s.scope === scope && s.credential !== keepCredential) this.end(s.id);
+    for (const s of [...(this.byScope.get(scope) ?? [])]) if (s.credential !== keepCredential) this.end(s.id);
   }
 
   /** Ends every session of a bundle (its scope is its id) except those opened with `keepKeyHash`. */
@@ -226,15 +378,46 @@ export class SessionStore {
   /** Called when a session ends (to cancel its in-flight requests). */
   onEnd?: (session: Session) => void;
 
-  /** Ends idle sessions. */
+  /** Ends idle sessions; extends the shared life of those used since the last sweep. */
   sweep(): void {
     const now = this.now();
-    for (const s of [...this.sessions.values()]) if (this.expired(s, now)) this.end(s.id);
+    const touched: string[] = [];
+    for (const s of [...this.sessions.values()]) {
+      if (this.expired(s, now)) this.endHere(s.id);
+      else if (this.shared && !s.sseTransport && (s.lastSeen >= this.lastTouch || s.stream)) touched.push(s.id);
+    }
+    this.lastTouch = now;
+    if (touched.length) this.shared!.touch(touched, this.sharedTtl());
   }
 
-  /** Ends everything (server stop). */
+  /** Ends everything here (server stop); shared sessions live on for the other instances. */
   close(): void {
     clearInterval(this.sweeper);
-    for (const id of [...this.sessions.keys()]) this.end(id);
+    this.unsubscribeShared?.();
+    for (const id of [...this.sessions.keys()]) this.endHere(id);
   }
+}
+
+/** The shared part of a session. */
+function toRecord(s: Session): SessionRecord {
+  return {
+    id: s.id,
+    scope: s.scope,
+    credential: s.credential,
+    protocolVersion: s.protocolVersion,
+    initialized: s.initialized,
+    ...(s.clientCapabilities ? { clientCapabilities: s.clientCapabilities } : {}),
+    ...(s.logLevel ? { logLevel: s.logLevel } : {}),
+  };
+}
+
+/** The session to evict from a full scope: the least recently used without an open stream, else the least recently used. */
+function leastRecentlyUsed(scoped: ReadonlySet<Session>): Session | undefined {
+  let idle: Session | undefined;
+  let any: Session | undefined;
+  for (const s of scoped) {
+    if (!any || s.lastSeen < any.lastSeen) any = s;
+    if (!s.stream && (!idle || s.lastSeen < idle.lastSeen)) idle = s;
+  }
+  return idle ?? any;
 }

@@ -27,7 +27,8 @@ export interface LiveBundle {
   readonly tools: readonly LiveBundleTool[];
 }
 
-export type BundleChange = { bundleId: string; kind: 'updated' | 'deleted'; keyChanged: boolean };
+/** A change of one bundle; `remote` when it was made on another instance (and only applied here). */
+export type BundleChange = { bundleId: string; kind: 'updated' | 'deleted'; keyChanged: boolean; remote?: boolean };
 
 /** SHA-256 (hex) of a bundle key: the only form a key is looked up in. */
 export function hashBundleKey(key: string): string {
@@ -106,21 +107,26 @@ export class BundlesRegistry {
     return this.byId.size;
   }
 
-  /** Puts (or replaces) a bundle after a committed write. */
-  put(bundle: LiveBundle): void {
+  /** Puts (or replaces) a bundle after a committed write (`remote`: a write of another instance). */
+  put(bundle: LiveBundle, remote = false): void {
     const previous = this.byId.get(bundle.id);
     if (previous) this.byHash.delete(previous.keyHash);
     this.index(bundle);
-    this.emit({ bundleId: bundle.id, kind: 'updated', keyChanged: !!previous && previous.keyHash !== bundle.keyHash });
+    this.emit({
+      bundleId: bundle.id,
+      kind: 'updated',
+      keyChanged: !!previous && previous.keyHash !== bundle.keyHash,
+      ...(remote ? { remote } : {}),
+    });
   }
 
-  /** Forgets a deleted bundle; its key stops working at once. */
-  remove(id: string): void {
+  /** Forgets a deleted bundle; its key stops working at once (`remote`: deleted by another instance). */
+  remove(id: string, remote = false): void {
     const previous = this.byId.get(id);
     if (!previous) return;
     this.byId.delete(id);
     this.byHash.delete(previous.keyHash);
-    this.emit({ bundleId: id, kind: 'deleted', keyChanged: true });
+    this.emit({ bundleId: id, kind: 'deleted', keyChanged: true, ...(remote ? { remote } : {}) });
   }
 
   onChange(listener: (change: BundleChange) => void): () => void {

@@ -79,6 +79,16 @@ export class BundlesService {
     this.registry.load(rows, tools);
   }
 
+  /**
+   * Applies a bundle change another instance made (announced on the change bus): re-reads the
+   * bundle, or forgets it when it is gone.
+   */
+  async applyRemoteChange(id: string): Promise<void> {
+    const row = await this.store.findById(id);
+    if (row) this.registry.put(toLiveBundle(row, await this.store.tools(id)), true);
+    else this.registry.remove(id, true);
+  }
+
   /** Re-reads bundles changed outside this service (a deleted server's tools removed) into the registry. */
   async republish(ids: readonly string[]): Promise<void> {
     for (const id of ids) {

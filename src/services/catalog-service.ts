@@ -54,6 +54,8 @@ export class CatalogService {
       sync: CatalogSync;
       /** The admin activity log: each change is recorded in its own transaction. */
       activity: ActivityLog;
+      /** Tells the other instances (scale-out) that a server's registration or catalog changed here. */
+      announce?: (serverId: string) => void;
     },
   ) {}
 
@@ -122,7 +124,10 @@ export class CatalogService {
       });
       return updated;
     });
-    if (changed.length) this.deps.catalog.setToolsEnabled(changed, input.enabled);
+    if (changed.length) {
+      this.deps.catalog.setToolsEnabled(changed, input.enabled);
+      this.deps.announce?.(serverId);
+    }
     return { updated: changed.length };
   }
 

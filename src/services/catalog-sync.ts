@@ -266,6 +266,23 @@ export class CatalogSync implements UpstreamEvents {
     );
   }
 
+  /**
+   * Applies a change another instance made to a server (announced on the change bus): connects,
+   * reconnects or disconnects this instance's upstream connection as the saved row says, and
+   * rebuilds the server's catalog entry from the database.
+   */
+  async applyRemoteChange(serverId: string): Promise<void> {
+    const row = await this.deps.servers.findById(serverId);
+    if (!row) {
+      await this.disconnect(serverId);
+      this.deps.catalog.removeServer(serverId);
+      return;
+    }
+    if (row.enabled) await this.connect(row);
+    else await this.disconnect(serverId);
+    await this.reloadCatalog(serverId);
+  }
+
   /** Rebuilds the in-memory entry of one server from the database (removes it when the server is gone). */
   async reloadCatalog(serverId: string): Promise<void> {
     const row = await this.deps.servers.findById(serverId);

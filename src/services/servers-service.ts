@@ -89,6 +89,8 @@ export class ServersService {
       activity: ActivityLog;
       /** Current defaults for new servers (general settings); built-in values when absent. */
       defaults?: () => Promise<ServerDefaults> | ServerDefaults;
+      /** Tells the other instances (scale-out) that a server's registration or catalog changed here. */
+      announce?: (serverId: string) => void;
       /**
        * `<dataDir>/generated`, where generation jobs write servers: deleting a server whose working
        * directory is one of its folders deletes that folder too (nothing else uses it).
@@ -139,6 +141,7 @@ export class ServersService {
     });
     this.deps.sync.registered(row);
     this.deps.logger.info({ serverId: row.id, name: row.name, transport: row.transport }, 'server registered');
+    this.deps.announce?.(row.id);
     if (row.enabled) await this.deps.sync.connect(row);
     return this.view(row);
   }
@@ -226,6 +229,7 @@ export class ServersService {
       return saved;
     });
     if (before && before.name !== updated.name) await this.deps.sync.reloadCatalog(id);
+    this.deps.announce?.(id);
     if (updated.enabled) await this.deps.sync.connect(updated);
     return this.view(updated);
   }
@@ -253,6 +257,7 @@ export class ServersService {
     await this.deps.sync.disconnect(id);
     await this.deps.bundles.republish(affected.bundleIds);
     this.deps.catalog.removeServer(id);
+    this.deps.announce?.(id);
     this.deps.scriptTools.forgetServer(id);
     await this.removeGeneratedFolder(id, affected.cwd);
     this.deps.logger.info({ serverId: id, bundlesChanged: affected.bundleIds.length }, 'server deleted');
@@ -290,6 +295,7 @@ export class ServersService {
     if (enabled) await this.deps.sync.connect(updated);
     else await this.deps.sync.disconnect(id);
     await this.deps.sync.reloadCatalog(id);
+    this.deps.announce?.(id);
     return this.view(updated);
   }
 

@@ -1,5 +1,15 @@
 import { expect } from 'chai';
-import { EventLog, PROVISIONAL_IDLE_MS, REPLAY_MAX_BYTES, REPLAY_MAX_EVENTS, SessionStore } from '../../src/mcp/sessions.js';
+import { PassThrough } from 'node:stream';
+import type { ServerResponse } from 'node:http';
+import {
+  EventLog,
+  PROVISIONAL_IDLE_MS,
+  REPLAY_MAX_BYTES,
+  REPLAY_MAX_EVENTS,
+  SessionStore,
+  type SessionRecord,
+  type SharedSessions,
+} from '../../src/mcp/sessions.js';
 import { CallRecorder } from '../../src/mcp/call-recorder.js';
 import type { CallRecord, CallRecordSink } from '../../src/domain/call-records.js';
 import { createLogger } from '../../src/logger.js';
@@ -24,6 +34,135 @@ describe('MCP sessions', () => {
       expect(store.size).to.equal(0);
     } finally {
       store.close();
+    }
+  });
+});
+
+describe('MCP session cap per scope', () => {
+  it('evicts the least recently used idle session of a full scope, never one with an open stream first, and leaves other scopes alone', () => {
+    let now = 1_000;
+    const store = new SessionStore(30 * 60_000, () => now, { maxPerScope: 3 });
+    const ended: string[] = [];
+    store.onEnd = (s) => ended.push(s.id);
+    try {
+      const a = store.create('b1', 'k', '2025-11-25');
+      now += 1;
+      const b = store.create('b1', 'k', '2025-11-25');
+      now += 1;
+      const c = store.create('b1', 'k', '2025-11-25');
+      const other = store.create('b2', 'k', '2025-11-25');
+      // `a` is the oldest but holds a GET stream; `b` is then the least recently used idle one.
+      store.attachStream(a, new PassThrough() as unknown as ServerResponse);
+      now += 1;
+      store.get(c.id);
+      now += 1;
+      const d = store.create('b1', 'k', '2025-11-25');
+      expect(ended).to.deep.equal([b.id]);
+      expect(store.get(b.id)).to.equal(undefined);
+      for (const kept of [a, c, d, other]) expect(store.get(kept.id)).to.equal(kept);
+      expect(store.countForScope('b1')).to.equal(3);
+      expect(store.countForScope('b2')).to.equal(1);
+      // Every session streaming: the least recently used goes all the same (the cap holds).
+      store.attachStream(c, new PassThrough() as unknown as ServerResponse);
+      store.attachStream(d, new PassThrough() as unknown as ServerResponse);
+      now += 1;
+      store.get(c.id);
+      store.get(d.id);
+      store.create('b1', 'k', '2025-11-25');
+      expect(store.get(a.id)).to.equal(undefined);
+      expect(store.countForScope('b1')).to.equal(3);
+    } finally {
+      store.close();
+    }
+  });
+});
+
+/** A shared store in memory, counting what the session store asks of it. */
+class FakeShared implements SharedSessions {
+  readonly records = new Map<string, { record: SessionRecord; ttlMs: number }>();
+  loads = 0;
+  touched: string[][] = [];
+  ended: string[] = [];
+  private listeners = new Set<(id: string) => void>();
+  async save(record: SessionRecord, ttlMs: number): Promise<void> {
+    this.records.set(record.id, { record, ttlMs });
+  }
+  async load(id: string): Promise<SessionRecord | undefined> {
+    this.loads += 1;
+    return this.records.get(id)?.record;
+  }
+  touch(ids: readonly string[]): void {
+    this.touched.push([...ids]);
+  }
+  end(id: string): void {
+    this.ended.push(id);
+    this.records.delete(id);
+  }
+  onEnded(listener: (id: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  /** Another instance ended a session. */
+  announce(id: string): void {
+    for (const l of this.listeners) l(id);
+  }
+  async close(): Promise<void> {}
+}
+
+describe('MCP sessions shared between instances', () => {
+  it('serves a known id from memory, loads an unknown one once, and shares ends but not idle expiry', async () => {
+    let now = 1_000;
+    const shared = new FakeShared();
+    const a = new SessionStore(60_000, () => now, { shared });
+    const b = new SessionStore(60_000, () => now, { shared });
+    try {
+      const s = a.create('b1', 'k', '2025-11-25');
+      s.clientCapabilities = { sampling: {} };
+      await a.persist(s);
+      expect(shared.records.get(s.id)!.record).to.deep.equal({
+        id: s.id,
+        scope: 'b1',
+        credential: 'k',
+        protocolVersion: '2025-11-25',
+        initialized: false,
+        clientCapabilities: { sampling: {} },
+      });
+      // Known on A: no load. Unknown on B: one load (concurrent requests share it), then memory.
+      expect(a.resolve(s.id)).to.equal(s);
+      const [first, second] = await Promise.all([b.resolve(s.id), b.resolve(s.id)]);
+      expect(shared.loads).to.equal(1);
+      expect(first).to.equal(second);
+      expect(first!.scope).to.equal('b1');
+      expect(first!.clientCapabilities).to.deep.equal({ sampling: {} });
+      expect(b.resolve(s.id)).to.equal(first);
+      expect(shared.loads).to.equal(1);
+      expect(await b.resolve('unknown')).to.equal(undefined);
+      // A sweep touches the shared records of the sessions used since the last one.
+      now += 1_000;
+      b.get(s.id);
+      b.sweep();
+      expect(shared.touched.at(-1)).to.deep.equal([s.id]);
+      // Idle on A only: A forgets it, the shared record stays (B uses it).
+      now += 60_001;
+      b.get(s.id);
+      a.sweep();
+      expect(a.get(s.id)).to.equal(undefined);
+      expect(shared.ended).to.deep.equal([]);
+      expect(await a.resolve(s.id)).to.not.equal(undefined);
+      // An explicit end is shared; an end announced by another instance ends the local copy.
+      a.end(s.id);
+      expect(shared.ended).to.deep.equal([s.id]);
+      shared.announce(s.id);
+      expect(b.get(s.id)).to.equal(undefined);
+      // Sessions of the legacy HTTP+SSE transport are bound to their stream: never shared.
+      const sse = a.create('b1', 'k', '2024-11-05', { sseTransport: true });
+      await a.persist(sse);
+      a.end(sse.id);
+      expect(shared.records.has(sse.id)).to.equal(false);
+      expect(shared.ended).to.deep.equal([s.id]);
+    } finally {
+      a.close();
+      b.close();
     }
   });
 });

@@ -1,0 +1,143 @@
+/**
+ * Memory under load (issue 13): the gateway process (bench/gateway.ts, production path) on the
+ * embedded PGlite and on PostgreSQL (BENCH_DATABASE_URL, default the local server), each after
+ * start-up (idle) and right after a 32-client closed loop of `tools/call` (1 KiB echo) for
+ * MEMORY_RUN_S seconds (default 20). Reports RSS (/proc), its split (anonymous vs file-backed,
+ * smaps_rollup), the V8 heap, `external` (off-heap memory V8 knows of, PGlite's WebAssembly memory
+ * among it) and array buffers, and the thread count. The two modes run one after the other in one
+ * run (same load on the machine, load average reported). Results: bench/results/memory-<time>.json.
+ * BENCH_NODE_FLAGS adds V8/Node flags to the gateway (e.g. `--max-semi-space-size=4`) to measure them.
+ * Usage: npm run bench:memory
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { closedLoop } from './load.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const RUN_MS = Number(process.env.MEMORY_RUN_S ?? 20) * 1000;
+const PG_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const MiB = 1048576;
+const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
+
+async function start(args: string[], env: Record<string, string> = {}, ipc = false): Promise<{ child: ChildProcess; info: any }> {
+  const child = spawn(process.execPath, args, {
+    cwd: path.join(HERE, '..'),
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit', ...(ipc ? ['ipc' as const] : [])],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    const rl = readline.createInterface({ input: child.stdout! });
+    rl.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
+  });
+  return { child, info: JSON.parse(line) };
+}
+
+/** RSS and its split from /proc (kB → MiB). */
+function procMemory(pid: number) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (text: string, field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(text)?.[1] ?? NaN) / 1024;
+  const rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  return {
+    rss_mib: round(kb(status, 'VmRSS')),
+    rss_anon_mib: round(kb(status, 'RssAnon')),
+    rss_file_mib: round(kb(status, 'RssFile')),
+    anonymous_mib: round(kb(rollup, 'Anonymous')),
+    threads: Number(/Threads:\s+(\d+)/.exec(status)?.[1] ?? NaN),
+  };
+}
+
+async function measure(mode: 'pglite' | 'postgresql', upstreamPort: number) {
+  const env: Record<string, string> = mode === 'postgresql' ? { BENCH_DATABASE_URL: PG_URL } : { BENCH_DATABASE_URL: '' };
+  const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const gateway = await start([...flags, '--expose-gc', '--import', 'tsx', path.join(HERE, 'gateway.ts'), String(upstreamPort)], env, true);
+  let spaces: Record<string, number> = {};
+  const v8 = () =>
+    new Promise<NodeJS.MemoryUsage>((resolve) => {
+      gateway.child.once('message', (m: { memory: NodeJS.MemoryUsage; spaces: Record<string, number> }) => {
+        spaces = Object.fromEntries(Object.entries(m.spaces).filter(([, v]) => v > 0));
+        resolve(m.memory);
+      });
+      gateway.child.send({ cmd: 'memory' });
+    });
+  const snapshot = async () => {
+    const m = await v8();
+    return {
+      ...procMemory(gateway.child.pid!),
+      heap_used_mib: round(m.heapUsed / MiB),
+      heap_total_mib: round(m.heapTotal / MiB),
+      external_mib: round(m.external / MiB),
+      array_buffers_mib: round(m.arrayBuffers / MiB),
+      v8_spaces_mib: spaces,
+    };
+  };
+  const gw = `http://127.0.0.1:${gateway.info.port}`;
+  const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const sessions: string[] = [];
+  for (let i = 0; i < 32; i++) {
+    const res = await fetch(`${gw}/mcp/bundle/${gateway.info.echoKey}`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'memory', version: '1' } },
+      }),
+    });
+    await res.text();
+    sessions.push(res.headers.get('mcp-session-id')!);
+  }
+  const idle = await snapshot();
+  const text1k = 'x'.repeat(1024);
+  const target = {
+    origin: gw,
+    path: `/mcp/bundle/${gateway.info.echoKey}`,
+    headers: (c: number) => ({ ...json, 'mcp-session-id': sessions[c % 32]!, 'mcp-protocol-version': '2025-11-25' }),
+    body: (seq: number) =>
+      JSON.stringify({ jsonrpc: '2.0', id: seq, method: 'tools/call', params: { name: 'echo', arguments: { text: text1k } } }),
+  };
+  // RSS peaks during the load: sample it every second while the loop runs.
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, procMemory(gateway.child.pid!).rss_mib)), 1000);
+  const load = await closedLoop(target, 32, RUN_MS);
+  clearInterval(sampler);
+  const loaded = { ...(await snapshot()), rss_peak_during_load_mib: peak };
+  gateway.child.kill('SIGTERM');
+  await new Promise((r) => gateway.child.once('exit', r));
+  return { mode, idle, after_32_clients: loaded, load };
+}
+
+async function main(): Promise<void> {
+  const upstream = await start(['--import', 'tsx', path.join(HERE, 'upstream.ts')]);
+  const runs = [];
+  for (const mode of ['pglite', 'postgresql'] as const) runs.push(await measure(mode, upstream.info.port));
+  upstream.child.kill('SIGTERM');
+  const pglite = runs[0]!.after_32_clients;
+  const pg = runs[1]!.after_32_clients;
+  const result = {
+    at: new Date().toISOString(),
+    loadavg: os.loadavg().map((x) => round(x, 2)),
+    cpus: os.cpus().length,
+    run_s: RUN_MS / 1000,
+    node_flags: process.env.BENCH_NODE_FLAGS ?? '',
+    runs,
+    pglite_cost_rss_mib: round(pglite.rss_mib - pg.rss_mib),
+    pglite_cost_external_mib: round(pglite.external_mib - pg.external_mib),
+    postgresql_within_256_mib: pg.rss_peak_during_load_mib <= 256 && pg.rss_mib <= 256,
+  };
+  const dir = path.join(HERE, 'results');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `memory-${result.at.replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\nwritten: ${file}\n`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
