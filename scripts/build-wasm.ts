@@ -51,7 +51,7 @@ async function main(): Promise<void> {
       stale++;
     } else {
       fs.writeFileSync(target, text);
-      console.log(`wrote ${source.out}`);
+      process.stdout.write(`wrote ${source.out}\n`);
     }
   }
   if (stale) process.exit(1);

@@ -483,8 +483,14 @@ async function speed(labelled: ToolDocument[], queries: LabelledQuery[]): Promis
       }
       const samples: { wall: number; cpu: number }[] = [];
       for (const v of qv) index.search(v, { allowed: allIds, limit: 50 });
-      for (let i = 0; i < (QUICK ? 200 : 1000); i++) samples.push(await timed(() => index.search(qv[i % qv.length]!, { allowed: allIds, limit: 50 })));
-      rows[name] = { simd: index.simd, top10_identical_share: round(same / qv.length), top10_overlap: round(overlap / qv.length), ...timings(samples) };
+      for (let i = 0; i < (QUICK ? 200 : 1000); i++)
+        samples.push(await timed(() => index.search(qv[i % qv.length]!, { allowed: allIds, limit: 50 })));
+      rows[name] = {
+        simd: index.simd,
+        top10_identical_share: round(same / qv.length),
+        top10_overlap: round(overlap / qv.length),
+        ...timings(samples),
+      };
     }
     vectorScan[`dims_${dims}`] = rows;
   }

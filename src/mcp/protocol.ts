@@ -105,7 +105,8 @@ export function serializeResponse(response: { id?: unknown; result?: unknown; er
 
 /** Serialises a JSON-RPC response; one with a pre-serialised result stays spliced ({@link SplicedResponse}). */
 export function serializeAnswer(response: { id?: unknown; result?: unknown; error?: unknown }): string | SplicedResponse {
-  if (response.result instanceof RawResult) return new SplicedResponse(`{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":`, response.result);
+  if (response.result instanceof RawResult)
+    return new SplicedResponse(`{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":`, response.result);
   return JSON.stringify(response);
 }
 

@@ -122,7 +122,14 @@ export class VectorIndex {
     const unit = normalize(vector);
     const f32 = this.kernel.f32();
     f32.set(unit, this.slabAt / 4 + slot * this.stride);
-    if (this.sketchDims) this.kernel.dotRows(this.projectionAt, this.stride, this.slabAt + slot * this.stride * 4, this.sketchDims, this.sketchesAt + slot * this.sketchStride * 4);
+    if (this.sketchDims)
+      this.kernel.dotRows(
+        this.projectionAt,
+        this.stride,
+        this.slabAt + slot * this.stride * 4,
+        this.sketchDims,
+        this.sketchesAt + slot * this.sketchStride * 4,
+      );
   }
 
   delete(id: string): boolean {
@@ -262,7 +269,6 @@ export class VectorIndex {
       f32.set(previous.subarray(sketchesFrom, sketchesFrom + old.capacity * this.sketchStride), this.sketchesAt / 4);
     }
   }
-
 }
 
 /** Scores rows of the index's memory: `out[i] = <row slots[i], q>` (byte offsets, strides in floats). */

@@ -5,7 +5,9 @@ import { sendJson } from '../../src/mcp/http-transport.js';
 import { RawResult, serializeAnswer, serializeResponse, SplicedResponse } from '../../src/mcp/protocol.js';
 
 describe('pre-serialised results (tools/list pages)', () => {
-  const page = new RawResult(JSON.stringify({ tools: [{ name: 'größe_ändern', description: 'Ändert die Größe — 🚀', inputSchema: { type: 'object' } }] }));
+  const page = new RawResult(
+    JSON.stringify({ tools: [{ name: 'größe_ändern', description: 'Ändert die Größe — 🚀', inputSchema: { type: 'object' } }] }),
+  );
 
   it('splices the cached page into the response, the same JSON as serialising the whole', () => {
     const answer = serializeAnswer({ id: 'a"1', result: page });
