@@ -14,7 +14,8 @@
  * sets of 10,000, 5,000 and 1,000 tools; MiniSearch's own search() as the baseline; time to apply
  * one changed tool; full index build time and memory.
  *
- * Usage: npm run bench:search   (BENCH_QUICK=1 for a short run). Results: bench/results/search-latest.json.
+ * Usage: npm run bench:search   (BENCH_QUICK=1 for a short run; BENCH_SPEED_ONLY=1 for the speed part
+ * alone, into search-speed-latest.json). Results: bench/results/search-latest.json.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -35,7 +36,9 @@ import { hashedEmbedding, openAiEmbedder, startEmbeddingServer, type EmbeddingSe
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const QUICK = process.env.BENCH_QUICK === '1';
-const RESULTS = path.join(HERE, '..', 'results', 'search-latest.json');
+/** BENCH_SPEED_ONLY=1: the speed part alone (a rerun on a quieter moment), written beside the full results. */
+const SPEED_ONLY = process.env.BENCH_SPEED_ONLY === '1';
+const RESULTS = path.join(HERE, '..', 'results', SPEED_ONLY ? 'search-speed-latest.json' : 'search-latest.json');
 const logger = createLogger({ logLevel: 'silent' });
 
 v8.setFlagsFromString('--expose-gc');
@@ -187,6 +190,14 @@ async function main(): Promise<void> {
     machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, load_avg_1m: round(os.loadavg()[0]!, 2) },
     labelled_set: { tools: docs.length, servers: servers.size, queries: queries.length },
   };
+  if (SPEED_ONLY) {
+    results.speed = await speed(docs, queries);
+    results.load_avg_1m_at_end = round(os.loadavg()[0]!, 2);
+    results.duration_s = round((Date.now() - started) / 1000, 1);
+    fs.writeFileSync(RESULTS, JSON.stringify(results, null, 2) + '\n');
+    console.log(`speed: ${JSON.stringify(results.speed, null, 1)}\nwritten to ${path.relative(process.cwd(), RESULTS)}`);
+    return;
+  }
 
   // ---- Keyword quality, ablations (dev and held-out halves) -----------------------------------
   const { isDev } = devSplit(queries);
