@@ -41,6 +41,8 @@ export interface RunningServer {
   readonly logger: Logger;
   /** The MCP endpoints (their sessions, for tests). */
   readonly mcp: McpEndpoints;
+  /** The listening HTTP server (benchmarks time requests on it server-side). */
+  readonly httpServer: http.Server;
   /** Stops accepting, lets in-flight requests finish (up to the configured grace), closes the database. */
   stop(): Promise<void>;
 }
@@ -212,5 +214,5 @@ async function startLocked(config: Config, options: StartOptions, logger: Logger
     return stopPromise;
   };
 
-  return { url, port, services, logger, mcp, stop };
+  return { url, port, services, logger, mcp, stop, httpServer: server };
 }

@@ -17,7 +17,8 @@ import {
   META_PROTOCOL_VERSION,
   MODERN_VERSION,
   RpcCode,
-  serializeResponse,
+  serializeAnswer,
+  type SplicedResponse,
   SSE_TRANSPORT_VERSIONS,
   SUPPORTED_VERSIONS,
   type Era,
@@ -122,7 +123,7 @@ type Base = { era: Era; session: Session | null; protocolVersion: string };
 /** Where a request's related notifications go: its POST answer, or a legacy SSE session's stream. */
 type AnswerChannel = Pick<ResponseChannel, 'notify' | 'openStream' | 'streamIfSlow'>;
 /** One request's answer; `cancelled` ones are left out of the reply. */
-type Answer = { status: number; body: string; errorCode?: number; cancelled?: boolean };
+type Answer = { status: number; body: string | SplicedResponse; errorCode?: number; cancelled?: boolean };
 
 export function header(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
@@ -309,7 +310,7 @@ export class EndpointCore {
         }
         const base: Base = { era: 'legacy', session, protocolVersion: session.protocolVersion };
         const answer = await this.runOne(msg, view, target.caller, base, channel, []);
-        if (!answer.cancelled) write(answer.body);
+        if (!answer.cancelled) write(String(answer.body));
       }),
     );
   }
@@ -696,12 +697,12 @@ export class EndpointCore {
       return;
     }
     if (channel.isStreaming) {
-      for (const a of answers) channel.event(a.body);
+      for (const a of answers) channel.event(String(a.body));
       channel.finish(200, null);
       return;
     }
     const status = answers.some((a) => a.status === 500) ? 500 : 200;
-    channel.finish(status, `[${answers.map((a) => a.body).join(',')}]`);
+    channel.finish(status, `[${answers.map((a) => String(a.body)).join(',')}]`);
   }
 
   private async runOne(
@@ -755,7 +756,7 @@ export class EndpointCore {
       if (controller.signal.reason instanceof ClientCancelled) return { status: 200, body: '', cancelled: true };
       const status = ctx.internalError ? 500 : base.era === 'modern' && response?.error?.code === RpcCode.MethodNotFound ? 404 : 200;
       const answer = response ?? { id, error: { code: RpcCode.InternalError, message: 'Internal error' } };
-      return { status, body: serializeResponse(answer), ...(answer.error ? { errorCode: answer.error.code } : {}) };
+      return { status, body: serializeAnswer(answer), ...(answer.error ? { errorCode: answer.error.code } : {}) };
     } finally {
       if (calls?.get(idKey) === controller) calls.delete(idKey);
       if (calls?.size === 0 && base.session) this.inFlight.delete(base.session.id);

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { errorBody } from './protocol.js';
+import { errorBody, type SplicedResponse } from './protocol.js';
 
 /** Raised while reading a body past the size cap. */
 export class BodyTooLargeError extends Error {}
@@ -41,14 +41,27 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 }
 
 /** Writes a complete JSON response. */
-export function sendJson(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+export function sendJson(res: ServerResponse, status: number, body: string | SplicedResponse, headers: Record<string, string> = {}): void {
   if (res.headersSent) {
     res.end();
+    return;
+  }
+  if (typeof body !== 'string') {
+    // A cached page: its bytes go to the socket as they are, in one corked write with the head.
+    const head = Buffer.from(body.head, 'utf8');
+    const page = body.result.bytes;
+    res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': head.length + page.length + 1 });
+    res.cork();
+    res.write(head);
+    res.write(page);
+    res.end(CLOSE_BRACE); // end() uncorks
     return;
   }
   res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }
+
+const CLOSE_BRACE = Buffer.from('}');
 
 /** Writes a transport-level JSON-RPC error (`id: null` unless given). */
 export function sendRpcError(
@@ -129,11 +142,11 @@ export class ResponseChannel {
   }
 
   /** Ends the answer: the body as JSON (with `status`), or the last event and the end of the stream. */
-  finish(status: number, body: string | null): void {
+  finish(status: number, body: string | SplicedResponse | null): void {
     this.clearSlow();
     if (this.res.writableEnded) return;
     if (this.streaming) {
-      if (body !== null) this.res.write(sseEvent(body));
+      if (body !== null) this.res.write(sseEvent(String(body)));
       this.res.end();
     } else if (body === null) {
       this.res.writeHead(202, this.headers);
