@@ -315,6 +315,14 @@ export class EndpointCore {
   }
 
   /**
+   * Serves one request of a route straight from `node:http` (the fast path ahead of Koa): the
+   * same rules as `serve`, with the access record filled in for the caller's log line.
+   */
+  serveRaw(req: IncomingMessage, res: ServerResponse, route: McpRoute, requestId: string, access: McpAccess): Promise<void> {
+    return this.track(req, res, requestId, access, (rq, rs, a) => this.serveRoute(rq, rs, a, route, requestId));
+  }
+
+  /**
    * Takes over a Koa request for an MCP route: the access record, tracking for a graceful stop,
    * and the last-resort error answer (-32603, logged, no detail).
    */
@@ -326,8 +334,17 @@ export class EndpointCore {
     ctx.respond = false;
     const access: McpAccess = { endpoint };
     ctx.state.mcp = access;
-    const { req, res } = ctx;
-    const requestId = ctx.state.requestId as string;
+    return this.track(ctx.req, ctx.res, ctx.state.requestId as string, access, work);
+  }
+
+  /** Runs one request's work with the last-resort error answer, tracked for a graceful stop. */
+  private async track(
+    req: IncomingMessage,
+    res: ServerResponse,
+    requestId: string,
+    access: McpAccess,
+    work: (req: IncomingMessage, res: ServerResponse, access: McpAccess) => Promise<void> | void,
+  ): Promise<void> {
     const run = async () => {
       try {
         await work(req, res, access);
