@@ -3,6 +3,7 @@ import type { JSONRPCRequest, JSONRPCServer } from 'json-rpc-2.0';
 import type { ParameterizedContext } from 'koa';
 import type { Config } from '../config.js';
 import type { UpstreamCaller } from '../domain/catalog.js';
+import { DeadlineWheel } from '../lib/deadline-wheel.js';
 import { isLoopbackName } from '../lib/host-names.js';
 import type { Logger } from '../logger.js';
 import type { CallRecorder } from './call-recorder.js';
@@ -162,6 +163,8 @@ export class EndpointCore {
   /** Server-to-client requests relayed from upstreams, waiting for the client's answer. */
   private readonly clientRequests = new ClientRequests();
   private readonly subscriptions: ResourceSubscriptions;
+  /** The backstop timeouts of upstream calls, on one timer. */
+  private readonly deadlines = new DeadlineWheel();
 
   constructor(private readonly deps: EndpointCoreDeps) {
     const o = deps.options ?? {};
@@ -179,6 +182,7 @@ export class EndpointCore {
       recorder: deps.recorder,
       logger: deps.logger,
       callTimeoutMs: o.callTimeoutMs ?? 120_000,
+      deadlines: this.deadlines,
       serverInfo: this.serverInfo,
       subscriptions: this.subscriptions,
     });
@@ -391,6 +395,7 @@ export class EndpointCore {
     for (const fn of this.closeHooks.splice(0)) fn();
     this.sessions.close();
     this.subscriptions.close();
+    this.deadlines.close();
   }
 
   /** Resolves once every request being served has answered, or after `maxMs`. */
