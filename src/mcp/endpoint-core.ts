@@ -682,7 +682,7 @@ export class EndpointCore {
     headers: Record<string, string>,
   ): Promise<void> {
     const view = target.view();
-    const channel = new ResponseChannel(res, headers, this.slowMs);
+    const channel = new ResponseChannel(res, headers, this.slowMs, this.deadlines);
     const controllers: AbortController[] = [];
     if (base.era === 'modern') {
       // In 2026-07-28 closing the response stream cancels the request.
