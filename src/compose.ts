@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Config } from './config.js';
 import type { UpstreamCaller } from './domain/catalog.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -353,6 +354,7 @@ function buildServices(input: {
     logger,
     activity: activityLog,
     defaults: () => generalSettings.serverDefaults(),
+    generatedRoot: path.join(config.dataDir, 'generated'),
   });
   const catalogService = new CatalogService({
     tx,

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 4b57197d2699798d1206094dbeb35456548a701e9aba88939ec2e3e8e189ebcf
+// openapi.yaml sha256: 88dad2ff8a3dec9a95c7b101fc354e7e1d51fe71fa9eb65d11e3bf18c396de45
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -1007,7 +1007,7 @@ export interface paths {
         post?: never;
         /**
          * Delete an MCP server
-         * @description Disconnects and deletes the server, its catalog entries and skill attachments, and removes its tools from every bundle.
+         * @description Disconnects and deletes the server, its catalog entries and skill attachments, and removes its tools from every bundle. A server deployed by a generation job also loses its generated code (`<data dir>/generated/<job id>`); the job keeps its record.
          *
          *     Decision (not shown in the spec): deleting is deliberate, so it is not refused when bundles use the server's
          *     tools. The server, its catalog and its tools' places in bundles go in one transaction (all or nothing); the

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 4b57197d2699798d1206094dbeb35456548a701e9aba88939ec2e3e8e189ebcf
+// openapi.yaml sha256: 88dad2ff8a3dec9a95c7b101fc354e7e1d51fe71fa9eb65d11e3bf18c396de45
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */

@@ -99,7 +99,8 @@ export class InvitationsService {
 
   async revoke(id: string): Promise<void> {
     await this.tx.transaction(async (stores) => {
-      const row = await stores.invitations.findById(id);
+      // Locked: of two concurrent revokes (or a revoke racing an accept) one wins, the other sees the result.
+      const row = await stores.invitations.findById(id, true);
       if (!row) throw new NotFoundError('No such invitation');
       const status = invitationStatus(row, this.clock.now());
       if (status !== 'pending') throw new ConflictError(`The invitation is ${status}, not pending`, 'invitation_not_pending');

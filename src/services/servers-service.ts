@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { ConflictError, NotFoundError, RequestValidationError, type ValidationIssue } from '../errors.js';
 import type { components } from '../generated/openapi.js';
 import type { Clock } from '../lib/clock.js';
@@ -87,6 +89,11 @@ export class ServersService {
       activity: ActivityLog;
       /** Current defaults for new servers (general settings); built-in values when absent. */
       defaults?: () => Promise<ServerDefaults> | ServerDefaults;
+      /**
+       * `<dataDir>/generated`, where generation jobs write servers: deleting a server whose working
+       * directory is one of its folders deletes that folder too (nothing else uses it).
+       */
+      generatedRoot?: string;
     },
   ) {}
 
@@ -241,13 +248,31 @@ export class ServersService {
         target: { type: 'server', id, name: row.name },
         details: { bundles_changed: bundleIds.length },
       });
-      return bundleIds;
+      return { bundleIds, cwd: row.cwd };
     });
     await this.deps.sync.disconnect(id);
-    await this.deps.bundles.republish(affected);
+    await this.deps.bundles.republish(affected.bundleIds);
     this.deps.catalog.removeServer(id);
     this.deps.scriptTools.forgetServer(id);
-    this.deps.logger.info({ serverId: id, bundlesChanged: affected.length }, 'server deleted');
+    await this.removeGeneratedFolder(id, affected.cwd);
+    this.deps.logger.info({ serverId: id, bundlesChanged: affected.bundleIds.length }, 'server deleted');
+  }
+
+  /** Deletes the folder of a generated server (its process has ended); a failure is logged, not thrown. */
+  private async removeGeneratedFolder(serverId: string, cwd: string | null): Promise<void> {
+    const root = this.deps.generatedRoot;
+    if (!root || !cwd) return;
+    const folder = path.resolve(cwd);
+    // Only a direct child of the generated root: never the root itself, never anything outside it.
+    if (path.dirname(folder) !== path.resolve(root)) return;
+    await fs
+      .rm(folder, { recursive: true, force: true })
+      .catch((err: unknown) =>
+        this.deps.logger.warn(
+          { serverId, reason: err instanceof Error ? err.message : String(err) },
+          'could not delete the generated server folder',
+        ),
+      );
   }
 
   async setEnabled(id: string, enabled: boolean): Promise<ServerView> {

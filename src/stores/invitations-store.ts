@@ -48,8 +48,9 @@ export class InvitationsStore {
     return (await this.findById((created as { id: string }).id))!;
   }
 
-  async findById(id: string): Promise<DbInvitationRow | undefined> {
-    return this.base().where('i.id', id).first();
+  async findById(id: string, forUpdate = false): Promise<DbInvitationRow | undefined> {
+    const q = this.base().where('i.id', id).first();
+    return forUpdate ? q.forUpdate('i') : q;
   }
 
   async findByTokenHash(tokenHash: string, forUpdate = false): Promise<DbInvitationRow | undefined> {

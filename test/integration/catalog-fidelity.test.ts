@@ -68,7 +68,7 @@ describe('catalog fidelity: tool schemas as the upstream wrote them', function (
       cwd: ROOT,
     });
     const seen: string[] = [];
-    for (const started = Date.now(); Date.now() - started < 30_000; ) {
+    for (const started = Date.now(); Date.now() - started < 30_000;) {
       const server = (await admin.client.get(`/api/v1/servers/${slow.id}`)).body;
       seen.push(server.status);
       if (server.status !== 'connecting') {

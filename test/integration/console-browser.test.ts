@@ -5,6 +5,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { CHROMIUM, CHROMIUM_ARGS, ensureConsoleBuilt } from '../helpers/console-build.js';
 import { assertResponseMatchesContract, ROOT } from '../helpers/contract.js';
 import { RawSession } from '../helpers/mcp-http.js';
+import { createUser } from '../helpers/identity.js';
 import { seedSecret } from '../helpers/secrets.js';
 import { LOOPBACK_UPSTREAMS, startTestServer, type TestServer } from '../helpers/test-server.js';
 import { startFixtureHttp, waitFor, type ChildServer } from '../helpers/upstreams.js';
@@ -428,6 +429,41 @@ describe('web console in a browser', function () {
     expect((await skip.boundingBox())!.y).to.be.at.least(0);
     await page.keyboard.press('Enter');
     expect(await page.evaluate('document.activeElement?.id')).to.equal('main');
+  });
+
+  it('offers a member only the bundles they may use on My gateway (their own), and saves the choice', async () => {
+    // Members cannot create bundles: this one was made while its creator was an admin.
+    const member = await createUser(t, 'admin');
+    seedSecret(member.key);
+    const own = await member.client.post('/api/v1/bundles', { name: 'Member bench', tools: [] });
+    expect(own.status, own.text).to.equal(201);
+    expect((await t.owner.patch(`/api/v1/users/${member.id}`, { role: 'member' })).status).to.equal(200);
+    const others = (await t.owner.get('/api/v1/bundles?page_size=100')).body.items.filter((b: { id: string }) => b.id !== own.body.id);
+    expect(others.length).to.be.greaterThan(0);
+    const ctx = await browser.newContext({ viewport: LAPTOP, baseURL: t.url });
+    try {
+      const p = await ctx.newPage();
+      await p.goto('/');
+      await p.getByLabel('API key').fill(member.key);
+      await p.getByRole('button', { name: 'Sign in with API key' }).click();
+      // Members land on the bundles (the dashboard is for admins).
+      await p.getByRole('heading', { name: 'Bundles', level: 1 }).waitFor();
+      await p.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'My gateway' }).click();
+      await p.getByRole('heading', { name: 'My gateway', level: 1 }).waitFor();
+      const group = p.getByRole('group', { name: /Bundles/ });
+      await group.getByRole('checkbox', { name: /Member bench/ }).waitFor();
+      expect(await group.getByRole('checkbox').count()).to.equal(1);
+      for (const b of others) expect(await group.getByRole('checkbox', { name: new RegExp(`^${b.name} \\(`) }).count()).to.equal(0);
+      await group.getByRole('checkbox', { name: /Member bench/ }).check();
+      await p.getByRole('button', { name: /Save/ }).click();
+      await waitFor('the selection saved', async () => {
+        const saved = await member.client.get('/api/v1/users/me/gateway-settings');
+        return saved.body.bundle_ids.length === 1 && saved.body.bundle_ids[0] === own.body.id;
+      });
+      await screenshot('member-gateway', p);
+    } finally {
+      await ctx.close();
+    }
   });
 
   it('signs out: the session cookie no longer works', async () => {

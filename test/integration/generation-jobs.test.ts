@@ -127,6 +127,15 @@ describe('Server generation jobs (/api/v1/servers/generate)', function () {
     const activity = await t.server.services.db.knex('activity_log').where({ action: 'generation_job.create', target_id: job.job_id });
     expect(activity).to.have.length(1);
     await t.owner.delete(`/api/v1/bundles/${bundle.body.id}`);
+
+    // Deleting the deployed server deletes its generated folder too; other jobs' folders stay.
+    expect(fs.existsSync(path.join(folder, 'server.mjs'))).to.equal(true);
+    const neighbour = path.join(t.config.dataDir, 'generated', 'neighbour');
+    fs.mkdirSync(neighbour, { recursive: true });
+    expect((await t.owner.delete(`/api/v1/servers/${job.mcp_server_id}`)).status).to.equal(204);
+    expect(fs.existsSync(folder)).to.equal(false);
+    expect(fs.existsSync(neighbour)).to.equal(true);
+    fs.rmSync(neighbour, { recursive: true });
   });
 
   it('sends a failing tool back to the model and passes after a repair round', async () => {

@@ -125,6 +125,14 @@ describe('invitations', function () {
       expect((await admin.client.delete(`${INV}/${expiring.body.id}`)).status).to.equal(409);
       expect((await admin.client.delete(`${INV}/${randomUUID()}`)).status).to.equal(404);
     });
+
+    it('revokes once when two revokes race: one 204, one 409, one activity entry', async () => {
+      const created = await admin.client.post(INV, { email: 'race@partner.example' });
+      const statuses = (await Promise.all([1, 2, 3].map(() => admin.client.delete(`${INV}/${created.body.id}`)))).map((r) => r.status);
+      expect(statuses.sort()).to.deep.equal([204, 409, 409]);
+      const entries = await t.server.services.db.knex('activity_log').where({ action: 'invitation.revoke', target_id: created.body.id });
+      expect(entries).to.have.length(1);
+    });
   });
 
   describe('acceptance through OAuth login', () => {

@@ -2,12 +2,16 @@ import { useState } from 'preact/hooks';
 import { api, call, type Schema } from '../lib/api.js';
 import { formErrors, NO_ERRORS, type FormErrors } from '../lib/forms.js';
 import { useAsync } from '../lib/hooks.js';
+import { atLeast, useSession } from '../lib/session.js';
 import { Button, CheckGroup, CopyButton, FormError, Loaded, PageHeader, Section, TextField, Time } from '../ui/kit.js';
 
 /** How `/mcp/gateway` serves me: direct or search/execute, which bundles, the search limit. */
 export function GatewaySettingsView() {
   const settings = useAsync(() => call(api.GET('/api/v1/users/me/gateway-settings')), []);
   const bundles = useAsync(() => call(api.GET('/api/v1/bundles', { params: { query: { page_size: 100 } } })), []);
+  const { user } = useSession();
+  // The bundles this user may use (the contract's rule): admins and owners every bundle, members their own.
+  const usable = (bundles.data?.items ?? []).filter((b) => atLeast(user.role, 'admin') || b.created_by === user.id);
   const url = `${location.origin}/mcp/gateway`;
   const snippet = JSON.stringify(
     { mcpServers: { toolgate: { type: 'http', url, headers: { Authorization: 'Bearer <your API key with the mcp scope>' } } } },
@@ -41,7 +45,7 @@ export function GatewaySettingsView() {
       </Section>
       <Section title="Settings">
         <Loaded state={settings} feature="Gateway settings">
-          {(s) => <SettingsForm key={s.updated_at ?? 'defaults'} settings={s} bundles={bundles.data?.items ?? []} onSaved={settings.set} />}
+          {(s) => <SettingsForm key={s.updated_at ?? 'defaults'} settings={s} bundles={usable} onSaved={settings.set} />}
         </Loaded>
       </Section>
     </>
@@ -106,7 +110,7 @@ function SettingsForm(props: {
       </fieldset>
       {props.bundles.length > 0 ? (
         <CheckGroup
-          legend="Bundles (none checked: every bundle)"
+          legend="Bundles (none checked: every bundle you may use)"
           name="bundle_ids"
           value={bundleIds}
           onValue={setBundleIds}
@@ -114,7 +118,7 @@ function SettingsForm(props: {
           options={props.bundles.map((b) => ({ value: b.id, label: `${b.name} (${b.tool_count} tools)` }))}
         />
       ) : (
-        <p class="muted">No bundles exist yet: the gateway serves nothing until one does.</p>
+        <p class="muted">No bundles you may use yet: the gateway serves nothing until one exists.</p>
       )}
       {mode === 'search_execute' && (
         <TextField
