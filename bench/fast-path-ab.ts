@@ -4,7 +4,7 @@
  * pinned to core 0, the bench upstream and this load client to core 1. Closed loop `tools/call`
  * echo (1 KiB) at 8 clients, trials alternating in ABBA order so neither side always runs first;
  * CPU per request from /proc. Writes bench/results/fast-path-ab-<time>.json.
- * Usage: tsx bench/fast-path-ab.ts [trials=8] [ms=2000]
+ * Usage: tsx bench/fast-path-ab.ts [trials=8] [ms=2000] [koa-first]
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -51,8 +51,11 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 pin(process.pid, 1);
 const upstream = await start([path.join(HERE, 'upstream.ts')], 1);
+// argv[4] = 'koa-first' starts K before F (to see whether start order biases the figures).
+const KOA_FIRST = process.argv[4] === 'koa-first';
+const koaFirst = KOA_FIRST ? await start([path.join(HERE, 'gateway.ts'), String(upstream.info.port), 'koa'], 0) : undefined;
 const fast = await start([path.join(HERE, 'gateway.ts'), String(upstream.info.port)], 0);
-const koa = await start([path.join(HERE, 'gateway.ts'), String(upstream.info.port), 'koa'], 0);
+const koa = koaFirst ?? (await start([path.join(HERE, 'gateway.ts'), String(upstream.info.port), 'koa'], 0));
 const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const text1k = 'x'.repeat(1024);
 const body = (seq: number) =>
@@ -107,7 +110,7 @@ const pairs = trials.F.map((f, i) => Math.round((f.cpu_us_per_req / trials.K[i]!
 const results = {
   when: new Date().toISOString(),
   loadavg: os.loadavg(),
-  method: { trials: TRIALS, run_ms: RUN_MS, clients: 8, order: 'ABBA', payload_bytes: 1024 },
+  method: { trials: TRIALS, run_ms: RUN_MS, clients: 8, order: 'ABBA', started_first: KOA_FIRST ? 'K' : 'F', payload_bytes: 1024 },
   summary,
   cpu_ratio_F_over_K_per_trial: pairs,
   cpu_ratio_F_over_K_median: median(pairs),
