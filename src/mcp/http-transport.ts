@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Deadline, DeadlineWheel } from '../lib/deadline-wheel.js';
 import { errorBody, type SplicedResponse } from './protocol.js';
 
 /** Raised while reading a body past the size cap. */
@@ -97,12 +98,14 @@ export function sseEvent(data: string): string {
  */
 export class ResponseChannel {
   private streaming = false;
-  private slowTimer: NodeJS.Timeout | undefined;
+  private slowTimer: Deadline | undefined;
 
   constructor(
     private readonly res: ServerResponse,
     private readonly headers: Record<string, string>,
     private readonly slowMs: number,
+    /** The shared timer the slow-answer switch runs on. */
+    private readonly deadlines: DeadlineWheel,
   ) {}
 
   get isStreaming(): boolean {
@@ -121,13 +124,12 @@ export class ResponseChannel {
   /** Arms the switch to SSE after the slow threshold. */
   streamIfSlow(): void {
     if (this.streaming || this.slowTimer) return;
-    this.slowTimer = setTimeout(() => {
+    this.slowTimer = this.deadlines.schedule(this.slowMs, () => {
       this.slowTimer = undefined;
       // An SSE comment line: keeps proxies and clients from timing out an idle connection.
       this.openStream();
       if (this.streaming && !this.res.writableEnded) this.res.write(': waiting for the upstream\n\n');
-    }, this.slowMs);
-    this.slowTimer.unref();
+    });
   }
 
   /** Sends a message related to the request (opens the stream). */
@@ -168,7 +170,7 @@ export class ResponseChannel {
   }
 
   private clearSlow(): void {
-    if (this.slowTimer) clearTimeout(this.slowTimer);
+    this.slowTimer?.cancel();
     this.slowTimer = undefined;
   }
 }
