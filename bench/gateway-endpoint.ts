@@ -127,6 +127,27 @@ const listUser = await post('/api/v1/users/me/api-keys', { name: 'list' });
 const searchUser = await post('/api/v1/users/me/api-keys', { name: 'search' });
 // Both keys are the owner's: one user, so settings are per user; the search run switches the mode.
 
+/**
+ * Server-side time of each request: from the request event (headers parsed; listener prepended so
+ * it runs before the app) to the response's `finish` (the last byte handed to the socket), by path.
+ */
+const serverSide = new Map<string, number[]>();
+server.httpServer.prependListener('request', (req, res) => {
+  const started = performance.now();
+  res.once('finish', () => {
+    const key = (req.url ?? '').startsWith('/mcp/bundle/') ? '/mcp/bundle' : (req.url ?? '');
+    let list = serverSide.get(key);
+    if (!list) serverSide.set(key, (list = []));
+    list.push(performance.now() - started);
+  });
+});
+/** Server-side samples of `key` recorded while `fn` runs (warm-up excluded by the caller). */
+async function serverSamples<T>(key: string, fn: () => Promise<T>): Promise<{ result: T; samples: number[] }> {
+  serverSide.set(key, []);
+  const result = await fn();
+  return { result, samples: serverSide.get(key)!.slice(WARMUP) };
+}
+
 const pool = new Pool(server.url, { connections: 1, pipelining: 1 });
 const accept = 'application/json, text/event-stream';
 async function rpc(pathname: string, key: string | null, body: unknown, headers: Record<string, string> = {}): Promise<number> {
@@ -186,10 +207,13 @@ const gatewayListed: any = await (
   })
 ).json();
 if (gatewayListed.result.tools.length !== 1000) throw new Error(`gateway lists ${gatewayListed.result.tools.length} tools, not 1,000`);
-const bundleList = await timeMany('list_1000_bundle_endpoint', REQUESTS, () =>
-  rpc(`/mcp/bundle/${bundles[0]!.bundle_key}`, null, list.body, list.headers),
+const { result: bundleList, samples: bundleListServer } = await serverSamples('/mcp/bundle', () =>
+  timeMany('list_1000_bundle_endpoint', REQUESTS, () => rpc(`/mcp/bundle/${bundles[0]!.bundle_key}`, null, list.body, list.headers)),
 );
-const gatewayList = await timeMany('list_1000_gateway_direct', REQUESTS, () => rpc('/mcp/gateway', listUser.key, list.body, list.headers));
+const { result: gatewayList, samples: gatewayListServer } = await serverSamples('/mcp/gateway', () =>
+  timeMany('list_1000_gateway_direct', REQUESTS, () => rpc('/mcp/gateway', listUser.key, list.body, list.headers)),
+);
+const listBodyBytes = Buffer.byteLength(JSON.stringify(gatewayListed));
 
 // 2. search over 10,000 tools (search_execute, every bundle), end to end and in process.
 await post('/api/v1/users/me/gateway-settings', { mode: 'search_execute', bundle_ids: [], search_result_limit: 10 }, ownerKey, 'PUT');
@@ -241,7 +265,13 @@ const results = {
   node: process.version,
   requests: REQUESTS,
   tools: SERVERS * TOOLS_PER_SERVER,
-  list_1000: { bundle_endpoint: summary(bundleList), gateway_direct: summary(gatewayList) },
+  list_1000: {
+    body_bytes: listBodyBytes,
+    bundle_endpoint: summary(bundleList),
+    gateway_direct: summary(gatewayList),
+    server_side_bundle_endpoint: summary(bundleListServer),
+    server_side_gateway_direct: summary(gatewayListServer),
+  },
   search_10000: { gateway_end_to_end: summary(gatewaySearch), keyword_in_process: summary(keywordOnly) },
   one_tool_change_10000: { ...summary(updates), changed_tool_found: changedFound.hits.length === 1 },
   cpu_us_per_op: cpuPerOp,

@@ -6,7 +6,7 @@
  * 1,000 catalog tools from 50 synthetic servers for the list scenario, creates the bundles through
  * the REST API, prints {"port", "echoKey", "listKey"} and answers `{cmd: "heap"}` over IPC with the heap
  * after a full GC (for the session memory scenario). Run with --expose-gc.
- * Usage: node --expose-gc --import tsx bench/gateway.ts <upstream-port> [lean|sdk]
+ * Usage: node --expose-gc --import tsx bench/gateway.ts <upstream-port> [lean|sdk|koa]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -33,10 +33,14 @@ const config = loadConfig({
   TOOLGATE_LOG_LEVEL: 'info',
   // The bench upstream listens on loopback, which the outbound-address policy refuses unless allow-listed.
   TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1',
-  // argv[3] = 'sdk' runs the MCP SDK's Streamable HTTP client transport instead of the lean one (S column).
+  // argv[3] = 'sdk' runs the MCP SDK's Streamable HTTP client transport instead of the lean one.
   TOOLGATE_UPSTREAM_HTTP_CLIENT: process.argv[3] === 'sdk' ? 'sdk' : 'lean',
 });
-const server = await startServer(config, { logger: createLogger(config, fs.createWriteStream('/dev/null')) });
+// argv[3] = 'koa' serves the MCP paths through the Koa chain instead of the fast path (K column).
+const server = await startServer(config, {
+  logger: createLogger(config, fs.createWriteStream('/dev/null')),
+  mcpFastPath: process.argv[3] !== 'koa',
+});
 const s = server.services;
 const { key: ownerKey } = await bootstrapOwner(s, { email: 'bench@example.com' });
 

@@ -64,8 +64,8 @@ async function main(): Promise<void> {
   const upstream = await start([...tsx, path.join(HERE, 'upstream.ts')], 1);
   const proxy = await start([...tsx, path.join(HERE, 'raw-proxy.ts'), String(upstream.info.port)], 0);
   const gateway = await start(['--expose-gc', ...tsx, path.join(HERE, 'gateway.ts'), String(upstream.info.port)], 0, true);
-  // S: the same gateway with the MCP SDK's Streamable HTTP client transport (the previous default), for comparison.
-  const gatewaySdk = await start(['--expose-gc', ...tsx, path.join(HERE, 'gateway.ts'), String(upstream.info.port), 'sdk'], 0, true);
+  // K: the same gateway with the MCP paths served through the Koa chain (no fast path), for the same-run comparison.
+  const gatewayKoa = await start(['--expose-gc', ...tsx, path.join(HERE, 'gateway.ts'), String(upstream.info.port), 'koa'], 0, true);
   const up = `http://127.0.0.1:${upstream.info.port}`;
   const gw = `http://127.0.0.1:${gateway.info.port}`;
   const text1k = 'x'.repeat(1024);
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
     JSON.stringify({ jsonrpc: '2.0', id: seq, method: 'tools/call', params: { name: 'echo', arguments: { text: text1k } } });
   const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
-  const gwSdk = `http://127.0.0.1:${gatewaySdk.info.port}`;
+  const gwKoa = `http://127.0.0.1:${gatewayKoa.info.port}`;
   async function openSession(key: string, origin = gw): Promise<string> {
     const res = await fetch(`${origin}/mcp/bundle/${key}`, {
       method: 'POST',
@@ -90,21 +90,21 @@ async function main(): Promise<void> {
   }
   const sessions = await Promise.all(Array.from({ length: 32 }, () => openSession(gateway.info.echoKey)));
   const gwHeaders = (c: number) => ({ ...json, 'mcp-session-id': sessions[c % sessions.length]!, 'mcp-protocol-version': '2025-11-25' });
-  const sdkSessions = await Promise.all(Array.from({ length: 32 }, () => openSession(gatewaySdk.info.echoKey, gwSdk)));
-  const sdkHeaders = (c: number) => ({
+  const koaSessions = await Promise.all(Array.from({ length: 32 }, () => openSession(gatewayKoa.info.echoKey, gwKoa)));
+  const koaHeaders = (c: number) => ({
     ...json,
-    'mcp-session-id': sdkSessions[c % sdkSessions.length]!,
+    'mcp-session-id': koaSessions[c % koaSessions.length]!,
     'mcp-protocol-version': '2025-11-25',
   });
 
-  const MODES = ['D', 'R', 'G', 'S'] as const;
+  const MODES = ['D', 'R', 'G', 'K'] as const;
   const targets: Record<(typeof MODES)[number], Target> = {
     D: { origin: up, path: '/', headers: () => json, body: callBody },
     R: { origin: `http://127.0.0.1:${proxy.info.port}`, path: '/', headers: () => json, body: callBody },
     G: { origin: gw, path: `/mcp/bundle/${gateway.info.echoKey}`, headers: gwHeaders, body: callBody },
-    S: { origin: gwSdk, path: `/mcp/bundle/${gatewaySdk.info.echoKey}`, headers: sdkHeaders, body: callBody },
+    K: { origin: gwKoa, path: `/mcp/bundle/${gatewayKoa.info.echoKey}`, headers: koaHeaders, body: callBody },
   };
-  const pidOf = { D: upstream.child.pid!, R: proxy.child.pid!, G: gateway.child.pid!, S: gatewaySdk.child.pid! };
+  const pidOf = { D: upstream.child.pid!, R: proxy.child.pid!, G: gateway.child.pid!, K: gatewayKoa.child.pid! };
   /** Resident set size of a process now, MiB. */
   const rssMiB = (pid: number) =>
     round(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024, 1);
@@ -216,11 +216,12 @@ async function main(): Promise<void> {
   const D = (c: number) => b1Median[`D@${c}`]!;
   const R = (c: number) => b1Median[`R@${c}`]!;
   const G = (c: number) => b1Median[`G@${c}`]!;
-  const S = (c: number) => b1Median[`S@${c}`]!;
+  const K = (c: number) => b1Median[`K@${c}`]!;
   const derived = {
-    cpu_ratio_S_over_R_32: round(S(32).cpu_us_per_req / R(32).cpu_us_per_req, 2),
-    throughput_S_over_R_32: round(S(32).rps / R(32).rps, 2),
-    added_p50_ms_1_S: round(S(1).p50_ms - D(1).p50_ms),
+    cpu_ratio_K_over_R_32: round(K(32).cpu_us_per_req / R(32).cpu_us_per_req, 2),
+    cpu_ratio_G_over_K_32: round(G(32).cpu_us_per_req / K(32).cpu_us_per_req, 2),
+    throughput_K_over_R_32: round(K(32).rps / R(32).rps, 2),
+    added_p50_ms_1_K: round(K(1).p50_ms - D(1).p50_ms),
     rss_mib_after_32_clients: Object.fromEntries(Object.entries(rssAfter32).map(([k, v]) => [k, Math.max(...v)])),
     added_p50_ms_1: round(G(1).p50_ms - D(1).p50_ms),
     added_p99_ms_1: round(G(1).p99_ms - D(1).p99_ms),
@@ -241,7 +242,7 @@ async function main(): Promise<void> {
       quick: QUICK,
       payload_bytes: 1024,
       upstream_caller:
-        'G: production upstream pool, MCP SDK Client over the lean Streamable HTTP transport; S: the same with the SDK transport',
+        'G: production upstream pool, MCP SDK Client over the lean Streamable HTTP transport, MCP fast path ahead of Koa; K: the same with the MCP paths served through Koa',
     },
     b1: { median: b1Median, trials: b1, fixed_rate: rates, derived },
     b4: { median: b4Median, response_bytes: listSize },
@@ -252,14 +253,14 @@ async function main(): Promise<void> {
   fs.writeFileSync(path.join(HERE, 'results', `${stamp}.json`), `${JSON.stringify(results, null, 2)}\n`);
   fs.writeFileSync(path.join(HERE, 'results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
 
-  const lines = ['| scenario | D | R | G | S (SDK transport) |', '|---|---|---|---|---|'];
+  const lines = ['| scenario | D | R | G | K (through Koa) |', '|---|---|---|---|---|'];
   for (const c of CLIENTS) {
     lines.push(
-      `| B1 p50 / p99 ms, ${c} client(s) | ${D(c).p50_ms} / ${D(c).p99_ms} | ${R(c).p50_ms} / ${R(c).p99_ms} | ${G(c).p50_ms} / ${G(c).p99_ms} | ${S(c).p50_ms} / ${S(c).p99_ms} |`,
+      `| B1 p50 / p99 ms, ${c} client(s) | ${D(c).p50_ms} / ${D(c).p99_ms} | ${R(c).p50_ms} / ${R(c).p99_ms} | ${G(c).p50_ms} / ${G(c).p99_ms} | ${K(c).p50_ms} / ${K(c).p99_ms} |`,
     );
-    lines.push(`| B1 req/s, ${c} client(s) | ${D(c).rps} | ${R(c).rps} | ${G(c).rps} | ${S(c).rps} |`);
+    lines.push(`| B1 req/s, ${c} client(s) | ${D(c).rps} | ${R(c).rps} | ${G(c).rps} | ${K(c).rps} |`);
     lines.push(
-      `| B1 CPU µs/req, ${c} client(s) | ${D(c).cpu_us_per_req} | ${R(c).cpu_us_per_req} | ${G(c).cpu_us_per_req} | ${S(c).cpu_us_per_req} |`,
+      `| B1 CPU µs/req, ${c} client(s) | ${D(c).cpu_us_per_req} | ${R(c).cpu_us_per_req} | ${G(c).cpu_us_per_req} | ${K(c).cpu_us_per_req} |`,
     );
   }
   for (const rate of [1000, 2000]) {
@@ -273,7 +274,7 @@ async function main(): Promise<void> {
   );
   process.stdout.write(`${lines.join('\n')}\n\nderived: ${JSON.stringify(derived)}\nB7: ${JSON.stringify(b7)}\n`);
 
-  for (const p of [gateway, gatewaySdk, proxy, upstream]) p.child.kill('SIGTERM');
+  for (const p of [gateway, gatewayKoa, proxy, upstream]) p.child.kill('SIGTERM');
 }
 
 main().catch((err) => {

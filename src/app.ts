@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import Koa, { type Middleware } from 'koa';
 import bodyParser from 'koa-bodyparser';
 import { PayloadTooLargeError, RequestValidationError, UnsupportedMediaTypeError } from './errors.js';
 import { toErrorReply } from './http/error-mapping.js';
 import type { Metrics } from './lib/metrics.js';
 import type { Logger } from './logger.js';
-import type { McpAccess } from './mcp/endpoint-core.js';
+import type { McpAccess, McpRoute } from './mcp/endpoint-core.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Path segments that are secrets (invitation tokens, bundle keys) and must not reach a log line. */
@@ -38,6 +39,78 @@ function bodyParseError(err: Error & { status?: number; type?: string; body?: st
   ]);
 }
 
+/** Metrics and the MCP access line of one MCP request: what was asked of which bundle, and how it went; no key, no arguments. */
+function mcpAccessLine(
+  options: Pick<AppOptions, 'logger' | 'metrics'>,
+  requestId: string,
+  method: string,
+  mcp: McpAccess,
+  status: number,
+  elapsedMs: number,
+): void {
+  if (options.metrics) {
+    options.metrics.httpRequest(`mcp_${mcp.endpoint}`, method, status, elapsedMs / 1000);
+    options.metrics.mcpRequest(mcp.endpoint, mcp.method, status < 400 && mcp.rpcError === undefined, elapsedMs / 1000);
+  }
+  if (options.logger.isLevelEnabled('info')) {
+    options.logger.info(
+      {
+        requestId,
+        endpoint: mcp.endpoint,
+        bundle: mcp.bundle,
+        user: mcp.user,
+        method: mcp.method,
+        tool: mcp.tool,
+        status,
+        rpc_error: mcp.rpcError,
+        ms: Math.round(elapsedMs * 100) / 100,
+      },
+      'mcp request',
+    );
+  }
+}
+
+export interface McpFastPathOptions {
+  logger: Logger;
+  metrics?: Metrics;
+  isStopping: () => boolean;
+  /** The MCP route serving a path (the Streamable HTTP paths), or undefined when Koa serves it. */
+  route: (path: string) => McpRoute | undefined;
+  /** Serves one request of a route (`EndpointCore.serveRaw`). */
+  serve: (req: IncomingMessage, res: ServerResponse, route: McpRoute, requestId: string, access: McpAccess) => Promise<void>;
+}
+
+/**
+ * The plain `node:http` fast path for the MCP Streamable HTTP paths (`/mcp/bundle/{bundle_key}`
+ * and `/mcp/gateway`), ahead of Koa: the same request id, response headers, metrics and access
+ * line as the Koa chain gives them, and the same endpoint core (Origin/Host guard, Accept and
+ * Content-Type, authentication, rate limits, sessions, body cap, error shapes). Returns false for
+ * any other path: Koa serves it.
+ */
+export function createMcpFastPath(options: McpFastPathOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
+  return (req, res) => {
+    const url = req.url ?? '';
+    // Only origin-form targets under /mcp/ (anything unusual takes the Koa path, which serves it the same).
+    if (url.charCodeAt(0) !== 47 || !url.startsWith('/mcp/')) return false;
+    const q = url.indexOf('?');
+    const route = options.route(q < 0 ? url : url.slice(0, q));
+    if (!route) return false;
+    const started = process.hrtime.bigint();
+    const incoming = req.headers['x-request-id'];
+    const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    res.setHeader('X-Request-Id', requestId);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Cache-Control', 'no-store');
+    if (options.isStopping()) res.setHeader('Connection', 'close');
+    const access: McpAccess = { endpoint: route.endpoint };
+    const method = req.method ?? 'GET';
+    void options.serve(req, res, route, requestId, access).then(() => {
+      mcpAccessLine(options, requestId, method, access, res.statusCode, Number(process.hrtime.bigint() - started) / 1e6);
+    });
+    return true;
+  };
+}
+
 /**
  * The Koa application: request id and error mapping outermost, then the MCP routes, the web
  * console's static files, then JSON body parsing and the REST dispatcher as the catch-all.
@@ -66,33 +139,18 @@ export function createApp(options: AppOptions): Koa {
     }
     const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
     const mcp = ctx.state.mcp as McpAccess | undefined;
+    if (mcp) {
+      mcpAccessLine(options, requestId, ctx.method, mcp, ctx.res.statusCode, elapsedMs);
+      return;
+    }
     if (options.metrics) {
-      const status = mcp ? ctx.res.statusCode : ctx.status;
-      const route = (ctx.state.route as string | undefined) ?? (mcp ? `mcp_${mcp.endpoint}` : status === 404 ? 'unmatched' : 'other');
+      const status = ctx.status;
+      const route = (ctx.state.route as string | undefined) ?? (status === 404 ? 'unmatched' : 'other');
       options.metrics.httpRequest(route, ctx.method, status, elapsedMs / 1000);
-      if (mcp) options.metrics.mcpRequest(mcp.endpoint, mcp.method, status < 400 && mcp.rpcError === undefined, elapsedMs / 1000);
     }
     if (options.logger.isLevelEnabled('info')) {
       const ms = Math.round(elapsedMs * 100) / 100;
-      if (mcp) {
-        // The MCP access line: what was asked of which bundle, and how it went; no key, no arguments.
-        options.logger.info(
-          {
-            requestId,
-            endpoint: mcp.endpoint,
-            bundle: mcp.bundle,
-            user: mcp.user,
-            method: mcp.method,
-            tool: mcp.tool,
-            status: ctx.res.statusCode,
-            rpc_error: mcp.rpcError,
-            ms,
-          },
-          'mcp request',
-        );
-      } else {
-        options.logger.info({ requestId, method: ctx.method, path: logPath(ctx.path), status: ctx.status, ms }, 'request');
-      }
+      options.logger.info({ requestId, method: ctx.method, path: logPath(ctx.path), status: ctx.status, ms }, 'request');
     }
   });
 

@@ -9,7 +9,7 @@ import { deriveKey, loadMasterKey, SecretBox } from './lib/secret-box.js';
 import type { Logger } from './logger.js';
 import type { Middleware } from 'koa';
 import { BundleEndpoint } from './mcp/bundle-endpoint.js';
-import { EndpointCore, type McpOptions } from './mcp/endpoint-core.js';
+import { EndpointCore, type McpOptions, type McpRoute } from './mcp/endpoint-core.js';
 import { GatewayEndpoint } from './mcp/gateway-endpoint.js';
 import { GatewayToolIndex } from './mcp/gateway-index.js';
 import { RedisSharedSessions } from './mcp/shared-sessions.js';
@@ -555,6 +555,11 @@ export interface McpEndpoints {
   readonly search: ToolSearch;
   /** One Koa middleware serving every MCP route; other paths pass on. */
   middleware(): Middleware;
+  /**
+   * The MCP route that serves a path on the fast path ahead of Koa (the Streamable HTTP paths
+   * `/mcp/bundle/{bundle_key}` and `/mcp/gateway`), or undefined: Koa serves it.
+   */
+  fastRoute(path: string): McpRoute | undefined;
   /** Graceful stop, first step: GET streams end, no new sessions. */
   drain(): void;
   /** Graceful stop, last step: sessions end, running calls are cancelled. */
@@ -635,6 +640,7 @@ export function composeMcp(services: Services, config: Config, logger: Logger, o
     gateway,
     search,
     middleware: () => (ctx, next) => bundleMiddleware(ctx, () => gatewayMiddleware(ctx, next)),
+    fastRoute: (path) => bundle.fastRoute(path) ?? gateway.fastRoute(path),
     drain: () => core.drain(),
     close: () => core.close(),
     settled: (maxMs) => core.settled(maxMs),

@@ -14,7 +14,8 @@
  * sets of 10,000, 5,000 and 1,000 tools; MiniSearch's own search() as the baseline; time to apply
  * one changed tool; full index build time and memory.
  *
- * Usage: npm run bench:search   (BENCH_QUICK=1 for a short run). Results: bench/results/search-latest.json.
+ * Usage: npm run bench:search   (BENCH_QUICK=1 for a short run; BENCH_SPEED_ONLY=1 for the speed part
+ * alone, into search-speed-latest.json). Results: bench/results/search-latest.json.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -35,7 +36,9 @@ import { hashedEmbedding, openAiEmbedder, startEmbeddingServer, type EmbeddingSe
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const QUICK = process.env.BENCH_QUICK === '1';
-const RESULTS = path.join(HERE, '..', 'results', 'search-latest.json');
+/** BENCH_SPEED_ONLY=1: the speed part alone (a rerun on a quieter moment), written beside the full results. */
+const SPEED_ONLY = process.env.BENCH_SPEED_ONLY === '1';
+const RESULTS = path.join(HERE, '..', 'results', SPEED_ONLY ? 'search-speed-latest.json' : 'search-latest.json');
 const logger = createLogger({ logLevel: 'silent' });
 
 v8.setFlagsFromString('--expose-gc');
@@ -187,6 +190,14 @@ async function main(): Promise<void> {
     machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, load_avg_1m: round(os.loadavg()[0]!, 2) },
     labelled_set: { tools: docs.length, servers: servers.size, queries: queries.length },
   };
+  if (SPEED_ONLY) {
+    results.speed = await speed(docs, queries);
+    results.load_avg_1m_at_end = round(os.loadavg()[0]!, 2);
+    results.duration_s = round((Date.now() - started) / 1000, 1);
+    fs.writeFileSync(RESULTS, JSON.stringify(results, null, 2) + '\n');
+    console.log(`speed: ${JSON.stringify(results.speed, null, 1)}\nwritten to ${path.relative(process.cwd(), RESULTS)}`);
+    return;
+  }
 
   // ---- Keyword quality, ablations (dev and held-out halves) -----------------------------------
   const { isDev } = devSplit(queries);
@@ -448,34 +459,55 @@ async function speed(labelled: ToolDocument[], queries: LabelledQuery[]): Promis
     await server.close();
   }
 
-  // Two-pass (sketch + exact re-score) against the exact scan at 1,536 dimensions, 10,000 tools.
-  const twoPass: Record<string, unknown> = {};
-  {
-    const dims = 1536;
-    const index = new VectorIndex(dims, catalog.length);
-    for (const d of catalog) index.set(d.id, hashedEmbedding(embeddingText(d), dims));
+  // The vector scan alone at 10,000 tools: the WebAssembly SIMD kernel against the JavaScript loop
+  // (same run), and the two-pass search (sketch + exact re-score) against the exact scan. Overlap
+  // and identity are measured against the double-precision exact scan (`searchExact`).
+  const vectorScan: Record<string, unknown> = {};
+  for (const dims of [256, 1536]) {
     const qv = queries.map((q) => hashedEmbedding(q.query, dims));
-    let same = 0;
-    let overlap = 0;
-    for (const v of qv) {
-      const a = index.search(v, { limit: 10 }).map((h) => h.id);
-      const b = index.searchExact(v, { limit: 10 }).map((h) => h.id);
-      if (a.join() === b.join()) same++;
-      overlap += a.filter((x) => b.includes(x)).length / 10;
-    }
-    const time = async (fn: (v: Float32Array) => unknown) => {
+    const dv = catalog.map((d) => hashedEmbedding(embeddingText(d), dims));
+    const variants: [string, ConstructorParameters<typeof VectorIndex>[2]][] =
+      dims === 256
+        ? [
+            ['simd', {}],
+            ['js_loop', { simd: false }],
+          ]
+        : [
+            ['simd_two_pass_rerank_512', {}],
+            ['simd_two_pass_rerank_1024', { rerank: 1024 }],
+            ['simd_exact', { sketchDimensions: 0 }],
+            ['js_loop_two_pass_rerank_512', { simd: false }],
+          ];
+    const rows: Record<string, unknown> = {};
+    let reference: VectorIndex | undefined;
+    for (const [name, options] of variants) {
+      const index = new VectorIndex(dims, catalog.length, options);
+      catalog.forEach((d, i) => index.set(d.id, dv[i]!));
+      reference ??= index;
+      let same = 0;
+      let overlap = 0;
+      for (const v of qv) {
+        const a = index.search(v, { allowed: allIds, limit: 10 }).map((h) => h.id);
+        const b = reference.searchExact(v, { allowed: allIds, limit: 10 }).map((h) => h.id);
+        if (a.join() === b.join()) same++;
+        overlap += a.filter((x) => b.includes(x)).length / 10;
+      }
       const samples: { wall: number; cpu: number }[] = [];
-      for (let i = 0; i < (QUICK ? 200 : 1000); i++) samples.push(await timed(() => fn(qv[i % qv.length]!)));
-      return timings(samples);
-    };
-    twoPass.top10_identical_share = round(same / qv.length);
-    twoPass.top10_overlap = round(overlap / qv.length);
-    twoPass.two_pass = await time((v) => index.search(v, { allowed: allIds, limit: 50 }));
-    twoPass.exact = await time((v) => index.searchExact(v, { allowed: allIds, limit: 50 }));
+      for (const v of qv) index.search(v, { allowed: allIds, limit: 50 });
+      for (let i = 0; i < (QUICK ? 200 : 1000); i++)
+        samples.push(await timed(() => index.search(qv[i % qv.length]!, { allowed: allIds, limit: 50 })));
+      rows[name] = {
+        simd: index.simd,
+        top10_identical_share: round(same / qv.length),
+        top10_overlap: round(overlap / qv.length),
+        ...timings(samples),
+      };
+    }
+    vectorScan[`dims_${dims}`] = rows;
   }
 
   return {
-    vector_two_pass_1536_10k: twoPass,
+    vector_scan_10k: vectorScan,
     catalog: { tools: catalog.length, servers: 200, allowed_sets: [allIds.size, halfIds.size, memberIds.size], timed_searches: rounds },
     keyword_build_ms: round(buildMs, 1),
     keyword_build_cpu_ms: round(build.cpu, 1),

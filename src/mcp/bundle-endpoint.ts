@@ -79,6 +79,22 @@ export class BundleEndpoint {
     };
   }
 
+  /**
+   * The route a path is served by on the fast path ahead of Koa (`/mcp/bundle/{bundle_key}`
+   * itself), or undefined (`/info`, the legacy SSE paths and everything else go through Koa).
+   */
+  fastRoute(path: string): McpRoute | undefined {
+    const match = BUNDLE_PATH.exec(path);
+    if (!match || match[2]) return undefined;
+    let key: string;
+    try {
+      key = decodeURIComponent(match[1]!);
+    } catch {
+      key = '';
+    }
+    return this.route(key);
+  }
+
   private route(key: string): McpRoute {
     return {
       endpoint: 'bundle',

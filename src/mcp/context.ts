@@ -1,3 +1,4 @@
+import type { DeadlineWheel } from '../lib/deadline-wheel.js';
 import type { Logger } from '../logger.js';
 import type { DownstreamPeer, UpstreamCaller } from '../domain/catalog.js';
 import type { CallRecorder } from './call-recorder.js';
@@ -39,6 +40,8 @@ export interface McpMethodDeps {
   readonly logger: Logger;
   /** Longest an upstream call may take before the caller gets -32001 (the gateway's backstop). */
   readonly callTimeoutMs: number;
+  /** The shared timer the backstop timeouts run on. */
+  readonly deadlines: DeadlineWheel;
   readonly serverInfo: { name: string; version: string };
   /** Legacy sessions' resource subscriptions, relayed to upstreams. */
   readonly subscriptions: ResourceSubscriptions;

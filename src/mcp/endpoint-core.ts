@@ -4,6 +4,7 @@ import type { JSONRPCRequest, JSONRPCServer } from 'json-rpc-2.0';
 import type { ParameterizedContext } from 'koa';
 import type { Config } from '../config.js';
 import type { UpstreamCaller } from '../domain/catalog.js';
+import { DeadlineWheel } from '../lib/deadline-wheel.js';
 import { isLoopbackName } from '../lib/host-names.js';
 import type { Logger } from '../logger.js';
 import type { CallRecorder } from './call-recorder.js';
@@ -18,7 +19,8 @@ import {
   META_PROTOCOL_VERSION,
   MODERN_VERSION,
   RpcCode,
-  serializeResponse,
+  serializeAnswer,
+  type SplicedResponse,
   SSE_TRANSPORT_VERSIONS,
   SUPPORTED_VERSIONS,
   type Era,
@@ -134,7 +136,7 @@ type Base = { era: Era; session: Session | null; protocolVersion: string; bindin
 /** Where a request's related notifications go: its POST answer, or a legacy SSE session's stream. */
 type AnswerChannel = Pick<ResponseChannel, 'notify' | 'openStream' | 'streamIfSlow'>;
 /** One request's answer; `cancelled` ones are left out of the reply. */
-type Answer = { status: number; body: string; errorCode?: number; cancelled?: boolean };
+type Answer = { status: number; body: string | SplicedResponse; errorCode?: number; cancelled?: boolean };
 
 export function header(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
@@ -180,6 +182,8 @@ export class EndpointCore {
   /** 2026-07-28 requests waiting for the caller's input (input-required results). */
   private readonly exchanges: InputExchanges;
   private readonly subscriptions: ResourceSubscriptions;
+  /** The backstop timeouts of upstream calls, on one timer. */
+  private readonly deadlines = new DeadlineWheel();
 
   constructor(private readonly deps: EndpointCoreDeps) {
     const o = deps.options ?? {};
@@ -200,6 +204,7 @@ export class EndpointCore {
       recorder: deps.recorder,
       logger: deps.logger,
       callTimeoutMs: o.callTimeoutMs ?? 120_000,
+      deadlines: this.deadlines,
       serverInfo: this.serverInfo,
       subscriptions: this.subscriptions,
     });
@@ -332,7 +337,7 @@ export class EndpointCore {
         }
         const base: Base = { era: 'legacy', session, protocolVersion: session.protocolVersion };
         const answer = await this.runOne(msg, view, target.caller, base, channel, []);
-        if (!answer.cancelled) write(answer.body);
+        if (!answer.cancelled) write(String(answer.body));
       }),
     );
   }
@@ -340,6 +345,14 @@ export class EndpointCore {
   /** Serves one request of a route (the Koa context's response is the core's from here on). */
   serve(ctx: ParameterizedContext, route: McpRoute): Promise<void> {
     return this.respond(ctx, route.endpoint, (req, res, access) => this.serveRoute(req, res, access, route, ctx.state.requestId as string));
+  }
+
+  /**
+   * Serves one request of a route straight from `node:http` (the fast path ahead of Koa): the
+   * same rules as `serve`, with the access record filled in for the caller's log line.
+   */
+  serveRaw(req: IncomingMessage, res: ServerResponse, route: McpRoute, requestId: string, access: McpAccess): Promise<void> {
+    return this.track(req, res, requestId, access, (rq, rs, a) => this.serveRoute(rq, rs, a, route, requestId));
   }
 
   /**
@@ -354,8 +367,17 @@ export class EndpointCore {
     ctx.respond = false;
     const access: McpAccess = { endpoint };
     ctx.state.mcp = access;
-    const { req, res } = ctx;
-    const requestId = ctx.state.requestId as string;
+    return this.track(ctx.req, ctx.res, ctx.state.requestId as string, access, work);
+  }
+
+  /** Runs one request's work with the last-resort error answer, tracked for a graceful stop. */
+  private async track(
+    req: IncomingMessage,
+    res: ServerResponse,
+    requestId: string,
+    access: McpAccess,
+    work: (req: IncomingMessage, res: ServerResponse, access: McpAccess) => Promise<void> | void,
+  ): Promise<void> {
     const run = async () => {
       try {
         await work(req, res, access);
@@ -405,6 +427,7 @@ export class EndpointCore {
     this.subscriptions.close();
     this.exchanges.close();
     this.listens.close();
+    this.deadlines.close();
   }
 
   /** Resolves once every request being served has answered, or after `maxMs`. */
@@ -720,7 +743,7 @@ export class EndpointCore {
     headers: Record<string, string>,
   ): Promise<void> {
     const view = target.view();
-    const channel = new ResponseChannel(res, headers, this.slowMs);
+    const channel = new ResponseChannel(res, headers, this.slowMs, this.deadlines);
     const controllers: AbortController[] = [];
     if (base.era === 'modern') {
       // In 2026-07-28 closing the response stream cancels the request.
@@ -743,12 +766,12 @@ export class EndpointCore {
       return;
     }
     if (channel.isStreaming) {
-      for (const a of answers) channel.event(a.body);
+      for (const a of answers) channel.event(String(a.body));
       channel.finish(200, null);
       return;
     }
     const status = answers.some((a) => a.status === 500) ? 500 : 200;
-    channel.finish(status, `[${answers.map((a) => a.body).join(',')}]`);
+    channel.finish(status, `[${answers.map((a) => String(a.body)).join(',')}]`);
   }
 
   private async runOne(
@@ -805,7 +828,7 @@ export class EndpointCore {
       if (controller.signal.reason instanceof ClientCancelled) return { status: 200, body: '', cancelled: true };
       const status = ctx.internalError ? 500 : base.era === 'modern' && response?.error?.code === RpcCode.MethodNotFound ? 404 : 200;
       const answer = response ?? { id, error: { code: RpcCode.InternalError, message: 'Internal error' } };
-      return { status, body: serializeResponse(answer), ...(answer.error ? { errorCode: answer.error.code } : {}) };
+      return { status, body: serializeAnswer(answer), ...(answer.error ? { errorCode: answer.error.code } : {}) };
     } finally {
       if (calls?.get(idKey) === controller) calls.delete(idKey);
       if (calls?.size === 0 && base.session) this.inFlight.delete(base.session.id);

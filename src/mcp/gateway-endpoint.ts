@@ -114,14 +114,25 @@ export class GatewayEndpoint {
     core.onClose(() => unsubscribe.forEach((u) => u()));
   }
 
+  private readonly route: McpRoute = {
+    endpoint: 'gateway',
+    resolve: (req, access) => this.resolve(req, access),
+    methodNotAllowed: (res, _requestId, allow = 'GET, POST, DELETE') =>
+      sendRpcError(res, 405, RpcCode.InvalidRequest, 'Method not allowed on this path', { headers: { allow } }),
+  };
+
+  /**
+   * The route a path is served by on the fast path ahead of Koa (`/mcp/gateway` itself), or
+   * undefined (the legacy SSE paths and everything else go through Koa).
+   */
+  fastRoute(path: string): McpRoute | undefined {
+    const match = GATEWAY_PATH.exec(path);
+    return match && !match[1] ? this.route : undefined;
+  }
+
   /** The Koa middleware: serves `/mcp/gateway`, passes everything else on. */
   middleware(): Middleware {
-    const route: McpRoute = {
-      endpoint: 'gateway',
-      resolve: (req, access) => this.resolve(req, access),
-      methodNotAllowed: (res, _requestId, allow = 'GET, POST, DELETE') =>
-        sendRpcError(res, 405, RpcCode.InvalidRequest, 'Method not allowed on this path', { headers: { allow } }),
-    };
+    const route = this.route;
     return async (ctx, next) => {
       const match = GATEWAY_PATH.exec(ctx.path);
       if (!match) return next();

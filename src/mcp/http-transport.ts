@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { errorBody } from './protocol.js';
+import type { Deadline, DeadlineWheel } from '../lib/deadline-wheel.js';
+import { errorBody, type SplicedResponse } from './protocol.js';
 
 /** Raised while reading a body past the size cap. */
 export class BodyTooLargeError extends Error {}
@@ -41,14 +42,27 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 }
 
 /** Writes a complete JSON response. */
-export function sendJson(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+export function sendJson(res: ServerResponse, status: number, body: string | SplicedResponse, headers: Record<string, string> = {}): void {
   if (res.headersSent) {
     res.end();
+    return;
+  }
+  if (typeof body !== 'string') {
+    // A cached page: its bytes go to the socket as they are, in one corked write with the head.
+    const head = Buffer.from(body.head, 'utf8');
+    const page = body.result.bytes;
+    res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': head.length + page.length + 1 });
+    res.cork();
+    res.write(head);
+    res.write(page);
+    res.end(CLOSE_BRACE); // end() uncorks
     return;
   }
   res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }
+
+const CLOSE_BRACE = Buffer.from('}');
 
 /** Writes a transport-level JSON-RPC error (`id: null` unless given). */
 export function sendRpcError(
@@ -84,12 +98,14 @@ export function sseEvent(data: string): string {
  */
 export class ResponseChannel {
   private streaming = false;
-  private slowTimer: NodeJS.Timeout | undefined;
+  private slowTimer: Deadline | undefined;
 
   constructor(
     private readonly res: ServerResponse,
     private readonly headers: Record<string, string>,
     private readonly slowMs: number,
+    /** The shared timer the slow-answer switch runs on. */
+    private readonly deadlines: DeadlineWheel,
   ) {}
 
   get isStreaming(): boolean {
@@ -108,13 +124,12 @@ export class ResponseChannel {
   /** Arms the switch to SSE after the slow threshold. */
   streamIfSlow(): void {
     if (this.streaming || this.slowTimer) return;
-    this.slowTimer = setTimeout(() => {
+    this.slowTimer = this.deadlines.schedule(this.slowMs, () => {
       this.slowTimer = undefined;
       // An SSE comment line: keeps proxies and clients from timing out an idle connection.
       this.openStream();
       if (this.streaming && !this.res.writableEnded) this.res.write(': waiting for the upstream\n\n');
-    }, this.slowMs);
-    this.slowTimer.unref();
+    });
   }
 
   /** Sends a message related to the request (opens the stream). */
@@ -129,11 +144,11 @@ export class ResponseChannel {
   }
 
   /** Ends the answer: the body as JSON (with `status`), or the last event and the end of the stream. */
-  finish(status: number, body: string | null): void {
+  finish(status: number, body: string | SplicedResponse | null): void {
     this.clearSlow();
     if (this.res.writableEnded) return;
     if (this.streaming) {
-      if (body !== null) this.res.write(sseEvent(body));
+      if (body !== null) this.res.write(sseEvent(String(body)));
       this.res.end();
     } else if (body === null) {
       this.res.writeHead(202, this.headers);
@@ -155,7 +170,7 @@ export class ResponseChannel {
   }
 
   private clearSlow(): void {
-    if (this.slowTimer) clearTimeout(this.slowTimer);
+    this.slowTimer?.cancel();
     this.slowTimer = undefined;
   }
 }

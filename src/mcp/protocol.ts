@@ -44,7 +44,31 @@ export function rpcError(code: number, message: string, data?: unknown): JSONRPC
 
 /** A result already serialised to JSON (the cached `tools/list` pages): spliced in as-is. */
 export class RawResult {
+  private encoded: Buffer | undefined;
+
   constructor(readonly json: string) {}
+
+  /** The JSON as UTF-8, encoded on first use and then reused by every response carrying this result. */
+  get bytes(): Buffer {
+    return (this.encoded ??= Buffer.from(this.json, 'utf8'));
+  }
+}
+
+/**
+ * A serialised response around a {@link RawResult}: the short head (`{"jsonrpc":"2.0","id":…,"result":`),
+ * the result's cached bytes and `}`. A plain JSON answer writes the three as they are (the page is
+ * neither copied nor encoded again); where text is needed (a batch, an SSE event) it converts to
+ * the same JSON with `toString()`.
+ */
+export class SplicedResponse {
+  constructor(
+    readonly head: string,
+    readonly result: RawResult,
+  ) {}
+
+  toString(): string {
+    return `${this.head}${this.result.json}}`;
+  }
 }
 
 /** A JSON-RPC message as received: only the members we look at are typed. */
@@ -76,7 +100,13 @@ export function messageKind(m: unknown): MessageKind {
 
 /** Serialises a JSON-RPC response, splicing in pre-serialised results. */
 export function serializeResponse(response: { id?: unknown; result?: unknown; error?: unknown }): string {
-  if (response.result instanceof RawResult) return `{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":${response.result.json}}`;
+  return String(serializeAnswer(response));
+}
+
+/** Serialises a JSON-RPC response; one with a pre-serialised result stays spliced ({@link SplicedResponse}). */
+export function serializeAnswer(response: { id?: unknown; result?: unknown; error?: unknown }): string | SplicedResponse {
+  if (response.result instanceof RawResult)
+    return new SplicedResponse(`{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":`, response.result);
   return JSON.stringify(response);
 }
 

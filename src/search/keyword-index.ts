@@ -176,7 +176,7 @@ export class KeywordIndex {
       boosts: this.searchBoosts,
       bm25: this.bm25,
       limit: options.limit,
-      allowed: allowed && ((id) => allowed.has(id)),
+      allowedMask: allowed && this.ms.allowedMask(allowed),
     });
     // Second lock: whatever the scorer did, nothing outside `allowed` leaves this method.
     return allowed ? hits.filter((h) => allowed.has(h.id)) : hits;

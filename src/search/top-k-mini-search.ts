@@ -47,6 +47,8 @@ export class TopKMiniSearch<T> extends MiniSearch<T> {
   /** Field lengths by short id × field (MiniSearch's own are a Map of arrays: two lookups per posting). */
   private lengths = new Float64Array(0);
   private readonly stride: number;
+  /** Allowed sets as masks by short id, cached per set (by identity) while no document is added. */
+  private readonly masks = new WeakMap<ReadonlySet<string>, { nextId: number; size: number; mask: Uint8Array }>();
 
   constructor(options: Options<T>) {
     super(options);
@@ -64,9 +66,32 @@ export class TopKMiniSearch<T> extends MiniSearch<T> {
   }
 
   /**
+   * `allowed` as a mask by short id (1 = allowed), so the scorer tests a byte instead of hashing
+   * an id per posting. Cached per set object until a document is added (short ids are never
+   * reused, and removed documents have no postings left), or the set's size changes.
+   */
+  allowedMask(allowed: ReadonlySet<string>): Uint8Array {
+    const cached = this.masks.get(allowed);
+    if (cached && cached.nextId === this._nextId && cached.size === allowed.size) return cached.mask;
+    const mask = new Uint8Array(this._nextId);
+    if (allowed.size < this._documentIds.size) {
+      for (const id of allowed) {
+        const shortId = this._idToShortId.get(id);
+        if (shortId !== undefined) mask[shortId] = 1;
+      }
+    } else {
+      this._documentIds.forEach((id, shortId) => {
+        if (allowed.has(id as string)) mask[shortId] = 1;
+      });
+    }
+    this.masks.set(allowed, { nextId: this._nextId, size: allowed.size, mask });
+    return mask;
+  }
+
+  /**
    * The best `limit` documents (external id and score), best first; ties in the order the
    * documents were first matched, as MiniSearch orders them. Only ids for which `allowed`
-   * returns true are scored.
+   * returns true (or whose short id is set in `allowedMask`, see {@link allowedMask}) are scored.
    */
   topK(
     terms: readonly ScoringTerm[],
@@ -75,12 +100,14 @@ export class TopKMiniSearch<T> extends MiniSearch<T> {
       bm25?: Bm25Params | undefined;
       limit: number;
       allowed?: ((id: string) => boolean) | undefined;
+      allowedMask?: Uint8Array | undefined;
     },
   ): { id: string; score: number }[] {
     const limit = Math.floor(options.limit);
     if (limit <= 0 || terms.length === 0) return [];
     const { k, b, d } = options.bm25 ?? DEFAULT_BM25;
     const allowed = options.allowed;
+    const mask = options.allowedMask;
     const docIds = this._documentIds;
     const stride = this.stride;
     const totalCount = this._documentCount;
@@ -113,8 +140,8 @@ export class TopKMiniSearch<T> extends MiniSearch<T> {
         // forEach, not for…of: no [key, value] pair per posting (this loop is the whole cost of a search).
         postings.forEach((tf, shortId) => {
           if (matched[shortId] === 0) {
-            const id = docIds.get(shortId);
-            if (id === undefined || (allowed && !allowed(id as string))) return;
+            if (mask && mask[shortId] !== 1) return;
+            if (!mask && (docIds.get(shortId) === undefined || (allowed && !allowed(docIds.get(shortId) as string)))) return;
             touched[touchedCount++] = shortId;
             scores[shortId] = 0;
           }

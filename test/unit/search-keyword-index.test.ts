@@ -140,6 +140,20 @@ describe('KeywordIndex', () => {
       expect(ids(index.search('create a new issue', { limit: 2, allowed }))).to.have.members([...allowed]);
     });
 
+    it('reuses one allowed set across searches and index changes (its mask is rebuilt when documents are added)', () => {
+      const index = build();
+      const allowed = new Set(['gh:list_issues', 'fs:read_file', 'new:issue_tracker']);
+      expect(ids(index.search('github', { limit: 10, allowed }))).to.deep.equal(['gh:list_issues']);
+      index.upsert(doc('new:issue_tracker', 'issue_tracker', 'Track issues', 'github'));
+      expect(ids(index.search('github', { limit: 10, allowed }))).to.have.members(['gh:list_issues', 'new:issue_tracker']);
+      index.remove('new:issue_tracker');
+      expect(ids(index.search('github', { limit: 10, allowed }))).to.deep.equal(['gh:list_issues']);
+      // A caller that changes the set it passed (same object, same size) still gets nothing outside it.
+      allowed.delete('gh:list_issues');
+      allowed.add('gh:missing');
+      expect(ids(index.search('github', { limit: 10, allowed }))).to.deep.equal([]);
+    });
+
     it('property: no result outside the allowed set, and every allowed match is found', function () {
       this.timeout(60000);
       const vocabulary = ['create', 'list', 'file', 'issue', 'repo', 'user', 'delete', 'query', 'browser', 'page', 'message', 'channel'];

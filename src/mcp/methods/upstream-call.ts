@@ -21,14 +21,15 @@ export function callUpstream<T>(
       return;
     }
     const done = () => {
-      clearTimeout(timer);
+      deadline.cancel();
       ctx.signal.removeEventListener('abort', onCancel);
     };
-    const timer = setTimeout(() => {
+    // One shared coarse timer for every call's backstop, not a timer per call.
+    const deadline = deps.deadlines.schedule(deps.callTimeoutMs, () => {
       done();
       controller.abort();
       reject(new UpstreamError('timeout', `no answer within ${deps.callTimeoutMs} ms`));
-    }, deps.callTimeoutMs);
+    });
     const onCancel = () => {
       done();
       controller.abort();

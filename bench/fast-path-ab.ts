@@ -1,0 +1,125 @@
+/**
+ * A/B of the MCP fast path (issue 13): two gateway processes identical but for how `/mcp/bundle/…`
+ * is served, F (the `node:http` fast path, the default) and K (through the Koa chain), both
+ * pinned to core 0, the bench upstream and this load client to core 1. Closed loop `tools/call`
+ * echo (1 KiB) at 8 clients, trials alternating in ABBA order so neither side always runs first;
+ * CPU per request from /proc. Writes bench/results/fast-path-ab-<time>.json.
+ * Usage: tsx bench/fast-path-ab.ts [trials=8] [ms=2000] [koa-first]
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { closedLoop, type Target } from './load.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const TRIALS = Number(process.argv[2] ?? 8);
+const RUN_MS = Number(process.argv[3] ?? 2000);
+const TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+
+function pin(pid: number, core: number): void {
+  if (os.cpus().length < 2) return;
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', String(core), String(pid)], { stdio: 'ignore' });
+  } catch {
+    // taskset missing: unpinned.
+  }
+}
+
+async function start(args: string[], core: number): Promise<{ child: ChildProcess; info: any }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    cwd: path.join(HERE, '..'),
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  pin(child.pid!, core);
+  const line = await new Promise<string>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
+  });
+  pin(child.pid!, core);
+  return { child, info: JSON.parse(line) };
+}
+
+function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / TICKS;
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+pin(process.pid, 1);
+const upstream = await start([path.join(HERE, 'upstream.ts')], 1);
+// argv[4] = 'koa-first' starts K before F (to see whether start order biases the figures).
+const KOA_FIRST = process.argv[4] === 'koa-first';
+const koaFirst = KOA_FIRST ? await start([path.join(HERE, 'gateway.ts'), String(upstream.info.port), 'koa'], 0) : undefined;
+const fast = await start([path.join(HERE, 'gateway.ts'), String(upstream.info.port)], 0);
+const koa = koaFirst ?? (await start([path.join(HERE, 'gateway.ts'), String(upstream.info.port), 'koa'], 0));
+const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const text1k = 'x'.repeat(1024);
+const body = (seq: number) =>
+  JSON.stringify({ jsonrpc: '2.0', id: seq, method: 'tools/call', params: { name: 'echo', arguments: { text: text1k } } });
+
+async function target(gw: { info: any }): Promise<Target> {
+  const origin = `http://127.0.0.1:${gw.info.port}`;
+  const p = `/mcp/bundle/${gw.info.echoKey}`;
+  const sessions: string[] = [];
+  for (let i = 0; i < 8; i++) {
+    const res = await fetch(origin + p, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'ab', version: '1' } },
+      }),
+    });
+    await res.text();
+    sessions.push(res.headers.get('mcp-session-id')!);
+  }
+  return { origin, path: p, headers: (c) => ({ ...json, 'mcp-session-id': sessions[c % 8]!, 'mcp-protocol-version': '2025-11-25' }), body };
+}
+const targets = { F: await target(fast), K: await target(koa) };
+const pids = { F: fast.child.pid!, K: koa.child.pid! };
+for (const m of ['F', 'K'] as const) await closedLoop(targets[m], 8, 2000);
+
+const trials: Record<'F' | 'K', { cpu_us_per_req: number; rps: number; p50_ms: number }[]> = { F: [], K: [] };
+for (let t = 0; t < TRIALS; t++) {
+  const order = t % 4 === 0 || t % 4 === 3 ? (['F', 'K'] as const) : (['K', 'F'] as const);
+  for (const m of order) {
+    const cpu0 = cpuSeconds(pids[m]);
+    const r = await closedLoop(targets[m], 8, RUN_MS);
+    const cpu = cpuSeconds(pids[m]) - cpu0;
+    trials[m].push({ cpu_us_per_req: Math.round((cpu * 1e6) / r.requests), rps: r.rps, p50_ms: r.p50_ms });
+    process.stderr.write(`trial ${t + 1} ${m}: ${JSON.stringify(trials[m].at(-1))}\n`);
+  }
+}
+const summary = Object.fromEntries(
+  (['F', 'K'] as const).map((m) => [
+    m,
+    {
+      cpu_us_per_req: median(trials[m].map((x) => x.cpu_us_per_req)),
+      rps: median(trials[m].map((x) => x.rps)),
+      p50_ms: median(trials[m].map((x) => x.p50_ms)),
+    },
+  ]),
+);
+const pairs = trials.F.map((f, i) => Math.round((f.cpu_us_per_req / trials.K[i]!.cpu_us_per_req) * 100) / 100);
+const results = {
+  when: new Date().toISOString(),
+  loadavg: os.loadavg(),
+  method: { trials: TRIALS, run_ms: RUN_MS, clients: 8, order: 'ABBA', started_first: KOA_FIRST ? 'K' : 'F', payload_bytes: 1024 },
+  summary,
+  cpu_ratio_F_over_K_per_trial: pairs,
+  cpu_ratio_F_over_K_median: median(pairs),
+  trials,
+};
+fs.mkdirSync(path.join(HERE, 'results'), { recursive: true });
+fs.writeFileSync(
+  path.join(HERE, 'results', `fast-path-ab-${results.when.replace(/[:.]/g, '-')}.json`),
+  `${JSON.stringify(results, null, 2)}\n`,
+);
+process.stdout.write(`${JSON.stringify({ loadavg: results.loadavg, summary, pairs, median: results.cpu_ratio_F_over_K_median })}\n`);
+for (const p of [fast, koa, upstream]) p.child.kill('SIGTERM');
