@@ -66,6 +66,8 @@ export interface Services {
   readonly tx: Transactor;
   /** Seals and opens every secret stored at rest. */
   readonly secrets: SecretBox;
+  /** Signs the `requestState` of MCP input-required results (derived from the master key). */
+  readonly requestStateKey: Buffer;
   /** The SSRF guard for every URL fetched on an admin's say-so (OAuth, upstream servers, AI providers). */
   readonly outboundPolicy: OutboundPolicy;
   /** Change notifications between instances (Redis pub/sub) or within this one. */
@@ -481,6 +483,7 @@ function buildServices(input: {
     stores,
     tx,
     secrets,
+    requestStateKey: deriveKey(masterKey, 'mcp-request-state-v1'),
     outboundPolicy,
     bus,
     rateLimiter,
@@ -582,6 +585,7 @@ export function composeMcp(services: Services, config: Config, logger: Logger, o
     config,
     version: VERSION,
     options: coreOptions,
+    stateKey: services.requestStateKey,
     ...(sharedSessions ? { sharedSessions } : {}),
   });
   if (sharedSessions) core.onClose(() => void sharedSessions.close());

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 88dad2ff8a3dec9a95c7b101fc354e7e1d51fe71fa9eb65d11e3bf18c396de45
+// openapi.yaml sha256: e90d7df0799e647ac2e680d28c7653005b01b8a4e76f50dbb02e76aeedf25f2d
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -1488,7 +1488,7 @@ export interface paths {
         put?: never;
         /**
          * Send MCP messages to a bundle
-         * @description The Streamable HTTP endpoint of one bundle. It supports `initialize`, `ping`, `tools/list` (every enabled and available tool of the bundle, overrides applied, in display order), `tools/call`, `notifications/*`, and in 2026-07-28 `server/discover`. Search/execute mode is not offered here (see the gateway).
+         * @description The Streamable HTTP endpoint of one bundle. It supports `initialize`, `ping`, `tools/list` (every enabled and available tool of the bundle, overrides applied, in display order), `tools/call`, `notifications/*`, and in 2026-07-28 `server/discover`, `subscriptions/listen` and input-required results. Search/execute mode is not offered here (see the gateway).
          *
          *     With `Mcp-Session-Id` the existing session is used; otherwise `initialize`, or any other request (a new implicit session, spec 4.11 rule 3), creates a session bound to the credential and returns its id in the `Mcp-Session-Id` response header. In 2026-07-28 requests are stateless and carry `_meta` instead. The response is one JSON-RPC message as `application/json`, or a `text/event-stream` of related notifications ending with the response (long calls, progress); a request cancelled with `notifications/cancelled` gets a stream that ends without a response. A body of only notifications or responses answers 202. Tool failures are `tools/call` results with `isError: true`. See the tag `mcp`, "Transport rules".
          *
@@ -6768,7 +6768,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Transport error with `id: null`: unparsable JSON (-32700), invalid message or batch outside 2025-03-26 (-32600), header mismatch (-32020) or unsupported protocol version (-32022, `data.supported`). */
+            /** @description Transport error with `id: null`: unparsable JSON (-32700), invalid message or batch outside 2025-03-26 (-32600), header mismatch (-32020) or unsupported protocol version (-32022, `data.supported`); in 2026-07-28 also, with the request's id, a missing required client capability (-32021) or a malformed `subscriptions/listen` filter (-32602). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -7731,7 +7731,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Transport error with `id: null`: unparsable JSON (-32700), invalid message or batch outside 2025-03-26 (-32600), header mismatch (-32020) or unsupported protocol version (-32022, `data.supported`). */
+            /** @description Transport error with `id: null`: unparsable JSON (-32700), invalid message or batch outside 2025-03-26 (-32600), header mismatch (-32020) or unsupported protocol version (-32022, `data.supported`); in 2026-07-28 also, with the request's id, a missing required client capability (-32021) or a malformed `subscriptions/listen` filter (-32602). */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 88dad2ff8a3dec9a95c7b101fc354e7e1d51fe71fa9eb65d11e3bf18c396de45
+// openapi.yaml sha256: e90d7df0799e647ac2e680d28c7653005b01b8a4e76f50dbb02e76aeedf25f2d
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */

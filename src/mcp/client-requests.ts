@@ -47,8 +47,9 @@ export class ClientRequests {
   peer(req: PeerRequest): DownstreamPeer {
     const capabilities = req.era === 'legacy' ? req.session?.clientCapabilities : req.capabilities;
     return {
-      // 2026-07-28 has no way back for an answer on this path (input-required results are not
-      // relayed), so a modern caller is treated as lacking the capability.
+      // A 2026-07-28 caller answers through input-required results, which only tools/call,
+      // prompts/get and resources/read carry (src/mcp/input-required.ts serves those); during
+      // any other of its requests it is treated as lacking the capability.
       has: (capability) => req.era === 'legacy' && req.session !== null && isObject(capabilities?.[capability]),
       request: (method, params, signal) => this.send(req, method, params, signal),
       log: (params) => {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JSONRPCRequest, JSONRPCServer } from 'json-rpc-2.0';
 import type { ParameterizedContext } from 'koa';
@@ -26,6 +27,8 @@ import {
   type MessageKind,
   type RpcMessage,
 } from './protocol.js';
+import { INPUT_REQUIRED_METHODS, InputExchanges, type JsonRpcAnswer } from './input-required.js';
+import { InvalidFilterError, ListenStreams } from './listen.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { createRpcServer, METHOD_NAMES } from './rpc-server.js';
 import { SessionStore, type Session, type SharedSessions } from './sessions.js';
@@ -41,6 +44,12 @@ export interface McpOptions {
   callTimeoutMs?: number;
   /** A call still running after this long is answered as an SSE stream. */
   slowResponseMs?: number;
+  /** How long an upstream request that asked a 2026-07-28 caller for input waits for the retry. */
+  inputWaitMs?: number;
+  /** After an upstream asks for input, how long to wait for its other requests of the same round. */
+  inputGatherMs?: number;
+  /** How long a `requestState` of an input-required result is honoured. */
+  requestStateTtlMs?: number;
 }
 
 export interface EndpointCoreDeps {
@@ -52,6 +61,8 @@ export interface EndpointCoreDeps {
   /** Where legacy sessions are shared with the other instances (Redis); absent: this instance only. */
   sharedSessions?: SharedSessions;
   options?: McpOptions;
+  /** HMAC key of input-required `requestState` (derived from the master key; random when absent). */
+  stateKey?: Buffer;
 }
 
 /**
@@ -120,7 +131,8 @@ const IMPLICIT_VERSION = '2025-03-26';
 /** The abort reason of a request the client cancelled (`notifications/cancelled`): it gets no response. */
 class ClientCancelled extends Error {}
 
-type Base = { era: Era; session: Session | null; protocolVersion: string };
+/** `binding`: who a 2026-07-28 request comes from (route scope and credential), for its input-required exchanges. */
+type Base = { era: Era; session: Session | null; protocolVersion: string; binding?: string };
 /** Where a request's related notifications go: its POST answer, or a legacy SSE session's stream. */
 type AnswerChannel = Pick<ResponseChannel, 'notify' | 'openStream' | 'streamIfSlow'>;
 /** One request's answer; `cancelled` ones are left out of the reply. */
@@ -165,6 +177,10 @@ export class EndpointCore {
   private readonly closeHooks: (() => void)[] = [];
   /** Server-to-client requests relayed from upstreams, waiting for the client's answer. */
   private readonly clientRequests = new ClientRequests();
+  /** Open `subscriptions/listen` streams (2026-07-28). */
+  readonly listens = new ListenStreams();
+  /** 2026-07-28 requests waiting for the caller's input (input-required results). */
+  private readonly exchanges: InputExchanges;
   private readonly subscriptions: ResourceSubscriptions;
   /** The backstop timeouts of upstream calls, on one timer. */
   private readonly deadlines = new DeadlineWheel();
@@ -193,12 +209,19 @@ export class EndpointCore {
       subscriptions: this.subscriptions,
     });
     this.slowMs = o.slowResponseMs ?? 1000;
+    this.exchanges = new InputExchanges({
+      stateKey: deps.stateKey ?? randomBytes(32),
+      waitMs: o.inputWaitMs ?? 30_000,
+      gatherMs: o.inputGatherMs ?? 50,
+      stateTtlMs: o.requestStateTtlMs ?? 10 * 60_000,
+    });
     this.setAllowedOrigins(deps.config.allowedOrigins);
     this.publicOrigin = deps.config.publicUrl ? new URL(deps.config.publicUrl).origin : undefined;
     this.publicHost = deps.config.publicUrl ? new URL(deps.config.publicUrl).hostname.toLowerCase() : undefined;
     this.loopbackOnly = isLoopbackName(deps.config.host);
     this.keepAlive = setInterval(() => {
       for (const s of this.sessions.streams()) s.stream?.write(': keepalive\n\n');
+      this.listens.keepAlive();
     }, 25_000);
     this.keepAlive.unref();
   }
@@ -392,6 +415,7 @@ export class EndpointCore {
   drain(): void {
     this.draining = true;
     this.sessions.closeStreams();
+    this.listens.close();
   }
 
   /** Last step of a stop: ends every session and stream; calls still running are cancelled. */
@@ -401,6 +425,8 @@ export class EndpointCore {
     for (const fn of this.closeHooks.splice(0)) fn();
     this.sessions.close();
     this.subscriptions.close();
+    this.exchanges.close();
+    this.listens.close();
     this.deadlines.close();
   }
 
@@ -414,10 +440,13 @@ export class EndpointCore {
 
   /**
    * Tells the sessions in these scopes that their tool list changed, on their GET stream (kept for
-   * `Last-Event-ID` replay when the stream is down for the moment).
+   * `Last-Event-ID` replay when the stream is down for the moment), and their 2026-07-28 listen
+   * streams that their lists changed (each stream gets the kinds it asked for: a change of a
+   * bundle or of an upstream's catalog may change its tools, prompts and resources alike).
    */
   announceListChanged(scopes: ReadonlySet<string>): void {
     for (const s of this.sessions.listeners()) if (scopes.has(s.scope)) this.sessions.send(s, LIST_CHANGED);
+    this.listens.announce(scopes, ['tools', 'prompts', 'resources']);
   }
 
   private async serveRoute(
@@ -676,13 +705,31 @@ export class EndpointCore {
       const name = (msg.params as Record<string, unknown> | undefined)?.[field];
       if (header(req, 'mcp-name') !== name) return mismatch(`Header mismatch: Mcp-Name must equal params.${field}`);
     }
+    if (method === 'subscriptions/listen') return this.listen(res, target, msg);
     // initialize and ping do not exist in the stateless revision.
     if (!METHOD_NAMES.has(method) || method === 'initialize' || method === 'ping') {
       sendRpcError(res, 404, RpcCode.MethodNotFound, 'Method not found', { id: msg.id });
       return;
     }
-    const base: Base = { era: 'modern', session: null, protocolVersion: version };
+    const base: Base = { era: 'modern', session: null, protocolVersion: version, binding: `${target.scope}\n${target.credential}` };
     await this.dispatch(res, access, target, [msg], false, base, { ...target.headers });
+  }
+
+  /** `subscriptions/listen`: a notification stream of the target's scope, acknowledged at once. */
+  private listen(res: ServerResponse, target: McpTarget, msg: RpcMessage): void {
+    let filter;
+    try {
+      filter = ListenStreams.agreedFilter((msg.params ?? {}) as Record<string, unknown>);
+    } catch (err) {
+      if (!(err instanceof InvalidFilterError)) throw err;
+      sendRpcError(res, 400, RpcCode.InvalidParams, err.message, { id: msg.id });
+      return;
+    }
+    if (this.draining) {
+      sendRpcError(res, 503, RpcCode.InternalError, 'Server is shutting down', { headers: { 'retry-after': '1', connection: 'close' } });
+      return;
+    }
+    this.listens.open(res, msg.id as string | number, target.scope, target.credential, filter, { ...target.headers });
   }
 
   /** Runs requests through the JSON-RPC server and writes the answer (JSON, or SSE once streaming). */
@@ -771,6 +818,9 @@ export class EndpointCore {
       streamIfSlow: () => channel.streamIfSlow(),
       internalError: false,
     };
+    if (base.binding !== undefined && INPUT_REQUIRED_METHODS.has(msg.method as string)) {
+      return this.serveExchange(msg, ctx, base.binding, controller.signal, channel);
+    }
     try {
       const response = await this.rpc.receive(msg as JSONRPCRequest, ctx);
       if (msg.method === 'logging/setLevel' && base.session) void this.sessions.persist(base.session);
@@ -783,6 +833,49 @@ export class EndpointCore {
       if (calls?.get(idKey) === controller) calls.delete(idKey);
       if (calls?.size === 0 && base.session) this.inFlight.delete(base.session.id);
     }
+  }
+
+  /**
+   * A 2026-07-28 `tools/call`, `prompts/get` or `resources/read`: served as a round of an
+   * input-required exchange (src/mcp/input-required.ts), so an upstream asking for input gets it
+   * through `input_required` results and the caller's retries.
+   */
+  private async serveExchange(
+    msg: RpcMessage,
+    ctx: McpContext,
+    binding: string,
+    signal: AbortSignal,
+    channel: AnswerChannel,
+  ): Promise<Answer> {
+    const params = (msg.params ?? {}) as Record<string, unknown>;
+    const meta = params._meta as Record<string, unknown> | undefined;
+    const capabilities = meta?.[META_CLIENT_CAPABILITIES];
+    const target = msg.method === 'resources/read' ? params.uri : params.name;
+    const answer = await this.exchanges.serve(
+      {
+        id: ctx.requestId,
+        binding: `${binding}\n${String(msg.method)}\n${String(target)}\n${JSON.stringify(params.arguments ?? null)}`,
+        params,
+        capabilities: (capabilities ?? {}) as Record<string, unknown>,
+        logLevel: (LOG_LEVELS as readonly unknown[]).includes(meta?.[META_LOG_LEVEL]) ? (meta![META_LOG_LEVEL] as LogLevel) : undefined,
+        signal,
+        write: ctx.notify,
+        openStream: () => channel.openStream(),
+        streamIfSlow: () => channel.streamIfSlow(),
+      },
+      async (io) => {
+        const run: McpContext = { ...ctx, ...io, internalError: false };
+        const response = await this.rpc.receive(msg as JSONRPCRequest, run);
+        return { response: response as JsonRpcAnswer | null, internalError: run.internalError };
+      },
+    );
+    const body = JSON.stringify(
+      answer.error
+        ? { jsonrpc: '2.0', id: ctx.requestId, error: answer.error }
+        : { jsonrpc: '2.0', id: ctx.requestId, result: answer.result },
+    );
+    const status = answer.status === 200 && answer.error?.code === RpcCode.MethodNotFound ? 404 : answer.status;
+    return { status, body, ...(answer.error ? { errorCode: answer.error.code } : {}) };
   }
 
   /**

@@ -296,17 +296,18 @@ export class GatewayEndpoint {
   }
 
   /** Ends the GET streams of the sessions `which` selects (the sessions live on). */
-  private closeStreams(which: (session: Session) => boolean): void {
+  private closeStreams(which: (session: Pick<Session, 'scope' | 'credential'>) => boolean): void {
     for (const session of [...this.deps.core.sessions.streams()]) if (which(session)) session.stream?.end();
+    this.deps.core.listens.closeWhere((scope, credential) => which({ scope, credential }));
   }
 
   /** Sends list_changed to the open gateway streams whose view a change of these bundles concerns. */
   private announce(bundleIds: ReadonlySet<string>): void {
     const scopes = new Set<string>();
-    for (const session of this.deps.core.sessions.listeners()) {
-      if (!session.scope.startsWith(SCOPE_PREFIX) || scopes.has(session.scope)) continue;
-      const userId = session.scope.slice(SCOPE_PREFIX.length);
-      if (this.concerns(userId, bundleIds)) scopes.add(session.scope);
+    for (const scope of [...[...this.deps.core.sessions.listeners()].map((s) => s.scope), ...this.deps.core.listens.scopes()]) {
+      if (!scope.startsWith(SCOPE_PREFIX) || scopes.has(scope)) continue;
+      const userId = scope.slice(SCOPE_PREFIX.length);
+      if (this.concerns(userId, bundleIds)) scopes.add(scope);
     }
     if (scopes.size) this.deps.core.announceListChanged(scopes);
   }

@@ -17,16 +17,27 @@ export interface FixtureBundleOptions {
   /** Per-tool overrides by upstream tool name. */
   overrides?: Record<string, Record<string, unknown>>;
   name?: string;
+  /**
+   * The fixture's Streamable HTTP URL (startFixtureHttp) to register instead of a stdio process:
+   * an HTTP upstream's server-to-client requests arrive on the stream of the call that caused
+   * them, so concurrent callers each get their own (over stdio only a lone call can be told).
+   */
+  upstreamUrl?: string;
   description?: string;
 }
 
 /**
- * Registers our fixture upstream (stdio, through the real pool), waits until it is connected and
+ * Registers our fixture upstream (stdio unless `upstreamUrl` is given, through the real pool), waits until it is connected and
  * synced, and puts its tools in a new bundle: the real path from registry to bundle endpoint.
  */
 export async function setupFixtureBundle(api: ApiClient, baseUrl: string, options: FixtureBundleOptions = {}): Promise<FixtureBundle> {
   const name = options.name ?? `fixture-${Math.random().toString(36).slice(2, 8)}`;
-  const server = await register(api, { name, transport: 'stdio', ...fixtureStdio() });
+  const server = await register(
+    api,
+    options.upstreamUrl
+      ? { name, transport: 'streamable_http', url: options.upstreamUrl }
+      : { name, transport: 'stdio', ...fixtureStdio() },
+  );
   await waitConnected(api, server.id, 10);
   const listed = await api.get(`/api/v1/servers/${server.id}/tools?page_size=100`);
   if (listed.status !== 200) throw new Error(`listing tools: ${listed.status} ${listed.text}`);

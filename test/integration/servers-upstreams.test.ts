@@ -174,6 +174,18 @@ describe('upstream MCP servers, real processes on loopback', function () {
         'test_elicitation_sep1034_defaults',
         'test_elicitation_sep1330_enums',
         'json_schema_2020_12_tool',
+        // 2026-07-28: the diagnostic tools of server-stateless and the input-required (SEP-2322) tools.
+        'test_missing_capability',
+        'test_trigger_tool_change',
+        'test_trigger_prompt_change',
+        'test_input_required_result_elicitation',
+        'test_input_required_result_sampling',
+        'test_input_required_result_list_roots',
+        'test_input_required_result_request_state',
+        'test_input_required_result_multiple_inputs',
+        'test_input_required_result_multi_round',
+        'test_input_required_result_tampered_state',
+        'test_input_required_result_capabilities',
       ]);
       expect(catalog.resourcesOfServer(id).map((r) => r.uri)).to.include.members(['test://static-text', 'test://static-binary']);
       expect(catalog.promptsOfServer(id).map((p) => p.name)).to.include.members([
@@ -181,6 +193,7 @@ describe('upstream MCP servers, real processes on loopback', function () {
         'test_prompt_with_arguments',
         'test_prompt_with_embedded_resource',
         'test_prompt_with_image',
+        'test_input_required_result_prompt',
       ]);
     });
 
@@ -230,7 +243,7 @@ describe('upstream MCP servers, real processes on loopback', function () {
       ]);
       const server = (await t.owner.get(`/api/v1/servers/${id}`)).body;
       expect(server.resource_count).to.equal(resources.total);
-      expect(server.prompt_count).to.equal(4);
+      expect(server.prompt_count).to.equal(5);
       const catalog = t.server.services.catalog;
       expect(catalog.resourceTemplatesOfServer(id).map((r) => r.uriTemplate)).to.deep.equal(['test://template/{id}/data']);
       expect(catalog.promptsOfServer(id).map((p) => p.name)).to.include('test_simple_prompt');

@@ -13,8 +13,18 @@ export const CAPABILITIES = {
   logging: {},
 } as const;
 
-/** What 2026-07-28 requests are offered: no resource subscriptions (the revision has no `resources/subscribe`). */
-export const MODERN_CAPABILITIES = { tools: { listChanged: true }, resources: {}, prompts: {}, completions: {}, logging: {} } as const;
+/**
+ * What 2026-07-28 requests are offered: list changes on `subscriptions/listen` streams; no
+ * resource subscriptions (the revision has no `resources/subscribe`, and listen streams do not
+ * relay `resources/updated` yet).
+ */
+export const MODERN_CAPABILITIES = {
+  tools: { listChanged: true },
+  resources: { listChanged: true },
+  prompts: { listChanged: true },
+  completions: {},
+  logging: {},
+} as const;
 
 /** `initialize` (legacy): the negotiated version, capabilities, and the view's instructions (a bundle's description). */
 export function initialize(_params: Record<string, unknown>, ctx: McpContext, deps: McpMethodDeps): Record<string, unknown> {
