@@ -11,6 +11,9 @@ import type { UpstreamListing, UpstreamPool } from '../upstream/upstream-pool.js
 import type { InMemoryCatalog, ServerCatalogEntry } from './in-memory-catalog.js';
 
 const SYNC_DEBOUNCE_MS = 50;
+/** Attempts of a scheduled sync that fails while the upstream stays connected, and the base delay between them. */
+const SYNC_ATTEMPTS = 3;
+const SYNC_RETRY_MS = 1000;
 
 /** A server's connection state as shown to admins (live where the pool knows it, else last recorded). */
 export interface ServerStatusView {
@@ -205,14 +208,25 @@ export class CatalogSync implements UpstreamEvents {
   // ---------------------------------------------------------------- sync
 
   /** Syncs soon (coalescing bursts of list_changed notifications). */
-  private scheduleSync(serverId: string, delayMs: number): void {
+  private scheduleSync(serverId: string, delayMs: number, attempt = 1): void {
     if (this.closing) return;
     clearTimeout(this.syncTimers.get(serverId));
     const timer = setTimeout(() => {
       this.syncTimers.delete(serverId);
-      this.sync(serverId).catch((err) =>
-        this.deps.logger.warn({ serverId, reason: err instanceof Error ? err.message : String(err) }, 'catalog sync failed'),
-      );
+      const awaiting = this.awaitingSync.has(serverId);
+      this.sync(serverId).catch((err) => {
+        const retry = attempt < SYNC_ATTEMPTS && this.isConnected(serverId);
+        this.deps.logger.warn(
+          { serverId, attempt, retry, reason: err instanceof Error ? err.message : String(err) },
+          'catalog sync failed',
+        );
+        // A connected upstream whose lists could not be stored (a database hiccup, a timeout) is
+        // tried again a few times, later each time, rather than left with a stale catalog.
+        if (!retry) return;
+        // Still `connecting` to admins until a retry stores the catalog (or the last one fails).
+        if (awaiting) this.awaitingSync.add(serverId);
+        this.scheduleSync(serverId, SYNC_RETRY_MS * attempt, attempt + 1);
+      });
     }, delayMs);
     timer.unref();
     this.syncTimers.set(serverId, timer);

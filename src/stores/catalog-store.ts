@@ -178,7 +178,14 @@ export class CatalogStore {
         await this.db('mcp_tools')
           .where({ id })
           .update({ ...values, updated_at: this.db.fn.now() });
-      else await this.db('mcp_tools').insert({ id: newId(), server_id: serverId, name: tool.name, enabled: true, ...values });
+      // Another instance syncing the same upstream at the same moment may have inserted the name
+      // first (scale-out): then its row is brought up to date instead (keeping its id and selection).
+      else
+        await this.db('mcp_tools')
+          .insert({ id: newId(), server_id: serverId, name: tool.name, enabled: true, ...values })
+          .onConflict(['server_id', 'name'])
+          .merge({ ...values, updated_at: this.db.fn.now() })
+          .where('mcp_tools.skill_attachment_id', null);
     }
     const gone = existing.filter((t) => !offered.has(t.name)).map((t) => t.id);
     if (gone.length)
@@ -209,7 +216,11 @@ export class CatalogStore {
         await this.db('mcp_resources')
           .where({ id })
           .update({ ...values, updated_at: this.db.fn.now() });
-      else await this.db('mcp_resources').insert({ id: newId(), server_id: serverId, ...values });
+      else
+        await this.db('mcp_resources')
+          .insert({ id: newId(), server_id: serverId, ...values })
+          .onConflict(['server_id', 'is_template', 'uri'])
+          .merge({ ...values, updated_at: this.db.fn.now() });
     }
     const gone = existing.filter((r) => !seen.has(key(r.uri, r.is_template))).map((r) => r.id);
     if (gone.length) await this.db('mcp_resources').whereIn('id', gone).delete();
@@ -229,7 +240,11 @@ export class CatalogStore {
         await this.db('mcp_prompts')
           .where({ id })
           .update({ ...values, updated_at: this.db.fn.now() });
-      else await this.db('mcp_prompts').insert({ id: newId(), server_id: serverId, ...values });
+      else
+        await this.db('mcp_prompts')
+          .insert({ id: newId(), server_id: serverId, ...values })
+          .onConflict(['server_id', 'name'])
+          .merge({ ...values, updated_at: this.db.fn.now() });
     }
     const gone = existing.filter((p) => !seen.has(p.name)).map((p) => p.id);
     if (gone.length) await this.db('mcp_prompts').whereIn('id', gone).delete();

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { CatalogStore } from '../../src/stores/catalog-store.js';
 import { SHAPED_SCHEMA_TEXT } from '../fixtures/raw-schema-server.js';
 import { mcpFetch, modernRequest, RawSession, responseOf } from '../helpers/mcp-http.js';
 import { LOOPBACK_UPSTREAMS, startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -83,6 +85,43 @@ describe('catalog fidelity: tool schemas as the upstream wrote them', function (
     expect(seen.at(-1)).to.equal('connected');
     // It was observed while connecting (the delayed list), not only after.
     expect(seen.filter((s) => s === 'connecting').length).to.be.greaterThan(5);
+  });
+
+  it('stores the catalog when two instances sync one server at the same moment (the later insert merges, no unique violation)', async () => {
+    const other = await register(admin.client, {
+      name: 'raw-schema-twice',
+      transport: 'stdio',
+      command: process.execPath,
+      args: ['--import', 'tsx', path.join(ROOT, 'test/fixtures/raw-schema-server.ts')],
+      cwd: ROOT,
+    });
+    expect((await admin.client.post(`/api/v1/servers/${other.id}/disable`, {})).status).to.equal(200);
+    const knex = t.server.services.db.knex;
+    const tool = (name: string, description: string) => ({
+      name,
+      title: null,
+      description,
+      input_schema: { type: 'object' },
+      output_schema: null,
+      annotations: null,
+      meta: null,
+    });
+    // Instance A's sync inserts and holds its transaction open; instance B's sync starts meanwhile
+    // (on PostgreSQL its insert waits for A's row), then A commits and B must still succeed.
+    const first = await knex.transaction();
+    await new CatalogStore(first).syncTools(other.id, [tool('alpha', 'from A'), tool('beta', 'from A')], randomUUID);
+    const second = knex.transaction(async (trx) =>
+      new CatalogStore(trx).syncTools(other.id, [tool('alpha', 'from B'), tool('beta', 'from B')], randomUUID),
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    await first.commit();
+    await second;
+    const rows = await knex('mcp_tools').where({ server_id: other.id }).orderBy('name');
+    expect(rows.map((r) => [r.name, r.description])).to.deep.equal([
+      ['alpha', 'from B'],
+      ['beta', 'from B'],
+    ]);
+    await admin.client.delete(`/api/v1/servers/${other.id}`);
   });
 
   it('records a call whose upstream error holds U+0000 (stored as U+FFFD) without blocking later records', async () => {
