@@ -197,12 +197,27 @@ describe('GET /api/v1/dashboard, /dashboard/charts, /dashboard/activity', functi
     expectPercentile(stats.p50_latency_ms_24h, latencies, 50, '24h');
     expectPercentile(stats.p95_latency_ms_24h, latencies, 95, '24h');
 
-    const servers = (await t.owner.get('/api/v1/servers?page_size=100')).body.items as any[];
-    expect(stats.servers_total).to.equal(servers.length).and.equal(3);
-    expect(stats.servers_connected)
+    // Connection states are live: the server that cannot connect is `connecting` during each retry
+    // and `error` between them. Compare the dashboard with the server list read right after it,
+    // until both were read between two state changes.
+    let servers: any[] = [];
+    let dash = res.body;
+    let health: typeof stats = stats;
+    await waitFor('the dashboard and the server list read at one connection state', async () => {
+      dash = (await admin.client.get('/api/v1/dashboard')).body;
+      health = dash.stats;
+      servers = (await t.owner.get('/api/v1/servers?page_size=100')).body.items as any[];
+      return (
+        health.servers_error === servers.filter((s) => s.status === 'error').length &&
+        health.servers_connected === servers.filter((s) => s.status === 'connected').length &&
+        health.servers_error === 1
+      );
+    });
+    expect(health.servers_total).to.equal(servers.length).and.equal(3);
+    expect(health.servers_connected)
       .to.equal(servers.filter((s) => s.status === 'connected').length)
       .and.equal(1);
-    expect(stats.servers_error)
+    expect(health.servers_error)
       .to.equal(servers.filter((s) => s.status === 'error').length)
       .and.equal(1);
     const tools = (await knex('mcp_tools').select('enabled')) as { enabled: boolean }[];
@@ -222,12 +237,12 @@ describe('GET /api/v1/dashboard, /dashboard/charts, /dashboard/activity', functi
     expect(stats.api_keys_active).to.equal(usable.length).and.equal(3);
 
     // Health: every server, errors first, then by name; status and facts as the servers API says.
-    expect(res.body.health.map((h: any) => h.name)).to.deep.equal(
+    expect(dash.health.map((h: any) => h.name)).to.deep.equal(
       [...servers]
         .sort((a, b) => (a.status === 'error' ? 0 : 1) - (b.status === 'error' ? 0 : 1) || cmp(a.name, b.name))
         .map((s) => s.name),
     );
-    for (const h of res.body.health) {
+    for (const h of dash.health) {
       const s = servers.find((x) => x.id === h.server_id);
       expect(h.status).to.equal(s.status);
       expect(h.last_error).to.equal(s.last_error);
