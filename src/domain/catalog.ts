@@ -33,6 +33,8 @@ export interface CatalogTool {
   readonly annotations: ToolAnnotations | null;
   /** `_meta` of the upstream tool definition, passed through. */
   readonly meta: Record<string, unknown> | null;
+  /** `execution` of the upstream tool definition (`taskSupport`: whether it may run as a task). */
+  readonly execution?: Record<string, unknown> | null;
   /** Admin's tool selection: disabled tools are served nowhere. */
   readonly enabled: boolean;
   /**
@@ -109,6 +111,11 @@ export interface UpstreamCallOptions {
    * roots) and log messages the upstream sends during the call are relayed to it.
    */
   downstream?: DownstreamPeer;
+  /**
+   * Run the tool call as a task on the upstream when it offers task-augmented `tools/call` (the
+   * gateway's own task for the call waits on it); otherwise the call runs as an ordinary one.
+   */
+  asTask?: { readonly ttlMs: number };
 }
 
 /**

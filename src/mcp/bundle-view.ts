@@ -82,6 +82,7 @@ export class BundleView implements McpView {
         serverId: tool.serverId,
         upstreamName: tool.name,
         override: t.override,
+        execution: tool.execution ?? null,
         wire: compact({
           name: eff.name,
           title: eff.title,
@@ -89,6 +90,7 @@ export class BundleView implements McpView {
           inputSchema: eff.inputSchema,
           outputSchema: eff.outputSchema,
           annotations: eff.annotations,
+          execution: tool.execution ?? null,
           _meta: eff.meta,
         }),
       };

@@ -5,6 +5,7 @@ import type { CallRecorder } from './call-recorder.js';
 import type { ResourceSubscriptions } from './resource-subscriptions.js';
 import type { Era } from './protocol.js';
 import type { Session } from './sessions.js';
+import type { TaskRegistry } from './tasks.js';
 import type { McpCaller, McpView } from './view.js';
 
 /** What a method knows of the request it serves (json-rpc-2.0 "server params"). */
@@ -31,6 +32,10 @@ export interface McpContext {
   internalError: boolean;
   /** The caller as upstream calls relay to it (server-to-client requests, log messages). */
   readonly downstream?: DownstreamPeer;
+  /** What the caller declared: the legacy session's capabilities, or a 2026-07-28 request's `_meta` ones. */
+  readonly clientCapabilities: Record<string, unknown> | undefined;
+  /** Whose tasks the caller sees: its route scope and credential. */
+  readonly taskOwner: string;
 }
 
 /** What methods use besides the request. */
@@ -45,4 +50,6 @@ export interface McpMethodDeps {
   readonly serverInfo: { name: string; version: string };
   /** Legacy sessions' resource subscriptions, relayed to upstreams. */
   readonly subscriptions: ResourceSubscriptions;
+  /** The callers' tasks (MCP tasks). */
+  readonly tasks: TaskRegistry;
 }

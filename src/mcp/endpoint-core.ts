@@ -32,6 +32,7 @@ import { InvalidFilterError, ListenStreams } from './listen.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { createRpcServer, METHOD_NAMES } from './rpc-server.js';
 import { SessionStore, type Session, type SharedSessions } from './sessions.js';
+import { TaskRegistry } from './tasks.js';
 import type { McpCaller, McpView } from './view.js';
 
 /** Tunables of the MCP endpoints (defaults suit production; tests shorten them). */
@@ -123,7 +124,15 @@ export interface McpRoute {
 const MAX_LOGGED_NAME = 128;
 const LIST_CHANGED = '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}';
 /** Methods whose 2026-07-28 requests must name their target in `Mcp-Name`. */
-const NAMED: Record<string, 'name' | 'uri'> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+/** The body field a 2026-07-28 request's `Mcp-Name` header mirrors (SEP-2243; the tasks methods: SEP-2663). */
+const NAMED: Record<string, 'name' | 'uri' | 'taskId'> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
 const MAX_BATCH = 100;
 /** The version of an implicit session whose request names none (the transport's default assumption). */
 const IMPLICIT_VERSION = '2025-03-26';
@@ -184,6 +193,8 @@ export class EndpointCore {
   private readonly subscriptions: ResourceSubscriptions;
   /** The backstop timeouts of upstream calls, on one timer. */
   private readonly deadlines = new DeadlineWheel();
+  /** The callers' tasks (MCP tasks): tool calls run in the background. */
+  readonly tasks = new TaskRegistry();
 
   constructor(private readonly deps: EndpointCoreDeps) {
     const o = deps.options ?? {};
@@ -207,6 +218,7 @@ export class EndpointCore {
       deadlines: this.deadlines,
       serverInfo: this.serverInfo,
       subscriptions: this.subscriptions,
+      tasks: this.tasks,
     });
     this.slowMs = o.slowResponseMs ?? 1000;
     this.exchanges = new InputExchanges({
@@ -427,6 +439,7 @@ export class EndpointCore {
     this.subscriptions.close();
     this.exchanges.close();
     this.listens.close();
+    this.tasks.close();
     this.deadlines.close();
   }
 
@@ -814,6 +827,11 @@ export class EndpointCore {
       signal: controller.signal,
       notify: write,
       downstream,
+      clientCapabilities:
+        base.era === 'modern'
+          ? (meta?.[META_CLIENT_CAPABILITIES] as Record<string, unknown> | undefined)
+          : base.session?.clientCapabilities,
+      taskOwner: base.session ? `${base.session.scope}\n${base.session.credential}` : (base.binding ?? ''),
       openStream: () => channel.openStream(),
       streamIfSlow: () => channel.streamIfSlow(),
       internalError: false,
@@ -826,7 +844,14 @@ export class EndpointCore {
       if (msg.method === 'logging/setLevel' && base.session) void this.sessions.persist(base.session);
       // The protocol: a cancelled request SHOULD NOT be answered (clients have forgotten its id).
       if (controller.signal.reason instanceof ClientCancelled) return { status: 200, body: '', cancelled: true };
-      const status = ctx.internalError ? 500 : base.era === 'modern' && response?.error?.code === RpcCode.MethodNotFound ? 404 : 200;
+      const code = response?.error?.code;
+      const status = ctx.internalError
+        ? 500
+        : base.era === 'modern' && code === RpcCode.MethodNotFound
+          ? 404
+          : base.era === 'modern' && code === RpcCode.MissingClientCapability
+            ? 400
+            : 200;
       const answer = response ?? { id, error: { code: RpcCode.InternalError, message: 'Internal error' } };
       return { status, body: serializeAnswer(answer), ...(answer.error ? { errorCode: answer.error.code } : {}) };
     } finally {

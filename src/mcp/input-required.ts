@@ -304,7 +304,7 @@ export class InputExchanges {
         },
       };
     }
-    const status = internalError ? 500 : 200;
+    const status = internalError ? 500 : response.error?.code === RpcCode.MissingClientCapability ? 400 : 200;
     return response.error ? { status, error: response.error } : { status, result: response.result };
   }
 

@@ -5,6 +5,7 @@ import { discover, initialize, ping } from './methods/lifecycle.js';
 import { loggingSetLevel } from './methods/logging.js';
 import { promptsGet, promptsList } from './methods/prompts.js';
 import { resourcesList, resourcesRead, resourcesSubscribe, resourceTemplatesList, resourcesUnsubscribe } from './methods/resources.js';
+import { tasksCancel, tasksGet, tasksList, tasksResult, tasksUpdate } from './methods/tasks.js';
 import { toolsCall, toolsList } from './methods/tools.js';
 import { RawResult, RpcCode, rpcError } from './protocol.js';
 
@@ -25,6 +26,11 @@ const METHODS: Record<string, Method> = {
   'logging/setLevel': loggingSetLevel,
   'resources/subscribe': resourcesSubscribe,
   'resources/unsubscribe': resourcesUnsubscribe,
+  'tasks/get': tasksGet,
+  'tasks/result': tasksResult,
+  'tasks/list': tasksList,
+  'tasks/cancel': tasksCancel,
+  'tasks/update': tasksUpdate,
 };
 
 /** Names of the methods the bundle endpoint serves. */

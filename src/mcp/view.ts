@@ -12,6 +12,8 @@ export interface OfferedTool {
   readonly serverId: string;
   readonly upstreamName: string;
   readonly override: ToolOverride;
+  /** `execution` as the upstream declares it (`taskSupport`: whether the tool may run as a task). */
+  readonly execution: Record<string, unknown> | null;
   /** The MCP Tool object as `tools/list` shows it. */
   readonly wire: Record<string, unknown>;
 }

@@ -328,6 +328,7 @@ export class CatalogSync implements UpstreamEvents {
         outputSchema: t.output_schema ? asObjectSchema(t.output_schema) : null,
         annotations: t.annotations,
         meta: t.meta,
+        execution: t.execution ?? null,
         enabled: t.enabled,
         // Offered at the last sync and on an enabled server; live connection is serverState().connected.
         available: t.available && row.enabled,
@@ -405,6 +406,7 @@ function toolUpsert(t: Tool) {
     output_schema: t.outputSchema ? asObjectSchema(t.outputSchema) : null,
     annotations: objOrNull(t.annotations),
     meta: objOrNull(t._meta),
+    execution: objOrNull(t.execution),
   };
 }
 

@@ -12,6 +12,8 @@ export interface DbToolRow {
   output_schema: Record<string, unknown> | null;
   annotations: Record<string, unknown> | null;
   meta: Record<string, unknown> | null;
+  /** `execution` of the upstream tool definition (`taskSupport`), passed through. */
+  execution: Record<string, unknown> | null;
   enabled: boolean;
   available: boolean;
   /** Set on script tools: the skill attachment that registered the tool. */
@@ -61,6 +63,7 @@ const TOOL_COLUMNS = [
   'output_schema',
   'annotations',
   'meta',
+  'execution',
   'enabled',
   'available',
   'skill_attachment_id',
@@ -114,6 +117,7 @@ export interface ToolUpsert {
   output_schema: Record<string, unknown> | null;
   annotations: Record<string, unknown> | null;
   meta: Record<string, unknown> | null;
+  execution: Record<string, unknown> | null;
 }
 
 export type ResourceUpsert = Omit<DbResourceRow, 'id' | 'server_id' | 'created_at' | 'updated_at'>;
@@ -171,6 +175,7 @@ export class CatalogStore {
         output_schema: schemaText(tool.output_schema),
         annotations: json(tool.annotations),
         meta: json(tool.meta),
+        execution: json(tool.execution),
         available: true,
       };
       const id = byName.get(tool.name);

@@ -314,7 +314,8 @@ export class UpstreamConnection {
         ...(err.data !== undefined ? { data: err.data } : {}),
       });
     }
-    if ((err as { name?: string }).name === 'ZodError')
+    // A result that fails its schema (zod's error, whichever zod build the SDK parsed it with).
+    if (/ZodError$/.test(String((err as { name?: unknown }).name)) || Array.isArray((err as { issues?: unknown }).issues))
       return new UpstreamError('protocol', `Upstream server "${name}" sent an invalid answer to ${what}`);
     return new UpstreamError('unavailable', `Upstream server "${name}" is unavailable: ${describeError(err)}`);
   }

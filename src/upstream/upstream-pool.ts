@@ -1,5 +1,7 @@
 import {
+  CancelTaskResultSchema,
   CompleteResultSchema,
+  CreateTaskResultSchema,
   EmptyResultSchema,
   type Prompt,
   type Resource,
@@ -21,6 +23,37 @@ import {
   type UpstreamServerSpec,
   type UpstreamState,
 } from './upstream-connection.js';
+
+/**
+ * A tool call run as a task on an upstream that offers task-augmented `tools/call` (MCP
+ * 2025-11-25): the upstream creates the task, `tasks/result` waits for its outcome, and a cancel of
+ * the call (the signal) becomes `tasks/cancel` upstream. Resolves with the tool's result.
+ */
+async function callAsUpstreamTask(
+  client: Parameters<Parameters<UpstreamConnection['run']>[2]>[0],
+  toolName: string,
+  args: Record<string, unknown>,
+  ttlMs: number,
+  request: Parameters<Parameters<UpstreamConnection['run']>[2]>[1],
+  meta: { progressToken: string } | undefined,
+): Promise<ToolCallResult> {
+  const created = await client.request(
+    { method: 'tools/call', params: { name: toolName, arguments: args, task: { ttl: ttlMs }, ...(meta ? { _meta: meta } : {}) } },
+    CreateTaskResultSchema,
+    request,
+  );
+  const { taskId } = created.task;
+  const cancel = () => {
+    client.request({ method: 'tasks/cancel', params: { taskId } }, CancelTaskResultSchema, { timeout: 10_000 }).catch(() => undefined);
+  };
+  request.signal?.addEventListener('abort', cancel, { once: true });
+  try {
+    const result = await client.request({ method: 'tasks/result', params: { taskId } }, RAW_CALL_RESULT, request);
+    return result as ToolCallResult;
+  } finally {
+    request.signal?.removeEventListener('abort', cancel);
+  }
+}
 
 /**
  * A `tools/list` page read without the SDK's result schema, which rebuilds every tool object and
@@ -165,6 +198,9 @@ export class UpstreamPool implements UpstreamCaller {
     options: UpstreamCallOptions = {},
   ): Promise<ToolCallResult> {
     return this.connection(serverId).run(`tools/call ${toolName}`, options, async (client, request, meta) => {
+      const taskCalls = (client.getServerCapabilities()?.tasks as { requests?: { tools?: { call?: unknown } } } | undefined)?.requests
+        ?.tools?.call;
+      if (options.asTask && taskCalls) return callAsUpstreamTask(client, toolName, args, options.asTask.ttlMs, request, meta);
       // client.request rather than client.callTool: a gateway passes results through untouched
       // (no client-side outputSchema enforcement).
       const result = await client.request(

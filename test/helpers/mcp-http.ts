@@ -111,7 +111,7 @@ export class RawSession {
 
 /** Headers and `_meta` of a 2026-07-28 request. */
 export function modernRequest(method: string, params: Record<string, unknown> = {}, id = nextId++) {
-  const name = method === 'resources/read' ? params.uri : params.name;
+  const name = method === 'resources/read' ? params.uri : method.startsWith('tasks/') ? params.taskId : params.name;
   const headers: Record<string, string> = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method };
   if (typeof name === 'string') headers['mcp-name'] = name;
   const body = {

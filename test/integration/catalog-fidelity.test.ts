@@ -105,6 +105,7 @@ describe('catalog fidelity: tool schemas as the upstream wrote them', function (
       output_schema: null,
       annotations: null,
       meta: null,
+      execution: null,
     });
     // Instance A's sync inserts and holds its transaction open; instance B's sync starts meanwhile
     // (on PostgreSQL its insert waits for A's row), then A commits and B must still succeed.

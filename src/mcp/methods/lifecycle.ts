@@ -11,6 +11,8 @@ export const CAPABILITIES = {
   prompts: {},
   completions: {},
   logging: {},
+  /** Tasks (2025-11-25) for `tools/call` of the tools that declare task support (src/mcp/methods/tasks.ts). */
+  tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
 } as const;
 
 /**
@@ -24,6 +26,8 @@ export const MODERN_CAPABILITIES = {
   prompts: { listChanged: true },
   completions: {},
   logging: {},
+  /** The tasks extension (src/mcp/methods/tasks.ts). */
+  extensions: { 'io.modelcontextprotocol/tasks': {} },
 } as const;
 
 /** `initialize` (legacy): the negotiated version, capabilities, and the view's instructions (a bundle's description). */

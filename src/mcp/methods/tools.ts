@@ -1,10 +1,11 @@
 import { ConcealedArgumentError, upstreamArguments } from '../../services/bundles-tools.js';
 import { UpstreamError, type ToolCallResult } from '../../domain/catalog.js';
 import type { CallStatus } from '../../domain/call-records.js';
-import type { UnavailableTool } from '../view.js';
+import type { OfferedTool, UnavailableTool } from '../view.js';
 import type { McpContext, McpMethodDeps } from '../context.js';
 import type { RawResult } from '../protocol.js';
 import { RpcCode, rpcError } from '../protocol.js';
+import { startToolTask, taskPlan } from './tasks.js';
 import { callUpstream, failureStatus, progressForwarder, upstreamRpcError } from './upstream-call.js';
 
 /** `tools/list`: the bundle's offered tools, pre-serialised page by page. */
@@ -124,13 +125,42 @@ export async function toolsCall(params: Record<string, unknown>, ctx: McpContext
     return { content: [{ type: 'text', text: message }], isError: true };
   }
 
+  const plan = taskPlan(params, ctx, deps, tool.name, tool.execution);
+  if (plan !== 'sync') {
+    // The task's call belongs to no request: nothing streams, nobody is asked for input, and the
+    // backstop is the task's TTL rather than the per-call timeout.
+    return startToolTask(ctx, deps, tool.name, plan.ttlMs, (signal, ttlMs) => {
+      const detached: McpContext = {
+        ...ctx,
+        signal,
+        progressToken: undefined,
+        notify: () => undefined,
+        openStream: () => undefined,
+        streamIfSlow: () => undefined,
+        downstream: undefined,
+      };
+      return invoke(tool, upstreamArgs, detached, { ...deps, callTimeoutMs: ttlMs }, record, { ttlMs });
+    }) as ToolCallResult;
+  }
   if (ctx.progressToken !== undefined) ctx.openStream();
   else ctx.streamIfSlow();
+  return invoke(tool, upstreamArgs, ctx, deps, record);
+}
+
+/** Runs one upstream call of `tool` and maps its outcome: the result, or the caller's JSON-RPC error. Recorded either way. */
+async function invoke(
+  tool: OfferedTool,
+  upstreamArgs: Record<string, unknown>,
+  ctx: McpContext,
+  deps: McpMethodDeps,
+  record: (status: CallStatus, error: string | null) => void,
+  asTask?: { ttlMs: number },
+): Promise<ToolCallResult> {
   try {
     const result = await callUpstream(
       ctx,
       deps,
-      (options) => deps.upstreams.callTool(tool.serverId, tool.upstreamName, upstreamArgs, options),
+      (options) => deps.upstreams.callTool(tool.serverId, tool.upstreamName, upstreamArgs, asTask ? { ...options, asTask } : options),
       progressForwarder(ctx),
     );
     if (!isCallToolResult(result)) throw new UpstreamError('protocol', 'malformed tools/call result');

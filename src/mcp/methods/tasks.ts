@@ -1,0 +1,193 @@
+import type { ToolCallResult } from '../../domain/catalog.js';
+import type { McpContext, McpMethodDeps } from '../context.js';
+import { RpcCode, rpcError } from '../protocol.js';
+import type { Task } from '../tasks.js';
+
+/**
+ * MCP tasks through the gateway, for the tools whose upstream declares `execution.taskSupport`
+ * `optional` or `required`. The gateway runs the task itself (src/mcp/tasks.ts): a tool call in
+ * the background, relayed as a task to an upstream that offers task-augmented `tools/call` and as
+ * an ordinary call to one that does not, so every caller gets the same task surface:
+ *
+ * - 2025-11-25 sessions (capability `tasks`): `tools/call` with `params.task` creates a task and
+ *   answers `{task}`; `tasks/get`, `tasks/result` (waits for the outcome), `tasks/list`,
+ *   `tasks/cancel`. A `required` tool called without `task` is -32601; a tool without task support
+ *   ignores `task` and answers at once.
+ * - 2026-07-28 (extension `io.modelcontextprotocol/tasks`, declared per request in
+ *   `_meta.io.modelcontextprotocol/clientCapabilities.extensions`): the gateway decides; a caller
+ *   with the extension gets a flat `CreateTaskResult` (`resultType: "task"`) for every
+ *   task-supporting tool, a caller without it gets the result at once, or -32021 for a `required`
+ *   tool. `tasks/get` inlines `result` or `error`; `tasks/cancel` answers an empty ack;
+ *   `tasks/update` has nothing to do (gateway tasks never wait for input); `tasks/result` and
+ *   `tasks/list` do not exist there. Each of them without the extension is -32021.
+ *
+ * Tasks are scoped to the caller's route and credential: another caller's task id is unknown (-32602).
+ */
+
+/** The 2026-07-28 tasks extension's identifier. */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+/** `_meta` key a 2025-11-25 `tasks/result` answer names its task with. */
+const RELATED_TASK = 'io.modelcontextprotocol/related-task';
+const LIST_PAGE = 50;
+
+type TaskSupport = 'forbidden' | 'optional' | 'required';
+
+/** A tool's declared task support (absent or unknown: forbidden). */
+export function taskSupport(execution: Record<string, unknown> | null | undefined): TaskSupport {
+  const v = execution?.taskSupport;
+  return v === 'optional' || v === 'required' ? v : 'forbidden';
+}
+
+/** Whether a 2026-07-28 caller declared the tasks extension on this request. */
+function hasTasksExtension(ctx: McpContext): boolean {
+  const extensions = ctx.clientCapabilities?.extensions;
+  return typeof extensions === 'object' && extensions !== null && TASKS_EXTENSION in extensions;
+}
+
+function missingExtension(): never {
+  throw rpcError(RpcCode.MissingClientCapability, `Missing required client capability: extensions["${TASKS_EXTENSION}"]`, {
+    requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+  });
+}
+
+/**
+ * How a `tools/call` of a tool with `execution` runs: `sync` (answered at once) or as a task with
+ * the TTL the caller asked for; throws the protocol's error where the tool cannot run as asked.
+ */
+export function taskPlan(
+  params: Record<string, unknown>,
+  ctx: McpContext,
+  deps: McpMethodDeps,
+  toolName: string,
+  execution: Record<string, unknown> | null | undefined,
+): { ttlMs: number } | 'sync' {
+  const support = taskSupport(execution);
+  if (ctx.era === 'modern') {
+    if (support === 'forbidden') return 'sync';
+    if (!hasTasksExtension(ctx)) {
+      if (support === 'required') missingExtension();
+      return 'sync';
+    }
+    return { ttlMs: deps.tasks.ttlFor(undefined) };
+  }
+  const requested = params.task;
+  const wants = typeof requested === 'object' && requested !== null && !Array.isArray(requested);
+  if (support === 'required' && !wants)
+    throw rpcError(RpcCode.MethodNotFound, `Tool ${toolName} must be called as a task (taskSupport "required"): set params.task`);
+  if (!wants || support === 'forbidden') return 'sync';
+  return { ttlMs: deps.tasks.ttlFor((requested as { ttl?: unknown }).ttl) };
+}
+
+/** Creates the task of a `tools/call` and answers its creation in the caller's revision. */
+export function startToolTask(
+  ctx: McpContext,
+  deps: McpMethodDeps,
+  toolName: string,
+  ttlMs: number,
+  run: (signal: AbortSignal, ttlMs: number) => Promise<ToolCallResult>,
+): Record<string, unknown> {
+  const task = deps.tasks.create(ctx.taskOwner, toolName, ttlMs, (signal) => run(signal, ttlMs));
+  if (ctx.era === 'modern') return { resultType: 'task', ...modernTask(task) };
+  return { task: legacyTask(task) };
+}
+
+/** A task as 2025-11-25 shows it. */
+function legacyTask(task: Task): Record<string, unknown> {
+  return {
+    taskId: task.id,
+    status: task.status,
+    ...(task.statusMessage !== undefined ? { statusMessage: task.statusMessage } : {}),
+    createdAt: task.createdAt.toISOString(),
+    lastUpdatedAt: task.lastUpdatedAt.toISOString(),
+    ttl: task.ttlMs,
+    pollInterval: task.pollIntervalMs,
+  };
+}
+
+/** A task as the 2026-07-28 extension shows it (without the outcome). */
+function modernTask(task: Task): Record<string, unknown> {
+  return {
+    taskId: task.id,
+    status: task.status,
+    ...(task.statusMessage !== undefined ? { statusMessage: task.statusMessage } : {}),
+    createdAt: task.createdAt.toISOString(),
+    lastUpdatedAt: task.lastUpdatedAt.toISOString(),
+    ttlMs: task.ttlMs,
+    pollIntervalMs: task.pollIntervalMs,
+  };
+}
+
+function taskOf(params: Record<string, unknown>, ctx: McpContext, deps: McpMethodDeps): Task {
+  if (typeof params.taskId !== 'string') throw rpcError(RpcCode.InvalidParams, 'params.taskId must be a string');
+  const task = deps.tasks.get(ctx.taskOwner, params.taskId);
+  if (!task) throw rpcError(RpcCode.InvalidParams, `Task not found: ${params.taskId}`);
+  return task;
+}
+
+/** `tasks/get`: the task's state; in 2026-07-28 with its outcome inlined once it has one. */
+export function tasksGet(params: Record<string, unknown>, ctx: McpContext, deps: McpMethodDeps): Record<string, unknown> {
+  if (ctx.era === 'modern' && !hasTasksExtension(ctx)) missingExtension();
+  const task = taskOf(params, ctx, deps);
+  if (ctx.era !== 'modern') return legacyTask(task);
+  return {
+    ...modernTask(task),
+    ...(task.status === 'completed' && task.result ? { result: task.result } : {}),
+    ...(task.status === 'failed' && task.error ? { error: task.error } : {}),
+  };
+}
+
+/** `tasks/result` (2025-11-25): waits for the task to end, then answers what its `tools/call` would have. */
+export async function tasksResult(params: Record<string, unknown>, ctx: McpContext, deps: McpMethodDeps): Promise<unknown> {
+  if (ctx.era === 'modern') throw rpcError(RpcCode.MethodNotFound, 'Method not found');
+  const task = taskOf(params, ctx, deps);
+  if (task.status === 'working') {
+    ctx.streamIfSlow();
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        ctx.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      ctx.signal.addEventListener('abort', done, { once: true });
+      void task.settled.then(done);
+    });
+    if (task.status === 'working') throw rpcError(RpcCode.RequestCancelled, 'Request cancelled');
+  }
+  if (task.status === 'failed' && task.error) throw rpcError(task.error.code, task.error.message, task.error.data);
+  if (task.status !== 'completed' || !task.result) throw rpcError(RpcCode.InvalidParams, `Task ${task.id} was cancelled: it has no result`);
+  return { ...task.result, _meta: { ...(task.result._meta as Record<string, unknown> | undefined), [RELATED_TASK]: { taskId: task.id } } };
+}
+
+/** `tasks/list` (2025-11-25): the caller's tasks, newest first, 50 a page. */
+export function tasksList(params: Record<string, unknown>, ctx: McpContext, deps: McpMethodDeps): Record<string, unknown> {
+  if (ctx.era === 'modern') throw rpcError(RpcCode.MethodNotFound, 'Method not found');
+  let offset = 0;
+  if (params.cursor !== undefined) {
+    const parsed = typeof params.cursor === 'string' && /^[0-9]{1,9}$/.test(params.cursor) ? Number(params.cursor) : NaN;
+    if (!Number.isInteger(parsed)) throw rpcError(RpcCode.InvalidParams, 'Invalid cursor');
+    offset = parsed;
+  }
+  const all = deps.tasks.list(ctx.taskOwner);
+  const page = all.slice(offset, offset + LIST_PAGE).map(legacyTask);
+  return offset + LIST_PAGE < all.length ? { tasks: page, nextCursor: String(offset + LIST_PAGE) } : { tasks: page };
+}
+
+/**
+ * `tasks/cancel`: cancels a working task (its upstream call is cancelled). 2025-11-25 answers the
+ * cancelled task, and -32602 for one already ended; 2026-07-28 answers an empty ack either way.
+ */
+export function tasksCancel(params: Record<string, unknown>, ctx: McpContext, deps: McpMethodDeps): Record<string, unknown> {
+  if (ctx.era === 'modern' && !hasTasksExtension(ctx)) missingExtension();
+  const task = taskOf(params, ctx, deps);
+  const cancelled = deps.tasks.cancel(ctx.taskOwner, task.id);
+  if (ctx.era === 'modern') return {};
+  if (!cancelled) throw rpcError(RpcCode.InvalidParams, `Cannot cancel task in terminal status: ${task.status}`);
+  return legacyTask(task);
+}
+
+/** `tasks/update` (2026-07-28): input for a task waiting on it; the gateway's tasks never wait for input. */
+export function tasksUpdate(params: Record<string, unknown>, ctx: McpContext, deps: McpMethodDeps): Record<string, unknown> {
+  if (ctx.era !== 'modern') throw rpcError(RpcCode.MethodNotFound, 'Method not found');
+  if (!hasTasksExtension(ctx)) missingExtension();
+  const task = taskOf(params, ctx, deps);
+  throw rpcError(RpcCode.InvalidParams, `Task ${task.id} is not waiting for input (status ${task.status})`);
+}

@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import { JSONRPCErrorException } from 'json-rpc-2.0';
+import type { ToolCallResult } from '../domain/catalog.js';
+import { RpcCode } from './protocol.js';
+
+/** Where a task is in its life (MCP tasks: 2025-11-25 and the 2026-07-28 extension share the names). */
+export type TaskStatus = 'working' | 'completed' | 'failed' | 'cancelled';
+
+/** A JSON-RPC error a task ended with (`status: failed`). */
+export interface TaskError {
+  readonly code: number;
+  readonly message: string;
+  readonly data?: unknown;
+}
+
+/** One task of one caller: a tool call the gateway runs in the background. */
+export interface Task {
+  readonly id: string;
+  /** Who may see it: route scope and credential (a bundle and its key, a user and their key). */
+  readonly owner: string;
+  /** The tool's name as the caller knows it. */
+  readonly toolName: string;
+  readonly createdAt: Date;
+  readonly ttlMs: number;
+  readonly pollIntervalMs: number;
+  status: TaskStatus;
+  statusMessage: string | undefined;
+  lastUpdatedAt: Date;
+  result: ToolCallResult | undefined;
+  error: TaskError | undefined;
+  /** Settles when the task reaches a terminal status. */
+  readonly settled: Promise<void>;
+}
+
+interface Entry {
+  readonly task: Task;
+  readonly controller: AbortController;
+  readonly settle: () => void;
+  readonly expiry: NodeJS.Timeout;
+}
+
+/** Limits of the registry (from the process configuration). */
+export interface TaskRegistryOptions {
+  /** Retention when the caller asks for none (ms from creation). */
+  readonly defaultTtlMs: number;
+  /** Longest retention a caller may ask for; a longer request is cut to it. */
+  readonly maxTtlMs: number;
+  /** Suggested polling interval told to callers. */
+  readonly pollIntervalMs: number;
+  /** Most tasks one caller holds at once (terminal ones count until they expire). */
+  readonly maxPerOwner: number;
+}
+
+export const TASK_DEFAULTS: TaskRegistryOptions = {
+  defaultTtlMs: 60 * 60_000,
+  maxTtlMs: 24 * 60 * 60_000,
+  pollIntervalMs: 1000,
+  maxPerOwner: 100,
+};
+
+const isTerminal = (s: TaskStatus) => s !== 'working';
+
+/**
+ * The tasks of this instance's callers (MCP tasks). A task runs one tool call in the background
+ * under its own cancellation, independent of the request that created it; its outcome is kept
+ * until the task's TTL (from creation) runs out. Every lookup is by owner and id, so a caller can
+ * never see, read or cancel another caller's task: an id of someone else's task is simply unknown.
+ * Tasks live in memory: a restart or another instance does not know them (documented).
+ */
+export class TaskRegistry {
+  private readonly entries = new Map<string, Entry>();
+  private readonly perOwner = new Map<string, number>();
+  private closed = false;
+
+  constructor(private readonly options: TaskRegistryOptions = TASK_DEFAULTS) {}
+
+  /** The TTL a task gets when the caller asked for `requested` (ms; anything not a positive number means the default). */
+  ttlFor(requested: unknown): number {
+    if (typeof requested !== 'number' || !Number.isFinite(requested) || requested <= 0) return this.options.defaultTtlMs;
+    return Math.min(Math.floor(requested), this.options.maxTtlMs) || 1;
+  }
+
+  /**
+   * Creates a task of `owner` and starts `run` with the task's signal. `run` resolves with the
+   * tool's result (a tool error is a completed task with `isError`) or rejects with a JSON-RPC
+   * error (a failed task). Full: -32603 is not right for a caller's limit, so the caller gets -32003.
+   */
+  create(owner: string, toolName: string, ttlMs: number, run: (signal: AbortSignal) => Promise<ToolCallResult>): Task {
+    if (this.closed) throw new JSONRPCErrorException('The gateway is shutting down', RpcCode.UpstreamUnavailable);
+    const held = this.perOwner.get(owner) ?? 0;
+    if (held >= this.options.maxPerOwner)
+      throw new JSONRPCErrorException(
+        `Too many tasks: at most ${this.options.maxPerOwner} are kept per caller; wait for some to expire`,
+        RpcCode.RateLimited,
+      );
+    const now = new Date();
+    let settle!: () => void;
+    const settled = new Promise<void>((resolve) => (settle = resolve));
+    const task: Task = {
+      id: randomUUID(),
+      owner,
+      toolName,
+      createdAt: now,
+      ttlMs,
+      pollIntervalMs: this.options.pollIntervalMs,
+      status: 'working',
+      statusMessage: undefined,
+      lastUpdatedAt: now,
+      result: undefined,
+      error: undefined,
+      settled,
+    };
+    const controller = new AbortController();
+    const expiry = setTimeout(() => this.expire(task.id), ttlMs);
+    expiry.unref();
+    this.entries.set(task.id, { task, controller, settle, expiry });
+    this.perOwner.set(owner, held + 1);
+    let running: Promise<ToolCallResult>;
+    try {
+      running = run(controller.signal);
+    } catch (err) {
+      running = Promise.reject(err);
+    }
+    running.then(
+      (result) => this.finish(task.id, 'completed', { result }),
+      (err: unknown) => this.finish(task.id, 'failed', { error: asTaskError(err) }),
+    );
+    return task;
+  }
+
+  /** The task `id` of `owner`, or undefined (unknown, expired, or someone else's). */
+  get(owner: string, id: unknown): Task | undefined {
+    if (typeof id !== 'string') return undefined;
+    const entry = this.entries.get(id);
+    return entry && entry.task.owner === owner ? entry.task : undefined;
+  }
+
+  /** The tasks of `owner`, newest first. */
+  list(owner: string): Task[] {
+    const out: Task[] = [];
+    for (const { task } of this.entries.values()) if (task.owner === owner) out.push(task);
+    return out.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? -1 : 1));
+  }
+
+  /** Cancels a working task of `owner` (its tool call is cancelled); false when it is already terminal. */
+  cancel(owner: string, id: string): boolean {
+    const entry = this.entries.get(id);
+    if (!entry || entry.task.owner !== owner || isTerminal(entry.task.status)) return false;
+    this.finish(id, 'cancelled', { statusMessage: 'Cancelled by the caller' });
+    entry.controller.abort();
+    return true;
+  }
+
+  /** Cancels every working task and forgets them all (shutdown). */
+  close(): void {
+    this.closed = true;
+    for (const [id, entry] of this.entries) {
+      if (!isTerminal(entry.task.status)) {
+        this.finish(id, 'cancelled', { statusMessage: 'The gateway shut down' });
+        entry.controller.abort();
+      }
+      clearTimeout(entry.expiry);
+    }
+    this.entries.clear();
+    this.perOwner.clear();
+  }
+
+  /** Number of tasks kept (for tests and metrics). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private finish(id: string, status: TaskStatus, outcome: { result?: ToolCallResult; error?: TaskError; statusMessage?: string }): void {
+    const entry = this.entries.get(id);
+    if (!entry || isTerminal(entry.task.status)) return;
+    const { task } = entry;
+    task.status = status;
+    task.lastUpdatedAt = new Date();
+    task.result = outcome.result;
+    task.error = outcome.error;
+    task.statusMessage = outcome.statusMessage ?? (outcome.error ? outcome.error.message : undefined);
+    entry.settle();
+  }
+
+  private expire(id: string): void {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    this.entries.delete(id);
+    const left = (this.perOwner.get(entry.task.owner) ?? 1) - 1;
+    if (left > 0) this.perOwner.set(entry.task.owner, left);
+    else this.perOwner.delete(entry.task.owner);
+    if (!isTerminal(entry.task.status)) {
+      this.finish(id, 'cancelled', { statusMessage: 'The task outlived its TTL' });
+      entry.controller.abort();
+    }
+  }
+}
+
+function asTaskError(err: unknown): TaskError {
+  if (err instanceof JSONRPCErrorException)
+    return err.data === undefined ? { code: err.code, message: err.message } : { code: err.code, message: err.message, data: err.data };
+  return { code: RpcCode.InternalError, message: 'Internal error' };
+}
