@@ -185,14 +185,14 @@ export class TaskRegistry {
   private expire(id: string): void {
     const entry = this.entries.get(id);
     if (!entry) return;
-    this.entries.delete(id);
-    const left = (this.perOwner.get(entry.task.owner) ?? 1) - 1;
-    if (left > 0) this.perOwner.set(entry.task.owner, left);
-    else this.perOwner.delete(entry.task.owner);
     if (!isTerminal(entry.task.status)) {
       this.finish(id, 'cancelled', { statusMessage: 'The task outlived its TTL' });
       entry.controller.abort();
     }
+    this.entries.delete(id);
+    const left = (this.perOwner.get(entry.task.owner) ?? 1) - 1;
+    if (left > 0) this.perOwner.set(entry.task.owner, left);
+    else this.perOwner.delete(entry.task.owner);
   }
 }
 

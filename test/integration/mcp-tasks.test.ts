@@ -60,7 +60,7 @@ describe('MCP tasks through the gateway (2025-11-25 tasks, 2026-07-28 tasks exte
       const task = created.result.task;
       expect(task).to.include({ status: 'working', ttl: 60_000 });
       expect(task.taskId).to.be.a('string');
-      expect(Date.parse(task.createdAt)).to.be.a('number').and.not.NaN;
+      expect(Number.isNaN(Date.parse(task.createdAt))).to.equal(false);
       expect(created.result.content).to.equal(undefined);
       const working = responseOf(await s.request('tasks/get', { taskId: task.taskId })).result;
       expect(working).to.include({ taskId: task.taskId, status: 'working' });
@@ -90,6 +90,9 @@ describe('MCP tasks through the gateway (2025-11-25 tasks, 2026-07-28 tasks exte
       const failed = responseOf(await s.request('tasks/result', { taskId: broken.taskId }));
       expect(failed.error.code).to.equal(-32000);
       expect(responseOf(await s.request('tasks/get', { taskId: broken.taskId })).result.status).to.equal('failed');
+      // An upstream answer that fails its schema is that call's failure, not a lost connection.
+      const after = responseOf(await s.request('tools/call', { name: 'greet', arguments: { name: 'again' } })).result;
+      expect(after.content).to.deep.equal([{ type: 'text', text: 'Hello, again!' }]);
     });
 
     it('cancels a working task (and refuses to cancel it twice)', async () => {
