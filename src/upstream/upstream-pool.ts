@@ -24,6 +24,9 @@ import {
   type UpstreamState,
 } from './upstream-connection.js';
 
+/** `_meta` key with which a 2025-11-25 `tasks/result` names its task. */
+const RELATED_TASK = 'io.modelcontextprotocol/related-task';
+
 /**
  * A tool call run as a task on an upstream that offers task-augmented `tools/call` (MCP
  * 2025-11-25): the upstream creates the task, `tasks/result` waits for its outcome, and a cancel of
@@ -48,8 +51,13 @@ async function callAsUpstreamTask(
   };
   request.signal?.addEventListener('abort', cancel, { once: true });
   try {
-    const result = await client.request({ method: 'tasks/result', params: { taskId } }, RAW_CALL_RESULT, request);
-    return result as ToolCallResult;
+    const result = (await client.request({ method: 'tasks/result', params: { taskId } }, RAW_CALL_RESULT, request)) as ToolCallResult;
+    // The upstream names its own task in `_meta`: an id the gateway's callers never see.
+    const meta = result._meta as Record<string, unknown> | undefined;
+    if (!meta || !(RELATED_TASK in meta)) return result;
+    const { [RELATED_TASK]: _upstreamTask, ...rest } = meta;
+    const { _meta: _dropped, ...plain } = result;
+    return Object.keys(rest).length > 0 ? { ...plain, _meta: rest } : (plain as ToolCallResult);
   } finally {
     request.signal?.removeEventListener('abort', cancel);
   }

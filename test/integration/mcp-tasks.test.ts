@@ -183,6 +183,8 @@ describe('MCP tasks through the gateway (2025-11-25 tasks, 2026-07-28 tasks exte
       const done = await settledModern(fixture.endpoint, created.taskId);
       expect(done.status).to.equal('completed');
       expect(done.result.content).to.deep.equal([{ type: 'text', text: 'Computed m after 1 s' }]);
+      // The upstream's own task (named in its result's _meta) stays behind the gateway.
+      expect(done.result._meta?.['io.modelcontextprotocol/related-task']).to.equal(undefined);
       expect(done).to.not.have.property('requestState');
       const sync = responseOf(await modern(fixture.endpoint, 'tools/call', { name: 'greet', arguments: { name: 'Ada' } })).result;
       expect(sync).to.include({ resultType: 'complete' });
