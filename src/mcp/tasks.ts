@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { JSONRPCErrorException } from 'json-rpc-2.0';
-import type { ToolCallResult } from '../domain/catalog.js';
+import { DownstreamRpcError, type DownstreamPeer, type ToolCallResult } from '../domain/catalog.js';
 import { RpcCode } from './protocol.js';
 
 /** Where a task is in its life (MCP tasks: 2025-11-25 and the 2026-07-28 extension share the names). */
-export type TaskStatus = 'working' | 'completed' | 'failed' | 'cancelled';
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
 /** A JSON-RPC error a task ended with (`status: failed`). */
 export interface TaskError {
@@ -32,11 +32,22 @@ export interface Task {
   readonly settled: Promise<void>;
 }
 
+/** A request of the task's tool call for the caller's input, waiting for `tasks/update`. */
+interface PendingInput {
+  readonly method: string;
+  readonly params: Record<string, unknown> | undefined;
+  readonly resolve: (result: Record<string, unknown>) => void;
+  readonly reject: (err: Error) => void;
+}
+
 interface Entry {
   readonly task: Task;
   readonly controller: AbortController;
   readonly settle: () => void;
   readonly expiry: NodeJS.Timeout;
+  /** Input requests by the key the caller answers them with. */
+  readonly pending: Map<string, PendingInput>;
+  inputSeq: number;
 }
 
 /** Limits of the registry (from the process configuration). */
@@ -58,7 +69,7 @@ export const TASK_DEFAULTS: TaskRegistryOptions = {
   maxPerOwner: 100,
 };
 
-const isTerminal = (s: TaskStatus) => s !== 'working';
+const isTerminal = (s: TaskStatus) => s !== 'working' && s !== 'input_required';
 
 /**
  * The tasks of this instance's callers (MCP tasks). A task runs one tool call in the background
@@ -85,7 +96,7 @@ export class TaskRegistry {
    * tool's result (a tool error is a completed task with `isError`) or rejects with a JSON-RPC
    * error (a failed task). Full: -32603 is not right for a caller's limit, so the caller gets -32003.
    */
-  create(owner: string, toolName: string, ttlMs: number, run: (signal: AbortSignal) => Promise<ToolCallResult>): Task {
+  create(owner: string, toolName: string, ttlMs: number, run: (signal: AbortSignal, task: Task) => Promise<ToolCallResult>): Task {
     if (this.closed) throw new JSONRPCErrorException('The gateway is shutting down', RpcCode.UpstreamUnavailable);
     const held = this.perOwner.get(owner) ?? 0;
     if (held >= this.options.maxPerOwner)
@@ -113,11 +124,11 @@ export class TaskRegistry {
     const controller = new AbortController();
     const expiry = setTimeout(() => this.expire(task.id), ttlMs);
     expiry.unref();
-    this.entries.set(task.id, { task, controller, settle, expiry });
+    this.entries.set(task.id, { task, controller, settle, expiry, pending: new Map(), inputSeq: 0 });
     this.perOwner.set(owner, held + 1);
     let running: Promise<ToolCallResult>;
     try {
-      running = run(controller.signal);
+      running = run(controller.signal, task);
     } catch (err) {
       running = Promise.reject(err);
     }
@@ -151,6 +162,79 @@ export class TaskRegistry {
     return true;
   }
 
+  /**
+   * The caller of a task as its tool call sees it (server-to-client requests of the upstream):
+   * each request parks the task in `input_required` with the request under a fresh key, until
+   * the caller answers it with `tasks/update`. Capabilities are those the caller declared when it
+   * created the task.
+   */
+  peer(task: Task, capabilities: Record<string, unknown> | undefined): DownstreamPeer {
+    return {
+      has: (capability) => typeof capabilities?.[capability] === 'object' && capabilities[capability] !== null,
+      request: (method, params, signal) => this.ask(task.id, method, params, signal),
+      log: () => undefined,
+    };
+  }
+
+  /** The input requests a task waits on, by key (empty unless it is `input_required`). */
+  inputRequests(task: Task): Record<string, Record<string, unknown>> {
+    const out: Record<string, Record<string, unknown>> = {};
+    for (const [key, input] of this.entries.get(task.id)?.pending ?? [])
+      out[key] = { method: input.method, ...(input.params ? { params: input.params } : {}) };
+    return out;
+  }
+
+  /**
+   * Hands the caller's answers to the input requests they name (others are ignored); the task
+   * works again once nothing is pending. Returns false for a task `owner` does not have.
+   */
+  respond(owner: string, id: string, responses: Record<string, Record<string, unknown>>): boolean {
+    const entry = this.entries.get(id);
+    if (!entry || entry.task.owner !== owner) return false;
+    for (const [key, value] of Object.entries(responses)) {
+      const input = entry.pending.get(key);
+      if (!input) continue;
+      entry.pending.delete(key);
+      input.resolve(value);
+    }
+    this.afterInput(entry);
+    return true;
+  }
+
+  private ask(id: string, method: string, params: Record<string, unknown> | undefined, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const entry = this.entries.get(id);
+    if (!entry || isTerminal(entry.task.status)) return Promise.reject(new DownstreamRpcError(RpcCode.RequestCancelled, 'The task has ended'));
+    entry.inputSeq += 1;
+    const key = `input-${entry.inputSeq}`;
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        if (entry.pending.delete(key)) this.afterInput(entry);
+        reject(new DownstreamRpcError(RpcCode.RequestCancelled, 'The request was cancelled'));
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      entry.pending.set(key, {
+        method,
+        params,
+        resolve: (v) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(v);
+        },
+        reject,
+      });
+      entry.task.status = 'input_required';
+      entry.task.statusMessage = 'Waiting for the caller\'s input (tasks/update)';
+      entry.task.lastUpdatedAt = new Date();
+    });
+  }
+
+  private afterInput(entry: Entry): void {
+    if (entry.task.status !== 'input_required' || entry.pending.size > 0) return;
+    entry.task.status = 'working';
+    entry.task.statusMessage = undefined;
+    entry.task.lastUpdatedAt = new Date();
+  }
+
   /** Cancels every working task and forgets them all (shutdown). */
   close(): void {
     this.closed = true;
@@ -179,6 +263,8 @@ export class TaskRegistry {
     task.result = outcome.result;
     task.error = outcome.error;
     task.statusMessage = outcome.statusMessage ?? (outcome.error ? outcome.error.message : undefined);
+    for (const input of entry.pending.values()) input.reject(new DownstreamRpcError(RpcCode.RequestCancelled, 'The task has ended'));
+    entry.pending.clear();
     entry.settle();
   }
 

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { setupFixtureBundle, type FixtureBundle } from '../helpers/fixture-bundle.js';
 import { mcpFetch, modernRequest, RawSession, responseOf, type McpReply } from '../helpers/mcp-http.js';
 import { LOOPBACK_UPSTREAMS, startTestServer, type TestServer } from '../helpers/test-server.js';
-import { waitFor } from '../helpers/upstreams.js';
+import path from 'node:path';
+import { register, waitConnected, waitFor } from '../helpers/upstreams.js';
 
 const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 const WITH_TASKS = { 'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS_EXTENSION]: {} } } };
@@ -75,6 +76,8 @@ describe('MCP tasks through the gateway (2025-11-25 tasks, 2026-07-28 tasks exte
       const s = await session();
       const sync = responseOf(await s.request('tools/call', { name: 'slow_compute', arguments: { seconds: 0, label: 'now' } })).result;
       expect(sync.content).to.deep.equal([{ type: 'text', text: 'Computed now after 0 s' }]);
+      // A tool that runs only as a task: -32601 without one (the protocol's answer).
+      expect(responseOf(await s.request('tools/call', { name: 'failing_job', arguments: {} })).error.code).to.equal(-32601);
       const greet = responseOf(await s.request('tools/call', { name: 'greet', arguments: { name: 'Ada' }, task: {} })).result;
       expect(greet.task).to.equal(undefined);
       expect(greet.content).to.deep.equal([{ type: 'text', text: 'Hello, Ada!' }]);
@@ -197,6 +200,10 @@ describe('MCP tasks through the gateway (2025-11-25 tasks, 2026-07-28 tasks exte
       ).result;
       expect(sync.resultType).to.equal('complete');
       expect(sync.content[0].text).to.equal('Computed result after 0 s');
+      const required = await modern(fixture.endpoint, 'tools/call', { name: 'failing_job', arguments: {} }, true);
+      expect(required.status).to.equal(400);
+      expect(responseOf(required).error).to.deep.include({ code: -32021 });
+      expect(responseOf(required).error.data).to.deep.equal({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
       for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
         const reply = await modern(
           fixture.endpoint,
@@ -231,9 +238,11 @@ describe('MCP tasks through the gateway (2025-11-25 tasks, 2026-07-28 tasks exte
       expect(again).to.deep.equal({ resultType: 'complete' });
       const unknown = responseOf(await modern(fixture.endpoint, 'tasks/get', { taskId: 'nope' }));
       expect(unknown.error.code).to.equal(-32602);
-      expect(responseOf(await modern(fixture.endpoint, 'tasks/update', { taskId: task.taskId, inputResponses: {} })).error.code).to.equal(
-        -32602,
-      );
+      // An update with nothing to answer is acknowledged too; for an unknown task it is -32602.
+      const update = responseOf(await modern(fixture.endpoint, 'tasks/update', { taskId: task.taskId, inputResponses: {} }));
+      expect(update.result).to.deep.equal({ resultType: 'complete' });
+      const unknownUpdate = responseOf(await modern(fixture.endpoint, 'tasks/update', { taskId: 'nope', inputResponses: {} }));
+      expect(unknownUpdate.error.code).to.equal(-32602);
     });
 
     it('keeps tasks/list and tasks/result out of the revision, and scopes task ids to the credential', async () => {
@@ -242,6 +251,93 @@ describe('MCP tasks through the gateway (2025-11-25 tasks, 2026-07-28 tasks exte
       const task = responseOf(await modern(fixture.endpoint, 'tools/call', { name: 'slow_compute', arguments: { seconds: 0 } })).result;
       const foreign = responseOf(await modern(other.endpoint, 'tasks/get', { taskId: task.taskId }));
       expect(foreign.error.code).to.equal(-32602);
+    });
+
+    describe('an upstream without tasks whose task-supporting tools ask for input', () => {
+      let endpoint: string;
+      const ELICIT = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { [TASKS_EXTENSION]: {} } } };
+      const call = async (method: string, params: Record<string, unknown>) => {
+        const { headers, body } = modernRequest(method, { ...params, _meta: ELICIT });
+        return responseOf(await mcpFetch(endpoint, { body, headers }));
+      };
+      const status = (taskId: string, wanted: string) =>
+        waitFor(`task ${taskId} to be ${wanted}`, async () => {
+          const task = (await call('tasks/get', { taskId })).result;
+          return task.status === wanted ? task : undefined;
+        });
+      before(async () => {
+        const server = await register(t.owner, {
+          name: 'task-input',
+          transport: 'stdio',
+          command: process.execPath,
+          args: ['--import', 'tsx', path.resolve('test/fixtures/task-input-server.ts')],
+          cwd: process.cwd(),
+        });
+        await waitConnected(t.owner, server.id, 3);
+        const tools = (await t.owner.get(`/api/v1/servers/${server.id}/tools`)).body.items as { id: string }[];
+        const created = await t.owner.post('/api/v1/bundles', { name: 'task-input', tools: tools.map((x) => ({ tool_id: x.id })) });
+        endpoint = `${t.url}/mcp/bundle/${created.body.bundle_key}`;
+      });
+
+      it('runs the call as the gateway’s own task', async () => {
+        const task = (await call('tools/call', { name: 'quick', arguments: {} })).result;
+        expect(task.resultType).to.equal('task');
+        const done = await status(task.taskId, 'completed');
+        expect(done.result.content).to.deep.equal([{ type: 'text', text: 'quick answer' }]);
+      });
+
+      it('parks the task in input_required with the request, and resumes it on tasks/update', async () => {
+        const task = (await call('tools/call', { name: 'confirm_delete', arguments: { path: '/tmp/x' } })).result;
+        const waiting = await status(task.taskId, 'input_required');
+        const keys = Object.keys(waiting.inputRequests);
+        expect(keys).to.have.length(1);
+        const request = waiting.inputRequests[keys[0]!];
+        expect(request.method).to.equal('elicitation/create');
+        expect(request.params.message).to.equal('Delete /tmp/x?');
+        const ack = await call('tasks/update', {
+          taskId: task.taskId,
+          inputResponses: { [keys[0]!]: { action: 'accept', content: { confirm: true } } },
+        });
+        expect(ack.result).to.deep.equal({ resultType: 'complete' });
+        const done = await status(task.taskId, 'completed');
+        expect(done.result.content[0].text).to.equal('deleted /tmp/x');
+        expect(done).to.not.have.property('inputRequests');
+      });
+
+      it('keeps the task waiting until every pending request is answered', async () => {
+        const task = (await call('tools/call', { name: 'multi_input', arguments: {} })).result;
+        const both = await waitFor('two input requests', async () => {
+          const got = (await call('tasks/get', { taskId: task.taskId })).result;
+          return Object.keys(got.inputRequests ?? {}).length === 2 ? got : undefined;
+        });
+        const [firstKey, secondKey] = Object.keys(both.inputRequests).sort((a, b) =>
+          both.inputRequests[a].params.message === 'First name?' ? -1 : b === a ? 0 : 1,
+        );
+        await call('tasks/update', {
+          taskId: task.taskId,
+          inputResponses: { [firstKey!]: { action: 'accept', content: { name: 'Ada' } } },
+        });
+        const partial = (await call('tasks/get', { taskId: task.taskId })).result;
+        expect(partial.status).to.equal('input_required');
+        expect(Object.keys(partial.inputRequests)).to.deep.equal([secondKey]);
+        await call('tasks/update', {
+          taskId: task.taskId,
+          inputResponses: { [secondKey!]: { action: 'accept', content: { name: 'Lovelace' } } },
+        });
+        const done = await status(task.taskId, 'completed');
+        expect(done.result.content[0].text).to.equal('Ada Lovelace');
+      });
+
+      it('refuses malformed inputResponses, and a cancel ends a task that waits for input', async () => {
+        const task = (await call('tools/call', { name: 'confirm_delete', arguments: {} })).result;
+        await status(task.taskId, 'input_required');
+        expect((await call('tasks/update', { taskId: task.taskId, inputResponses: [] })).error.code).to.equal(-32602);
+        expect((await call('tasks/update', { taskId: task.taskId, inputResponses: { k: 'yes' } })).error.code).to.equal(-32602);
+        expect((await call('tasks/cancel', { taskId: task.taskId })).result).to.deep.equal({ resultType: 'complete' });
+        const cancelled = (await call('tasks/get', { taskId: task.taskId })).result;
+        expect(cancelled.status).to.equal('cancelled');
+        expect(cancelled).to.not.have.property('inputRequests');
+      });
     });
 
     it('checks Mcp-Name against params.taskId on the tasks methods', async () => {

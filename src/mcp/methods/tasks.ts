@@ -1,4 +1,4 @@
-import type { ToolCallResult } from '../../domain/catalog.js';
+import type { DownstreamPeer, ToolCallResult } from '../../domain/catalog.js';
 import type { McpContext, McpMethodDeps } from '../context.js';
 import { RpcCode, rpcError } from '../protocol.js';
 import type { Task } from '../tasks.js';
@@ -17,8 +17,9 @@ import type { Task } from '../tasks.js';
  *   `_meta.io.modelcontextprotocol/clientCapabilities.extensions`): the gateway decides; a caller
  *   with the extension gets a flat `CreateTaskResult` (`resultType: "task"`) for every
  *   task-supporting tool, a caller without it gets the result at once, or -32021 for a `required`
- *   tool. `tasks/get` inlines `result` or `error`; `tasks/cancel` answers an empty ack;
- *   `tasks/update` has nothing to do (gateway tasks never wait for input); `tasks/result` and
+ *   tool. `tasks/get` inlines `result` or `error`, and while the upstream asks for input
+ *   (elicitation, sampling, roots) the task is `input_required` with `inputRequests`, answered by
+ *   `tasks/update` with `inputResponses`; `tasks/cancel` answers an empty ack; `tasks/result` and
  *   `tasks/list` do not exist there. Each of them without the extension is -32021.
  *
  * Tasks are scoped to the caller's route and credential: another caller's task id is unknown (-32602).
@@ -84,9 +85,12 @@ export function startToolTask(
   deps: McpMethodDeps,
   toolName: string,
   ttlMs: number,
-  run: (signal: AbortSignal, ttlMs: number) => Promise<ToolCallResult>,
+  run: (signal: AbortSignal, ttlMs: number, caller: DownstreamPeer | undefined) => Promise<ToolCallResult>,
 ): Record<string, unknown> {
-  const task = deps.tasks.create(ctx.taskOwner, toolName, ttlMs, (signal) => run(signal, ttlMs));
+  // A 2026-07-28 caller answers the upstream's requests for input through tasks/get + tasks/update.
+  const task = deps.tasks.create(ctx.taskOwner, toolName, ttlMs, (signal, created) =>
+    run(signal, ttlMs, ctx.era === 'modern' ? deps.tasks.peer(created, ctx.clientCapabilities) : undefined),
+  );
   if (ctx.era === 'modern') return { resultType: 'task', ...modernTask(task) };
   return { task: legacyTask(task) };
 }
@@ -131,6 +135,7 @@ export function tasksGet(params: Record<string, unknown>, ctx: McpContext, deps:
   if (ctx.era !== 'modern') return legacyTask(task);
   return {
     ...modernTask(task),
+    ...(task.status === 'input_required' ? { inputRequests: deps.tasks.inputRequests(task) } : {}),
     ...(task.status === 'completed' && task.result ? { result: task.result } : {}),
     ...(task.status === 'failed' && task.error ? { error: task.error } : {}),
   };
@@ -184,10 +189,20 @@ export function tasksCancel(params: Record<string, unknown>, ctx: McpContext, de
   return legacyTask(task);
 }
 
-/** `tasks/update` (2026-07-28): input for a task waiting on it; the gateway's tasks never wait for input. */
+/**
+ * `tasks/update` (2026-07-28): the caller's answers to a task's input requests, by key (answers to
+ * keys not pending are ignored); acknowledged with an empty result, the new state shows on `tasks/get`.
+ */
 export function tasksUpdate(params: Record<string, unknown>, ctx: McpContext, deps: McpMethodDeps): Record<string, unknown> {
   if (ctx.era !== 'modern') throw rpcError(RpcCode.MethodNotFound, 'Method not found');
   if (!hasTasksExtension(ctx)) missingExtension();
   const task = taskOf(params, ctx, deps);
-  throw rpcError(RpcCode.InvalidParams, `Task ${task.id} is not waiting for input (status ${task.status})`);
+  const responses = params.inputResponses ?? {};
+  if (typeof responses !== 'object' || responses === null || Array.isArray(responses))
+    throw rpcError(RpcCode.InvalidParams, 'params.inputResponses must be an object');
+  for (const [key, value] of Object.entries(responses))
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw rpcError(RpcCode.InvalidParams, `params.inputResponses.${key.slice(0, 64)} must be an object`);
+  deps.tasks.respond(ctx.taskOwner, task.id, responses as Record<string, Record<string, unknown>>);
+  return {};
 }

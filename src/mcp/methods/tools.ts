@@ -127,9 +127,9 @@ export async function toolsCall(params: Record<string, unknown>, ctx: McpContext
 
   const plan = taskPlan(params, ctx, deps, tool.name, tool.execution);
   if (plan !== 'sync') {
-    // The task's call belongs to no request: nothing streams, nobody is asked for input, and the
-    // backstop is the task's TTL rather than the per-call timeout.
-    return startToolTask(ctx, deps, tool.name, plan.ttlMs, (signal, ttlMs) => {
+    // The task's call belongs to no request: nothing streams, the upstream's requests for input go
+    // to the task (tasks/get, tasks/update), and the backstop is the task's TTL, not the call timeout.
+    return startToolTask(ctx, deps, tool.name, plan.ttlMs, (signal, ttlMs, caller) => {
       const detached: McpContext = {
         ...ctx,
         signal,
@@ -137,7 +137,7 @@ export async function toolsCall(params: Record<string, unknown>, ctx: McpContext
         notify: () => undefined,
         openStream: () => undefined,
         streamIfSlow: () => undefined,
-        downstream: undefined,
+        downstream: caller,
       };
       return invoke(tool, upstreamArgs, detached, { ...deps, callTimeoutMs: ttlMs }, record, { ttlMs });
     }) as ToolCallResult;
