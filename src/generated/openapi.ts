@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: e90d7df0799e647ac2e680d28c7653005b01b8a4e76f50dbb02e76aeedf25f2d
+// openapi.yaml sha256: 88873867086fc979f4a881adc8a829c344fd4c01aefcc8be687088695a6cbee9
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -1488,7 +1488,7 @@ export interface paths {
         put?: never;
         /**
          * Send MCP messages to a bundle
-         * @description The Streamable HTTP endpoint of one bundle. It supports `initialize`, `ping`, `tools/list` (every enabled and available tool of the bundle, overrides applied, in display order), `tools/call`, `notifications/*`, and in 2026-07-28 `server/discover`, `subscriptions/listen` and input-required results. Search/execute mode is not offered here (see the gateway).
+         * @description The Streamable HTTP endpoint of one bundle. It supports `initialize`, `ping`, `tools/list` (every enabled and available tool of the bundle, overrides applied, in display order), `tools/call`, the tasks methods (`tasks/get`, `tasks/cancel`; in legacy sessions `tasks/result` and `tasks/list`, in 2026-07-28 `tasks/update`), `notifications/*`, and in 2026-07-28 `server/discover`, `subscriptions/listen` and input-required results. Search/execute mode is not offered here (see the gateway).
          *
          *     With `Mcp-Session-Id` the existing session is used; otherwise `initialize`, or any other request (a new implicit session, spec 4.11 rule 3), creates a session bound to the credential and returns its id in the `Mcp-Session-Id` response header. In 2026-07-28 requests are stateless and carry `_meta` instead. The response is one JSON-RPC message as `application/json`, or a `text/event-stream` of related notifications ending with the response (long calls, progress); a request cancelled with `notifications/cancelled` gets a stream that ends without a response. A body of only notifications or responses answers 202. Tool failures are `tools/call` results with `isError: true`. See the tag `mcp`, "Transport rules".
          *

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: e90d7df0799e647ac2e680d28c7653005b01b8a4e76f50dbb02e76aeedf25f2d
+// openapi.yaml sha256: 88873867086fc979f4a881adc8a829c344fd4c01aefcc8be687088695a6cbee9
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */
