@@ -6,7 +6,7 @@
  * 1,000 catalog tools from 50 synthetic servers for the list scenario, creates the bundles through
  * the REST API, prints {"port", "echoKey", "listKey"} and answers `{cmd: "heap"}` over IPC with the heap
  * after a full GC (for the session memory scenario). Run with --expose-gc.
- * Usage: node --expose-gc --import tsx bench/gateway.ts <upstream-port> [lean|sdk|koa]
+ * Usage: node --expose-gc --import tsx bench/gateway.ts <upstream-port | stdio> [lean|sdk|koa]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -70,11 +70,14 @@ async function api(method: string, route: string, body?: unknown): Promise<any> 
   if (res.status >= 300) throw new Error(`${method} ${route}: ${res.status} ${await res.text()}`);
   return res.json();
 }
-const registered = await api('POST', '/api/v1/servers', {
-  name: 'bench',
-  transport: 'streamable_http',
-  url: `http://127.0.0.1:${upstreamPort}/`,
-});
+// argv[2] = 'stdio': the upstream is bench/stdio-upstream.mjs over stdio (the peers comparison, bench/peers.ts).
+const registered = await api(
+  'POST',
+  '/api/v1/servers',
+  process.argv[2] === 'stdio'
+    ? { name: 'bench', transport: 'stdio', command: process.execPath, args: [path.join(import.meta.dirname, 'stdio-upstream.mjs')] }
+    : { name: 'bench', transport: 'streamable_http', url: `http://127.0.0.1:${upstreamPort}/` },
+);
 for (let i = 0; ; i++) {
   const state = await api('GET', `/api/v1/servers/${registered.id}`);
   if (state.status === 'connected' && state.tool_count > 0) break;
