@@ -68,6 +68,15 @@ export async function closedLoop(target: Target, clients: number, durationMs: nu
   return summarise(latencies, errors, seconds);
 }
 
+/**
+ * Where a fixed-rate request's latency counts from: its scheduled start when the loop sends it late
+ * (so a stalled target's queueing counts: no coordinated omission), or the actual send when the loop
+ * sends it up to 1 ms early (so an answer arriving before the scheduled time is never negative).
+ */
+export function latencyOrigin(due: number, sentAt: number): number {
+  return Math.min(due, sentAt);
+}
+
 /** Open loop: requests start on a fixed schedule; latency counts from the scheduled start, or from the send when that came earlier. */
 export async function fixedRate(target: Target, rate: number, durationMs: number, connections = 64): Promise<RunResult> {
   const pool = new Pool(target.origin, { connections, pipelining: 1, keepAliveTimeout: 60_000 });
@@ -80,9 +89,7 @@ export async function fixedRate(target: Target, rate: number, durationMs: number
     const due = started + (i * 1000) / rate;
     const wait = due - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    // From the scheduled start (no coordinated omission), or from the actual send when the loop
-    // sent up to 1 ms early, so a latency is never negative.
-    const from = Math.max(due, performance.now());
+    const from = latencyOrigin(due, performance.now());
     inflight.push(
       once(pool, target, i % connections, i).then(
         (ok) => {
