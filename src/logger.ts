@@ -1,6 +1,9 @@
+import { createRequire } from 'node:module';
 import { pino, type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 import type { Config } from './config.js';
+
+const requireCjs = createRequire(import.meta.url);
 
 export type { Logger };
 
@@ -34,6 +37,8 @@ export function createLogger(config: Pick<Config, 'logLevel'> & Partial<Pick<Con
   const format = config.logFormat ?? 'auto';
   const target = destination ?? process.stdout;
   if (format === 'pretty' || (format === 'auto' && target.isTTY === true)) {
+    // Loaded only for people reading a terminal: JSON logging (services, CI) never needs it.
+    const pretty = requireCjs('pino-pretty') as typeof PinoPretty;
     const stream = pretty({
       colorize: target.isTTY === true,
       translateTime: 'SYS:HH:MM:ss.l',

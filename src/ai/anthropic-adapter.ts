@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { AiError } from './ai-errors.js';
 import type {
   AiProviderSpec,
@@ -68,7 +68,9 @@ export class AnthropicAdapter implements LlmClient {
   readonly provider = 'anthropic' as const;
   readonly model: string;
   private readonly settings: AdapterSettings;
-  private readonly client: Anthropic;
+  /** The vendor SDK's client, made at first use: the SDK is loaded only by deployments that call the provider. */
+  private client: Promise<Anthropic> | undefined;
+  private readonly clientOptions: ConstructorParameters<typeof Anthropic>[0];
 
   constructor(
     private readonly spec: AiProviderSpec,
@@ -76,7 +78,7 @@ export class AnthropicAdapter implements LlmClient {
   ) {
     this.model = spec.model;
     this.settings = adapterSettings(spec, deps);
-    this.client = new Anthropic({
+    this.clientOptions = {
       // Always explicit, so the SDK never looks for credentials in the environment or profile files.
       apiKey: spec.apiKey ?? 'unset',
       baseURL: this.settings.endpoint,
@@ -86,7 +88,11 @@ export class AnthropicAdapter implements LlmClient {
       logger: SILENT_SDK_LOGGER,
       logLevel: 'off',
       openTelemetry: false,
-    });
+    };
+  }
+
+  private sdk(): Promise<Anthropic> {
+    return (this.client ??= import('@anthropic-ai/sdk').then(({ default: Sdk }) => new Sdk(this.clientOptions)));
   }
 
   chatStream(request: ChatRequest): AsyncIterable<ChatEvent> {
@@ -134,7 +140,9 @@ export class AnthropicAdapter implements LlmClient {
         ...extra,
         stream: true as const,
       };
-      const stream = await this.client.messages.create(body as unknown as Anthropic.MessageCreateParamsStreaming, {
+      const stream = await (
+        await this.sdk()
+      ).messages.create(body as unknown as Anthropic.MessageCreateParamsStreaming, {
         signal: deadline.signal,
       });
       let events = 0;

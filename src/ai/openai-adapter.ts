@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { AiError } from './ai-errors.js';
 import type {
   AiProviderSpec,
@@ -58,7 +58,9 @@ export class OpenAiAdapter implements LlmClient, EmbeddingClient {
   readonly provider: AiProviderSpec['provider'];
   readonly model: string;
   private readonly settings: AdapterSettings;
-  private readonly client: OpenAI;
+  /** The vendor SDK's client, made at first use: the SDK is loaded only by deployments that call the provider. */
+  private client: Promise<OpenAI> | undefined;
+  private readonly clientOptions: ConstructorParameters<typeof OpenAI>[0];
 
   constructor(
     private readonly spec: AiProviderSpec,
@@ -67,7 +69,7 @@ export class OpenAiAdapter implements LlmClient, EmbeddingClient {
     this.provider = spec.provider;
     this.model = spec.model;
     this.settings = adapterSettings(spec, deps);
-    this.client = new OpenAI({
+    this.clientOptions = {
       // The SDK insists on a key; keyless local servers get a placeholder that never leaves (the header is stripped).
       apiKey: spec.apiKey ?? 'unused',
       baseURL: this.settings.endpoint,
@@ -79,7 +81,11 @@ export class OpenAiAdapter implements LlmClient, EmbeddingClient {
       fetch: guardedFetch({ policy: deps.policy, maxResponseBytes: this.settings.maxResponseBytes, stripAuthorization: !spec.apiKey }),
       logger: SILENT_SDK_LOGGER,
       logLevel: 'off',
-    });
+    };
+  }
+
+  private sdk(): Promise<OpenAI> {
+    return (this.client ??= import('openai').then(({ default: Sdk }) => new Sdk(this.clientOptions)));
   }
 
   private failure(err: unknown, deadline: CallDeadline | undefined, callerSignal: AbortSignal | undefined): AiError {
@@ -120,7 +126,9 @@ export class OpenAiAdapter implements LlmClient, EmbeddingClient {
         ...(temperature !== undefined ? { temperature } : {}),
         ...extra,
       };
-      const stream = await this.client.chat.completions.create(body as OpenAI.Chat.ChatCompletionCreateParamsStreaming, {
+      const stream = await (
+        await this.sdk()
+      ).chat.completions.create(body as OpenAI.Chat.ChatCompletionCreateParamsStreaming, {
         signal: deadline.signal,
       });
       let chunks = 0;
@@ -209,7 +217,9 @@ export class OpenAiAdapter implements LlmClient, EmbeddingClient {
     try {
       await this.ready();
       const dimensions = this.spec.config.dimensions;
-      const res = await this.client.embeddings.create(
+      const res = await (
+        await this.sdk()
+      ).embeddings.create(
         {
           model: this.model,
           input: batch,

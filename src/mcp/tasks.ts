@@ -201,9 +201,15 @@ export class TaskRegistry {
     return true;
   }
 
-  private ask(id: string, method: string, params: Record<string, unknown> | undefined, signal: AbortSignal): Promise<Record<string, unknown>> {
+  private ask(
+    id: string,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
     const entry = this.entries.get(id);
-    if (!entry || isTerminal(entry.task.status)) return Promise.reject(new DownstreamRpcError(RpcCode.RequestCancelled, 'The task has ended'));
+    if (!entry || isTerminal(entry.task.status))
+      return Promise.reject(new DownstreamRpcError(RpcCode.RequestCancelled, 'The task has ended'));
     entry.inputSeq += 1;
     const key = `input-${entry.inputSeq}`;
     return new Promise((resolve, reject) => {
@@ -223,7 +229,7 @@ export class TaskRegistry {
         reject,
       });
       entry.task.status = 'input_required';
-      entry.task.statusMessage = 'Waiting for the caller\'s input (tasks/update)';
+      entry.task.statusMessage = "Waiting for the caller's input (tasks/update)";
       entry.task.lastUpdatedAt = new Date();
     });
   }

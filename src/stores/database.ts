@@ -3,7 +3,6 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
-import ClientPgLite from 'knex-pglite';
 import type { Config } from '../config.js';
 import { isConnectionError } from '../lib/database-errors.js';
 import type { Logger } from '../logger.js';
@@ -158,6 +157,9 @@ export function openDatabase(
       { path: dir },
       fresh ? 'creating the embedded database (first start; this takes a few seconds)' : 'opening the embedded database',
     );
+    // Loaded only here: PGlite's module costs about 95 MiB of RSS, which a PostgreSQL deployment
+    // should not carry (BENCHMARKS.md, "Memory").
+    const ClientPgLite = requireCjs('knex-pglite') as Knex.Config['client'];
     knex = knexFactory({
       client: ClientPgLite,
       dialect: 'postgres',
