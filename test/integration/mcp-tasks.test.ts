@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { setupFixtureBundle, type FixtureBundle } from '../helpers/fixture-bundle.js';
 import { mcpFetch, modernRequest, RawSession, responseOf, type McpReply } from '../helpers/mcp-http.js';
-import { LOOPBACK_UPSTREAMS, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { capturedLogs, LOOPBACK_UPSTREAMS, startTestServer, type TestServer } from '../helpers/test-server.js';
 import path from 'node:path';
-import { register, waitConnected, waitFor } from '../helpers/upstreams.js';
+import { register, startFixtureHttp, waitConnected, waitFor, type ChildServer } from '../helpers/upstreams.js';
 
 const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 const WITH_TASKS = { 'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS_EXTENSION]: {} } } };
@@ -27,15 +27,26 @@ describe('MCP tasks through the gateway (2025-11-25 tasks, 2026-07-28 tasks exte
   let t: TestServer;
   let fixture: FixtureBundle;
   let other: FixtureBundle;
+  let httpFixture: FixtureBundle;
+  let httpUpstream: ChildServer;
   before(async () => {
     t = await startTestServer({ env: { ...LOOPBACK_UPSTREAMS } });
     fixture = await setupFixtureBundle(t.owner, t.url, {
       name: 'tasks',
-      tools: ['greet', 'slow_compute', 'failing_job', 'protocol_error_job'],
+      tools: ['greet', 'slow_compute', 'failing_job', 'protocol_error_job', 'confirm_delete', 'multi_input'],
     });
     other = await setupFixtureBundle(t.owner, t.url, { name: 'tasks-other', tools: ['slow_compute'] });
+    httpUpstream = await startFixtureHttp('http');
+    httpFixture = await setupFixtureBundle(t.owner, t.url, {
+      name: 'tasks-http',
+      tools: ['confirm_delete'],
+      upstreamUrl: httpUpstream.url,
+    });
   });
-  after(() => t?.stop());
+  after(async () => {
+    await t?.stop();
+    await httpUpstream?.stop();
+  });
 
   async function session(url = fixture.endpoint): Promise<RawSession> {
     const s = new RawSession(url, '2025-11-25');
@@ -339,6 +350,41 @@ describe('MCP tasks through the gateway (2025-11-25 tasks, 2026-07-28 tasks exte
         expect(cancelled).to.not.have.property('inputRequests');
       });
     });
+
+    for (const over of ['stdio', 'Streamable HTTP'] as const) {
+      it(`relays an upstream task’s request for input (2025-11-25 tasks side channel) as input_required (${over} upstream)`, async () => {
+        const endpoint = over === 'stdio' ? fixture.endpoint : httpFixture.endpoint;
+        const ELICIT = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { [TASKS_EXTENSION]: {} } } };
+        const call = async (method: string, params: Record<string, unknown>) => {
+          const { headers, body } = modernRequest(method, { ...params, _meta: ELICIT });
+          return responseOf(await mcpFetch(endpoint, { body, headers }));
+        };
+        // A task left waiting for input does not hold up the next one (over Streamable HTTP each
+        // upstream request arrives on its own call's stream; over stdio only a lone call can be told).
+        if (over === 'Streamable HTTP') {
+          const parked = (await call('tools/call', { name: 'confirm_delete', arguments: { path: '/srv/parked' } })).result;
+          await waitFor('the first task to wait', async () =>
+            (await call('tasks/get', { taskId: parked.taskId })).result.status === 'input_required' ? true : undefined,
+          );
+        }
+        const task = (await call('tools/call', { name: 'confirm_delete', arguments: { path: '/srv/a' } })).result;
+        expect(task.resultType).to.equal('task');
+        const waiting = await waitFor('input_required', async () => {
+          const got = (await call('tasks/get', { taskId: task.taskId })).result;
+          return got.status === 'working' ? undefined : got;
+        });
+        expect(waiting.status, JSON.stringify(waiting)).to.equal('input_required');
+        const [key] = Object.keys(waiting.inputRequests);
+        expect(waiting.inputRequests[key!].params.message).to.equal('Delete /srv/a?');
+        await call('tasks/update', { taskId: task.taskId, inputResponses: { [key!]: { action: 'accept', content: { confirm: true } } } });
+        const done = await waitFor('the task to end', async () => {
+          const got = (await call('tasks/get', { taskId: task.taskId })).result;
+          return got.status === 'input_required' || got.status === 'working' ? undefined : got;
+        });
+        expect(done.status, JSON.stringify(done) + capturedLogs.slice(-6).join('')).to.equal('completed');
+        expect(done.result.content[0].text).to.equal('Deleted /srv/a');
+      });
+    }
 
     it('checks Mcp-Name against params.taskId on the tasks methods', async () => {
       const { headers, body } = modernRequest('tasks/get', { taskId: 'abc', _meta: WITH_TASKS });
