@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 88873867086fc979f4a881adc8a829c344fd4c01aefcc8be687088695a6cbee9
+// openapi.yaml sha256: 7c327b3ef3c7c8090427a0cd287fe357cd670277eabe23ef529bff74706a413f
 /* eslint-disable */
 export interface paths {
     "/health": {

@@ -32,6 +32,7 @@ import { InvalidFilterError, ListenStreams } from './listen.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { createRpcServer, METHOD_NAMES } from './rpc-server.js';
 import { SessionStore, type Session, type SharedSessions } from './sessions.js';
+import { paramHeaderMismatch } from './param-headers.js';
 import { TaskRegistry } from './tasks.js';
 import type { McpCaller, McpView } from './view.js';
 
@@ -717,6 +718,12 @@ export class EndpointCore {
     if (field) {
       const name = (msg.params as Record<string, unknown> | undefined)?.[field];
       if (header(req, 'mcp-name') !== name) return mismatch(`Header mismatch: Mcp-Name must equal params.${field}`);
+    }
+    if (method === 'tools/call') {
+      const params = msg.params as Record<string, unknown>;
+      const tool = typeof params.name === 'string' ? target.view().byName.get(params.name) : undefined;
+      const wrong = tool ? paramHeaderMismatch(req, tool.wire.inputSchema, params.arguments) : undefined;
+      if (wrong) return mismatch(wrong);
     }
     if (method === 'subscriptions/listen') return this.listen(res, target, msg);
     // initialize and ping do not exist in the stateless revision.
