@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { setupFixtureBundle, type FixtureBundle } from '../helpers/fixture-bundle.js';
 import { mcpFetch, modernRequest, RawSession, responseOf, type McpReply } from '../helpers/mcp-http.js';
 import { capturedLogs, LOOPBACK_UPSTREAMS, startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -146,6 +149,34 @@ describe('MCP tasks through the gateway (2025-11-25 tasks, 2026-07-28 tasks exte
       expect(responseOf(await s.request('tasks/get', { taskId: 'no-such-task' })).error.code).to.equal(-32602);
       expect(responseOf(await s.request('tasks/get', {})).error.code).to.equal(-32602);
       expect(responseOf(await s.request('tasks/list', { cursor: 'x' })).error.code).to.equal(-32602);
+    });
+
+    it('works with the SDK v1 client’s task API (callToolStream, getTask, listTasks)', async () => {
+      const client = new Client({ name: 'tasks-sdk', version: '1.0.0' }, { capabilities: {} });
+      await client.connect(new StreamableHTTPClientTransport(new URL(fixture.endpoint)));
+      try {
+        const seen: string[] = [];
+        let taskId = '';
+        let text = '';
+        const stream = client.experimental.tasks.callToolStream(
+          { name: 'slow_compute', arguments: { seconds: 0.3, label: 'sdk' } },
+          CallToolResultSchema,
+          { task: { ttl: 60_000 } },
+        );
+        for await (const message of stream) {
+          seen.push(message.type);
+          if (message.type === 'taskCreated') taskId = message.task.taskId;
+          if (message.type === 'result') text = (message.result.content[0] as { text: string }).text;
+        }
+        expect(seen[0]).to.equal('taskCreated');
+        expect(seen.at(-1)).to.equal('result');
+        expect(text).to.equal('Computed sdk after 0.3 s');
+        expect((await client.experimental.tasks.getTask(taskId)).status).to.equal('completed');
+        const listed = await client.experimental.tasks.listTasks();
+        expect(listed.tasks.map((x) => x.taskId)).to.include(taskId);
+      } finally {
+        await client.close();
+      }
     });
 
     it('serves tasks on /mcp/gateway, scoped to the user key', async () => {
