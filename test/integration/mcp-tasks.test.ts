@@ -31,6 +31,7 @@ describe('MCP tasks through the gateway (2025-11-25 tasks, 2026-07-28 tasks exte
   let fixture: FixtureBundle;
   let other: FixtureBundle;
   let httpFixture: FixtureBundle;
+  let stdioInput: FixtureBundle;
   let httpUpstream: ChildServer;
   before(async () => {
     t = await startTestServer({ env: { ...LOOPBACK_UPSTREAMS } });
@@ -39,6 +40,9 @@ describe('MCP tasks through the gateway (2025-11-25 tasks, 2026-07-28 tasks exte
       tools: ['greet', 'slow_compute', 'failing_job', 'protocol_error_job', 'confirm_delete', 'multi_input'],
     });
     other = await setupFixtureBundle(t.owner, t.url, { name: 'tasks-other', tools: ['slow_compute'] });
+    // Its own stdio upstream: over stdio a request for input can be told to its call only while
+    // that call is the only one in flight on the connection.
+    stdioInput = await setupFixtureBundle(t.owner, t.url, { name: 'tasks-input-stdio', tools: ['confirm_delete'] });
     httpUpstream = await startFixtureHttp('http');
     httpFixture = await setupFixtureBundle(t.owner, t.url, {
       name: 'tasks-http',
@@ -384,7 +388,7 @@ describe('MCP tasks through the gateway (2025-11-25 tasks, 2026-07-28 tasks exte
 
     for (const over of ['stdio', 'Streamable HTTP'] as const) {
       it(`relays an upstream task’s request for input (2025-11-25 tasks side channel) as input_required (${over} upstream)`, async () => {
-        const endpoint = over === 'stdio' ? fixture.endpoint : httpFixture.endpoint;
+        const endpoint = over === 'stdio' ? stdioInput.endpoint : httpFixture.endpoint;
         const ELICIT = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { [TASKS_EXTENSION]: {} } } };
         const call = async (method: string, params: Record<string, unknown>) => {
           const { headers, body } = modernRequest(method, { ...params, _meta: ELICIT });
