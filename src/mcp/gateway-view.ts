@@ -370,7 +370,7 @@ function executeTool(reachable: GatewayView): BuiltinTool {
       if (!isPlainObject(toolArgs)) return errorResult('Invalid arguments for tool execute: "arguments" must be an object');
       if (!reachable.byName.has(name) && !reachable.unavailable.has(name))
         return errorResult(`Unknown tool: ${name.slice(0, MAX_TOOL_NAME)}. Use search to find the tools you can call.`);
-      return toolsCall({ name, arguments: toolArgs }, { ...ctx, view: reachable }, deps);
+      return toolsCall({ name, arguments: toolArgs }, { ...ctx, view: reachable }, deps, true);
     },
   };
 }

@@ -212,6 +212,52 @@ describe('MCP tasks through the gateway (2025-11-25 tasks, 2026-07-28 tasks exte
     });
   });
 
+  describe('the gateway’s execute tool (search/execute mode)', () => {
+    it('answers with the tool’s result, awaiting a task-only tool, for legacy and 2026-07-28 callers', async () => {
+      const key = (await t.owner.post('/api/v1/users/me/api-keys', { name: 'tasks-execute' })).body.key as string;
+      const url = `${t.url}/mcp/gateway`;
+      expect(
+        (await t.owner.put('/api/v1/users/me/gateway-settings', { mode: 'search_execute', bundle_ids: [fixture.bundleId] })).status,
+      ).to.equal(200);
+      try {
+        const auth = { authorization: `Bearer ${key}` };
+        const init = await mcpFetch(url, {
+          body: {
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+          },
+          headers: auth,
+        });
+        const session = init.headers.get('mcp-session-id')!;
+        const legacy = responseOf(
+          await mcpFetch(url, {
+            body: {
+              jsonrpc: '2.0',
+              id: 2,
+              method: 'tools/call',
+              params: { name: 'execute', arguments: { name: 'failing_job', arguments: {} } },
+            },
+            headers: { ...auth, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
+          }),
+        ).result;
+        expect(legacy.isError).to.equal(true);
+        expect(legacy.content[0].text).to.equal('The job failed');
+        const { headers, body } = modernRequest('tools/call', {
+          name: 'execute',
+          arguments: { name: 'slow_compute', arguments: { seconds: 0, label: 'x' } },
+          _meta: WITH_TASKS,
+        });
+        const modernResult = responseOf(await mcpFetch(url, { body, headers: { ...headers, ...auth } })).result;
+        expect(modernResult.resultType).to.equal('complete');
+        expect(modernResult.content[0].text).to.equal('Computed x after 0 s');
+      } finally {
+        await t.owner.put('/api/v1/users/me/gateway-settings', { mode: 'direct', bundle_ids: [] });
+      }
+    });
+  });
+
   describe('2026-07-28 tasks extension', () => {
     it('advertises the extension in server/discover', async () => {
       const discovered = responseOf(await modern(fixture.endpoint, 'server/discover', {}, true)).result;

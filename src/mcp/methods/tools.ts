@@ -5,7 +5,7 @@ import type { OfferedTool, UnavailableTool } from '../view.js';
 import type { McpContext, McpMethodDeps } from '../context.js';
 import type { RawResult } from '../protocol.js';
 import { RpcCode, rpcError } from '../protocol.js';
-import { startToolTask, taskPlan } from './tasks.js';
+import { startToolTask, taskPlan, taskSupport } from './tasks.js';
 import { callUpstream, failureStatus, progressForwarder, upstreamRpcError } from './upstream-call.js';
 
 /** `tools/list`: the bundle's offered tools, pre-serialised page by page. */
@@ -79,9 +79,29 @@ function unavailableMessage(tool: UnavailableTool, serverName: string): string {
  * timeout. Every call is recorded (off the path). Unknown tool: -32602; a tool of the bundle
  * whose server is down or disabled (or whose upstream dropped it): -32000 saying so; a pinned or
  * hidden argument from the caller: an `isError` result saying which, the upstream is not called.
- * Messages name tools as the bundle does, never by their upstream name.
+ * Messages name tools as the bundle does, never by their upstream name. A tool that supports tasks
+ * may answer with a created task instead (src/mcp/methods/tasks.ts), unless `inline`: then the
+ * call is answered with its result, a `required` one run as an upstream task and awaited (the
+ * gateway's `execute`).
  */
-export async function toolsCall(params: Record<string, unknown>, ctx: McpContext, deps: McpMethodDeps): Promise<ToolCallResult> {
+export async function toolsCall(
+  params: Record<string, unknown>,
+  ctx: McpContext,
+  deps: McpMethodDeps,
+  inline: true,
+): Promise<ToolCallResult>;
+export async function toolsCall(
+  params: Record<string, unknown>,
+  ctx: McpContext,
+  deps: McpMethodDeps,
+  inline?: boolean,
+): Promise<ToolCallResult | Record<string, unknown>>;
+export async function toolsCall(
+  params: Record<string, unknown>,
+  ctx: McpContext,
+  deps: McpMethodDeps,
+  inline = false,
+): Promise<ToolCallResult | Record<string, unknown>> {
   const { name } = params;
   const args = params.arguments ?? {};
   if (typeof name !== 'string') throw rpcError(RpcCode.InvalidParams, 'params.name must be a string');
@@ -125,7 +145,7 @@ export async function toolsCall(params: Record<string, unknown>, ctx: McpContext
     return { content: [{ type: 'text', text: message }], isError: true };
   }
 
-  const plan = taskPlan(params, ctx, deps, tool.name, tool.execution);
+  const plan = inline ? 'sync' : taskPlan(params, ctx, deps, tool.name, tool.execution);
   if (plan !== 'sync') {
     // The task's call belongs to no request: nothing streams, the upstream's requests for input go
     // to the task (tasks/get, tasks/update), and the backstop is the task's TTL, not the call timeout.
@@ -140,11 +160,12 @@ export async function toolsCall(params: Record<string, unknown>, ctx: McpContext
         downstream: caller,
       };
       return invoke(tool, upstreamArgs, detached, { ...deps, callTimeoutMs: ttlMs }, record, { ttlMs });
-    }) as ToolCallResult;
+    });
   }
   if (ctx.progressToken !== undefined) ctx.openStream();
   else ctx.streamIfSlow();
-  return invoke(tool, upstreamArgs, ctx, deps, record);
+  const awaited = inline && taskSupport(tool.execution) === 'required' ? { ttlMs: deps.callTimeoutMs } : undefined;
+  return invoke(tool, upstreamArgs, ctx, deps, record, awaited);
 }
 
 /** Runs one upstream call of `tool` and maps its outcome: the result, or the caller's JSON-RPC error. Recorded either way. */
