@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 7c327b3ef3c7c8090427a0cd287fe357cd670277eabe23ef529bff74706a413f
+// openapi.yaml sha256: 01c4d6f674d325f5ea2123ce5d8707c93865c0425afaa18a387ed6b541a50fb9
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */
