@@ -6,7 +6,9 @@
  *   REST API, a bundle, key lookup, policy, call records in the embedded PGlite or
  *   BENCH_DATABASE_URL, info logging), called on `/mcp/bundle/{key}`;
  * - SG: `supergateway --stdio … --outputTransport streamableHttp --stateful` (one child per session);
- * - MP: `mcp-proxy --server stream -- …` (the TypeScript mcp-proxy).
+ * - MP: `mcp-proxy --server stream -- …` (the TypeScript mcp-proxy; installed with the Node 22 dev
+ *   tools by `npm run tools:node22`, as a dependency of its tunnel feature refuses Node 20, and run
+ *   here on the same Node as the others).
  *
  * Every system gets real sessions (initialize, notifications/initialized, Mcp-Session-Id), and B1:
  * closed-loop `tools/call` echo with 1 KiB in and out at 1/8/32 clients, trials interleaved, the
@@ -146,8 +148,9 @@ async function startToolgate(): Promise<System> {
   return { id: 'T', child, origin: `http://127.0.0.1:${info.port}`, path: `/mcp/bundle/${info.echoKey}`, headers: {}, sessions: [] };
 }
 
-async function startPeer(id: string, bin: string, args: string[], p: string): Promise<System> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', bin), ...args], {
+async function startPeer(id: string, script: string, args: string[], p: string): Promise<System> {
+  if (!fs.existsSync(script)) throw new Error(`${script} is missing: run npm install (supergateway) and npm run tools:node22 (mcp-proxy)`);
+  const child = spawn(process.execPath, [script, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -164,7 +167,7 @@ async function main(): Promise<void> {
     await startToolgate(),
     await startPeer(
       'SG',
-      'supergateway/dist/index.js',
+      path.join(ROOT, 'node_modules/supergateway/dist/index.js'),
       [
         '--stdio',
         UPSTREAM.map((a) => JSON.stringify(a)).join(' '),
@@ -180,7 +183,7 @@ async function main(): Promise<void> {
     ),
     await startPeer(
       'MP',
-      'mcp-proxy/dist/bin/mcp-proxy.mjs',
+      path.join(ROOT, 'tools/node22/node_modules/mcp-proxy/dist/bin/mcp-proxy.mjs'),
       ['--port', String(mpPort), '--host', '127.0.0.1', '--server', 'stream', '--no-eventStore', '--', ...UPSTREAM],
       '/mcp',
     ),
