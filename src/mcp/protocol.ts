@@ -1,4 +1,5 @@
 import { JSONRPCErrorException } from 'json-rpc-2.0';
+import { resultText } from '../domain/catalog.js';
 
 /** Legacy (initialize + session) protocol versions, oldest first. */
 export const LEGACY_VERSIONS = ['2025-03-26', '2025-06-18', '2025-11-25'] as const;
@@ -103,10 +104,15 @@ export function serializeResponse(response: { id?: unknown; result?: unknown; er
   return String(serializeAnswer(response));
 }
 
-/** Serialises a JSON-RPC response; one with a pre-serialised result stays spliced ({@link SplicedResponse}). */
+/**
+ * Serialises a JSON-RPC response; one with a pre-serialised result stays spliced ({@link SplicedResponse}),
+ * and an upstream's result that nothing changed is spliced in as the text it arrived as.
+ */
 export function serializeAnswer(response: { id?: unknown; result?: unknown; error?: unknown }): string | SplicedResponse {
   if (response.result instanceof RawResult)
     return new SplicedResponse(`{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":`, response.result);
+  const text = response.error === undefined ? resultText(response.result) : undefined;
+  if (text !== undefined) return `{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":${text}}`;
   return JSON.stringify(response);
 }
 

@@ -1,4 +1,5 @@
 import { JSONRPCErrorException, JSONRPCServer } from 'json-rpc-2.0';
+import { resultText, withResultText } from '../domain/catalog.js';
 import type { McpContext, McpMethodDeps } from './context.js';
 import { completionComplete } from './methods/completion.js';
 import { discover, initialize, ping } from './methods/lifecycle.js';
@@ -50,7 +51,10 @@ export function createRpcServer(deps: McpMethodDeps): JSONRPCServer<McpContext> 
         const p = params && typeof params === 'object' && !Array.isArray(params) ? (params as Record<string, unknown>) : {};
         const result = await method(p, ctx, deps);
         if (ctx.era === 'modern' && !(result instanceof RawResult) && result && typeof result === 'object' && !('resultType' in result)) {
-          return { ...result, resultType: 'complete' };
+          const complete = { ...result, resultType: 'complete' };
+          // An upstream's result passed on untouched keeps its text, with the member added in front.
+          const text = resultText(result);
+          return text === undefined ? complete : withResultText(complete, `{"resultType":"complete",${text.slice(1)}`);
         }
         return result;
       } catch (err) {

@@ -1,9 +1,13 @@
+import { AsyncResource } from 'node:async_hooks';
 import http from 'node:http';
 import https from 'node:https';
+import { StringDecoder } from 'node:string_decoder';
+import { Pool, type Dispatcher } from 'undici';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { RawMessageSource } from './raw-message.js';
 
 /** Options of a lean Streamable HTTP client transport. */
 export interface LeanHttpTransportOptions {
@@ -21,22 +25,31 @@ export interface LeanHttpTransportOptions {
 const ERROR_BODY_LIMIT = 2048;
 
 /**
- * A Streamable HTTP client transport (MCP 2025-03-26 and later) on `node:http` with a keep-alive
- * agent, for the SDK `Client` (which still does initialisation, request ids, timeouts, progress and
- * notifications). Versus the SDK's own transport it avoids what the profile blamed for 40 % of the
- * gateway's CPU on this path: undici `fetch` and web streams per request, zod parsing of every
- * message in the transport, and an AbortSignal per request. In-flight requests are kept in a set and
- * destroyed on close (the only abort path, with no listeners). SSE bodies are parsed incrementally
- * with `eventsource-parser`. Redirects are not followed (a 3xx is an error, as the outbound policy
- * was checked for this URL only).
+ * A Streamable HTTP client transport (MCP 2025-03-26 and later) for the SDK `Client` (which still
+ * does initialisation, notifications and the requests it sends itself). Versus the SDK's own
+ * transport it avoids what the profile blamed for 40 % of the gateway's CPU on this path: `fetch`
+ * and web streams per request, zod parsing of every message in the transport, and an AbortSignal
+ * per request. POSTs go through undici's dispatcher (a keep-alive pool; handler callbacks, no
+ * stream objects per response); the rare GET stream and the session DELETE through `node:http`.
+ * Everything in flight is destroyed on close (the only abort path, with no listeners). SSE bodies
+ * are parsed incrementally with `eventsource-parser`, each in the async context of the request
+ * whose POST carried it (what attributes the upstream's requests to their caller). Every message
+ * is offered with its text on the raw seam first (`RawMessageSource`). Redirects are not followed
+ * (a 3xx is an error, as the outbound policy was checked for this URL only).
  */
-export class LeanHttpClientTransport implements Transport {
+export class LeanHttpClientTransport implements Transport, RawMessageSource {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  onRawMessage?: (text: string, message: Record<string, unknown>) => boolean;
 
   private readonly agent: http.Agent;
   private readonly request: typeof http.request;
+  /** The POSTs' keep-alive pool. */
+  private readonly pool: Pool;
+  private readonly path: string;
+  /** Answers received on the pool: after the first, a socket error before an answer may be a reused socket's. */
+  private answers = 0;
   private readonly inflight = new Set<http.ClientRequest>();
   private readonly extraHeaders: Record<string, string>;
   private session: string | undefined;
@@ -55,6 +68,10 @@ export class LeanHttpClientTransport implements Transport {
     this.request = secure ? https.request : http.request;
     // One agent per transport: close() destroys exactly this upstream's sockets.
     this.agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+    // Our own deadlines bound every call; undici's body and header timeouts would cut a long
+    // tool call or a quiet SSE answer short.
+    this.pool = new Pool(url.origin, { headersTimeout: 0, bodyTimeout: 0 });
+    this.path = `${url.pathname}${url.search}`;
     this.extraHeaders = { ...options.headers };
   }
 
@@ -91,7 +108,9 @@ export class LeanHttpClientTransport implements Transport {
     const reason = new Error('upstream transport closed');
     for (const req of this.inflight) req.destroy(reason);
     this.inflight.clear();
+    const pool = this.pool.destroy(reason).catch(() => undefined);
     if (this.session) await this.deleteSession().catch(() => undefined);
+    await pool;
     this.agent.destroy();
     this.onclose?.();
   }
@@ -129,55 +148,82 @@ export class LeanHttpClientTransport implements Transport {
     });
   }
 
-  private async post(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
+  /**
+   * POSTs one message (or batch) and handles the answer: resolves once a JSON answer is delivered,
+   * or as soon as an SSE answer starts (its events are delivered as they arrive, as the SDK
+   * transport does). A socket error before any answer, on a pool that has answered before, is
+   * taken for a kept-alive socket the server closed as it was reused: the POST is sent once more.
+   */
+  private post(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('transport closed'));
     const body = JSON.stringify(message);
-    const res = await this.open(
-      'POST',
-      this.headers({
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'content-length': String(Buffer.byteLength(body)),
-      }),
-      body,
-    );
-    const sessionId = res.headers['mcp-session-id'];
-    if (typeof sessionId === 'string' && sessionId) this.session = sessionId;
-    const status = res.statusCode ?? 0;
-    if (status < 200 || status >= 300) {
-      const text = await readText(res, ERROR_BODY_LIMIT).catch(() => '');
-      throw new StreamableHTTPError(status, `Error POSTing to endpoint: ${text}`);
-    }
-    if (status === 202) {
-      res.resume();
-      if (!Array.isArray(message) && 'method' in message && message.method === 'notifications/initialized') this.openStream();
-      return;
-    }
-    const hasRequest = (Array.isArray(message) ? message : [message]).some((m) => 'method' in m && 'id' in m && m.id !== undefined);
-    if (!hasRequest) {
-      res.resume();
-      return;
-    }
-    const type = mediaType(res.headers['content-type']);
-    if (type === 'application/json') {
-      const text = await readText(res, Infinity);
-      this.deliver(JSON.parse(text) as unknown);
-    } else if (type === 'text/event-stream') {
-      // Not awaited, as in the SDK transport: the answer arrives through onmessage.
-      this.readEvents(res, false);
-    } else {
-      res.resume();
-      throw new StreamableHTTPError(-1, `Unexpected content type: ${type || 'none'}`);
-    }
+    const list = Array.isArray(message) ? message : [message];
+    const hasRequest = list.some((m) => 'method' in m && 'id' in m && m.id !== undefined);
+    const initialized = !Array.isArray(message) && 'method' in message && message.method === 'notifications/initialized';
+    const headers = this.headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
+    // An SSE answer may carry the upstream's requests: they are delivered in this request's context.
+    const scope = hasRequest ? new AsyncResource('toolgate.upstream.post') : undefined;
+    return new Promise<void>((resolve, reject) => {
+      const attempt = (retry: boolean) => {
+        const handler = new PostHandler(this, hasRequest, scope, (err) => {
+          if (err === undefined) {
+            if (initialized) this.openStream();
+            resolve();
+          } else if (retry && !handler.started && !this.closed && this.answers > 0 && isSocketError(err)) {
+            attempt(false);
+          } else reject(err);
+        });
+        this.pool.dispatch({ origin: this.url.origin, path: this.path, method: 'POST', headers, body }, handler);
+      };
+      attempt(true);
+    });
   }
 
-  /** Hands parsed JSON-RPC message(s) to the client; a shape that is not JSON-RPC is an error. */
-  private deliver(data: unknown): void {
+  /** @internal The pool answered (a response started). */
+  answered(sessionId: string | string[] | undefined): void {
+    this.answers += 1;
+    if (typeof sessionId === 'string' && sessionId) this.session = sessionId;
+  }
+
+  /** @internal Whether errors of streams still being read are worth reporting. */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** @internal Delivers the text of an SSE event: claimed raw, or parsed and handed on; not JSON is an error. */
+  deliverEvent(text: string): void {
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      this.onerror?.(new Error('upstream sent an SSE event that is not JSON'));
+      return;
+    }
+    this.deliverParsed(data, text);
+  }
+
+  /** @internal Delivers parsed message(s) and the text they were parsed from. */
+  deliverParsed(data: unknown, text: string): void {
+    this.deliver(data, Array.isArray(data) ? undefined : text);
+  }
+
+  /** @internal Reports an error of a stream being read (not of a request: those reject `send`). */
+  streamError(err: Error): void {
+    if (!this.closed) this.onerror?.(err);
+  }
+
+  /**
+   * Hands parsed JSON-RPC message(s) to the client, each offered on the raw seam first (with
+   * `text`, the text of a single message); a shape that is not JSON-RPC is an error.
+   */
+  private deliver(data: unknown, text?: string): void {
     const list = Array.isArray(data) ? data : [data];
     for (const m of list) {
       if (typeof m !== 'object' || m === null || (m as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
         this.onerror?.(new Error('upstream sent a message that is not JSON-RPC 2.0'));
         continue;
       }
+      if (text !== undefined && this.onRawMessage?.(text, m as Record<string, unknown>)) continue;
       this.onmessage?.(m as JSONRPCMessage);
     }
   }
@@ -190,15 +236,8 @@ export class LeanHttpClientTransport implements Transport {
         if (event.id) lastEventId = event.id;
         if (event.event && event.event !== 'message') return;
         if (!event.data) return; // priming events carry only an id
-        let data: unknown;
-        try {
-          data = JSON.parse(event.data);
-        } catch {
-          this.onerror?.(new Error('upstream sent an SSE event that is not JSON'));
-          return;
-        }
         if (standalone) this.streamAttempts = 0;
-        this.deliver(data);
+        this.deliverEvent(event.data);
       },
     });
     res.setEncoding('utf8');
@@ -273,21 +312,119 @@ function mediaType(header: string | undefined): string {
   return (semi === -1 ? header : header.slice(0, semi)).trim().toLowerCase();
 }
 
-/** Reads a whole body as UTF-8 (at most `limit` bytes kept; the rest is drained). */
-function readText(res: http.IncomingMessage, limit: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    res.on('data', (chunk: Buffer) => {
-      if (size >= limit) return;
-      chunks.push(chunk);
-      size += chunk.length;
-    });
-    res.once('end', () => {
-      const buf = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-      resolve((size > limit ? buf.subarray(0, limit) : buf).toString('utf8'));
-    });
-    res.once('error', reject);
-    res.once('aborted', () => reject(new Error('response aborted')));
-  });
+/** A socket-level failure (the connection was closed or reset under the request). */
+function isSocketError(err: Error): boolean {
+  const code = (err as { code?: unknown }).code;
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE';
+}
+
+/**
+ * The undici handler of one POST: status and headers, then a JSON body collected and delivered at
+ * its end, or an SSE body parsed as it arrives. `settle` is called once: without an error when the
+ * answer was handled (JSON) or has started (SSE), with one when the POST failed.
+ */
+class PostHandler implements Dispatcher.DispatchHandler {
+  /** A response (past 1xx) has started. */
+  started = false;
+  private settled = false;
+  private status = 0;
+  private sse: { feed(chunk: string): void } | undefined;
+  private decoder: StringDecoder | undefined;
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private type = '';
+
+  constructor(
+    private readonly transport: LeanHttpClientTransport,
+    private readonly hasRequest: boolean,
+    private readonly scope: AsyncResource | undefined,
+    private readonly settle: (err?: Error) => void,
+  ) {}
+
+  onRequestStart(): void {}
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    if (statusCode < 200) return;
+    this.started = true;
+    this.status = statusCode;
+    this.transport.answered(headers['mcp-session-id']);
+    const contentType = headers['content-type'];
+    this.type = mediaType(Array.isArray(contentType) ? contentType[0] : contentType);
+    if (statusCode >= 200 && statusCode < 300 && statusCode !== 202 && this.hasRequest && this.type === 'text/event-stream') {
+      const parser = createParser({
+        onEvent: (event: EventSourceMessage) => {
+          if (event.event && event.event !== 'message') return;
+          if (!event.data) return; // priming events carry only an id
+          const data = event.data;
+          if (this.scope) this.scope.runInAsyncScope(() => this.transport.deliverEvent(data));
+          else this.transport.deliverEvent(data);
+        },
+      });
+      this.sse = parser;
+      this.decoder = new StringDecoder('utf8');
+      this.done();
+    }
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.sse) {
+      this.sse.feed(this.decoder!.write(chunk));
+      return;
+    }
+    // An error body is kept only as far as the message needs it.
+    if (this.status >= 300 && this.size >= ERROR_BODY_LIMIT) return;
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+  }
+
+  onResponseEnd(): void {
+    if (this.sse) {
+      const rest = this.decoder!.end();
+      if (rest) this.sse.feed(rest);
+      return;
+    }
+    const status = this.status;
+    const body = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size);
+    this.chunks = [];
+    if (status < 200 || status >= 300) {
+      const text = body.subarray(0, ERROR_BODY_LIMIT).toString('utf8');
+      this.done(new StreamableHTTPError(status, `Error POSTing to endpoint: ${text}`));
+      return;
+    }
+    if (status === 202 || !this.hasRequest) {
+      this.done();
+      return;
+    }
+    if (this.type !== 'application/json') {
+      this.done(new StreamableHTTPError(-1, `Unexpected content type: ${this.type || 'none'}`));
+      return;
+    }
+    const text = body.toString('utf8');
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      this.done(new SyntaxError('upstream sent an answer that is not JSON'));
+      return;
+    }
+    try {
+      this.transport.deliverParsed(data, text);
+    } finally {
+      this.done();
+    }
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+    if (!this.settled) {
+      this.done(err);
+      return;
+    }
+    if (this.sse) this.transport.streamError(new Error(`SSE stream disconnected: ${err.message}`));
+  }
+
+  private done(err?: Error): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.settle(err);
+  }
 }

@@ -20,6 +20,8 @@ import { OutboundRefusedError, type OutboundPolicy } from '../lib/outbound-polic
 import type { Logger } from '../logger.js';
 import { LeanHttpClientTransport } from './lean-http-transport.js';
 import { UpstreamError, type UpstreamCallOptions } from '../domain/catalog.js';
+import { DeadlineWheel } from '../lib/deadline-wheel.js';
+import { DirectCalls, type DirectReply } from './direct-calls.js';
 import { DownstreamRouter, outsideCalls, RELAY_CLIENT_CAPABILITIES } from './downstream-router.js';
 
 /** How to reach one upstream server (secrets already opened). */
@@ -59,6 +61,16 @@ export interface UpstreamPoolOptions {
   readonly outboundPolicy?: Pick<OutboundPolicy, 'check'>;
   /** Client transport of Streamable HTTP upstreams; `sdk` keeps the SDK's for comparison. Default `lean`. */
   readonly httpClient?: 'lean' | 'sdk';
+  /** The timer the deadlines of direct requests run on (shared by the pool's connections). */
+  readonly deadlines?: DeadlineWheel;
+}
+
+/** An upstream answered a request with something that is not a valid answer to it. */
+export class InvalidAnswerError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidAnswerError';
+  }
 }
 
 export type UpstreamStatus = 'connecting' | 'connected' | 'error';
@@ -156,6 +168,8 @@ export class UpstreamConnection {
   private progressSeq = 0;
   /** Relays what the upstream asks or logs during a call to that call's downstream caller. */
   private readonly router = new DownstreamRouter();
+  /** Requests sent without the SDK client's bookkeeping (the hot `tools/call`). */
+  private readonly directCalls: DirectCalls;
   private current: UpstreamState = {
     status: 'connecting',
     lastError: null,
@@ -174,7 +188,9 @@ export class UpstreamConnection {
     public spec: UpstreamServerSpec,
     private readonly options: UpstreamPoolOptions,
     private readonly events: UpstreamEvents,
-  ) {}
+  ) {
+    this.directCalls = new DirectCalls(options.deadlines ?? new DeadlineWheel());
+  }
 
   get state(): UpstreamState {
     return this.current;
@@ -205,6 +221,7 @@ export class UpstreamConnection {
     this.client = undefined;
     this.transport = undefined;
     this.release();
+    this.directCalls.failAll();
     await UpstreamConnection.shutDown(client, transport);
   }
 
@@ -254,6 +271,17 @@ export class UpstreamConnection {
     } finally {
       if (meta) this.progressListeners.delete(meta.progressToken);
     }
+  }
+
+  /**
+   * Sends a request on `client`'s transport directly, without the SDK's request bookkeeping (see
+   * DirectCalls), for use inside `run` (which maps its failures). Resolves with the upstream's
+   * answer, an error answer included, and the answer's text where the transport keeps it.
+   */
+  direct(client: Client, method: string, params: Record<string, unknown>, request: RequestOptions): Promise<DirectReply> {
+    const transport = this.client === client ? this.transport : undefined;
+    if (!transport) return Promise.reject(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'));
+    return this.directCalls.request(transport, method, params, request.timeout ?? this.spec.callTimeoutMs, request.signal);
   }
 
   /** Hands an upstream progress notification to the call that asked for it. */
@@ -315,7 +343,9 @@ export class UpstreamConnection {
       });
     }
     // A result that fails its schema (zod's error, whichever zod build the SDK parsed it with).
-    if (/ZodError$/.test(String((err as { name?: unknown }).name)) || Array.isArray((err as { issues?: unknown }).issues))
+    if (
+      err instanceof InvalidAnswerError ||
+      /ZodError$/.test(String((err as { name?: unknown }).name)) || Array.isArray((err as { issues?: unknown }).issues))
       return new UpstreamError('protocol', `Upstream server "${name}" sent an invalid answer to ${what}`);
     return new UpstreamError('unavailable', `Upstream server "${name}" is unavailable: ${describeError(err)}`);
   }
@@ -449,6 +479,7 @@ export class UpstreamConnection {
       return;
     }
     this.client = client;
+    this.directCalls.attach(transport);
     this.setState({
       status: 'connected',
       lastError: null,
@@ -502,6 +533,7 @@ export class UpstreamConnection {
     const transport = this.transport;
     this.client = undefined;
     this.transport = undefined;
+    this.directCalls.failAll();
     if (client) void UpstreamConnection.shutDown(client, transport);
   }
 

@@ -9,14 +9,20 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { DeadlineWheel } from '../lib/deadline-wheel.js';
+import { memberSpan } from '../lib/json-members.js';
+import type { DirectReply } from './direct-calls.js';
 import {
   UpstreamError,
   type CompletionRef,
   type ToolCallResult,
   type UpstreamCallOptions,
   type UpstreamCaller,
+  withResultText,
 } from '../domain/catalog.js';
 import {
+  InvalidAnswerError,
   UpstreamConnection,
   type UpstreamEvents,
   type UpstreamPoolOptions,
@@ -83,6 +89,35 @@ const RAW_CALL_RESULT = z.looseObject({
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+const isContentBlock = (b: unknown): boolean => isObject(b) && typeof b.type === 'string';
+
+/**
+ * The result of a direct `tools/call` (the same checks as RAW_CALL_RESULT, without zod): content
+ * blocks with a type (missing content reads as none), structured content an object, `isError` a
+ * boolean; everything else passed through. An unchanged result keeps the text it arrived as, so
+ * the endpoint can pass it on without serialising it again. An error answer becomes the McpError
+ * the SDK would have raised.
+ */
+export function callResult(reply: DirectReply): ToolCallResult {
+  const { message, text } = reply;
+  if (message.error !== undefined) {
+    const e = isObject(message.error) ? message.error : {};
+    const code = Number.isInteger(e.code) ? (e.code as number) : ErrorCode.InternalError;
+    throw new McpError(code, typeof e.message === 'string' ? e.message : 'Unknown error', e.data);
+  }
+  const result = message.result;
+  if (
+    !isObject(result) ||
+    (result.content !== undefined && !(Array.isArray(result.content) && result.content.every(isContentBlock))) ||
+    (result.structuredContent !== undefined && !isObject(result.structuredContent)) ||
+    (result.isError !== undefined && typeof result.isError !== 'boolean')
+  )
+    throw new InvalidAnswerError('malformed tools/call result');
+  if (result.content === undefined) return { ...result, content: [] };
+  const span = text === undefined ? undefined : memberSpan(text, 'result');
+  return span ? withResultText(result as ToolCallResult, text!.slice(span[0], span[1])) : (result as ToolCallResult);
+}
+
 /** The shape the catalog needs of a tool; anything else of an upstream's listing is left out. */
 function isTool(t: unknown): t is Tool {
   return isObject(t) && typeof t.name === 'string' && isObject(t.inputSchema) && (t.outputSchema === undefined || isObject(t.outputSchema));
@@ -127,10 +162,12 @@ export class UpstreamPool implements UpstreamCaller {
   /** Listeners of (re)connections besides the catalog sync (subscriptions to restore). */
   private readonly connectListeners = new Set<(serverId: string) => void>();
 
-  constructor(
-    private readonly options: UpstreamPoolOptions,
-    events: UpstreamEvents = IGNORE_EVENTS,
-  ) {
+  private readonly options: UpstreamPoolOptions;
+  /** The deadlines of every connection's direct requests, on one timer. */
+  private readonly deadlines = new DeadlineWheel();
+
+  constructor(options: UpstreamPoolOptions, events: UpstreamEvents = IGNORE_EVENTS) {
+    this.options = { ...options, deadlines: this.deadlines };
     this.events = events;
   }
 
@@ -191,6 +228,7 @@ export class UpstreamPool implements UpstreamCaller {
     const all = [...this.connections.values()];
     this.connections.clear();
     await Promise.all(all.map((c) => c.close()));
+    this.deadlines.close();
   }
 
   private connection(serverId: string): UpstreamConnection {
@@ -209,14 +247,16 @@ export class UpstreamPool implements UpstreamCaller {
       const taskCalls = (client.getServerCapabilities()?.tasks as { requests?: { tools?: { call?: unknown } } } | undefined)?.requests
         ?.tools?.call;
       if (options.asTask && taskCalls) return callAsUpstreamTask(client, toolName, args, options.asTask.ttlMs, request, meta);
-      // client.request rather than client.callTool: a gateway passes results through untouched
-      // (no client-side outputSchema enforcement).
-      const result = await client.request(
-        { method: 'tools/call', params: { name: toolName, arguments: args, ...(meta ? { _meta: meta } : {}) } },
-        RAW_CALL_RESULT,
+      // Sent directly rather than through client.callTool / client.request: a gateway passes results
+      // through untouched (no client-side outputSchema enforcement, no re-parsing), with the text
+      // they arrived as where the transport keeps it.
+      const reply = await this.connection(serverId).direct(
+        client,
+        'tools/call',
+        { name: toolName, arguments: args, ...(meta ? { _meta: meta } : {}) },
         request,
       );
-      return result as ToolCallResult;
+      return callResult(reply);
     });
   }
 
