@@ -39,6 +39,18 @@ function bodyParseError(err: Error & { status?: number; type?: string; body?: st
   ]);
 }
 
+/**
+ * The logger of MCP access lines: their fields are fixed (ids, method, tool name, status, time) and
+ * never hold a secret, so the redaction every other line goes through (about 5 µs a line, a
+ * measurable share of a tool call's CPU) is skipped for them. One per process logger.
+ */
+const accessLoggers = new WeakMap<Logger, Logger>();
+function accessLogger(logger: Logger): Logger {
+  let access = accessLoggers.get(logger);
+  if (!access) accessLoggers.set(logger, (access = logger.child({}, { redact: { paths: [] } })));
+  return access;
+}
+
 /** Metrics and the MCP access line of one MCP request: what was asked of which bundle, and how it went; no key, no arguments. */
 function mcpAccessLine(
   options: Pick<AppOptions, 'logger' | 'metrics'>,
@@ -53,7 +65,7 @@ function mcpAccessLine(
     options.metrics.mcpRequest(mcp.endpoint, mcp.method, status < 400 && mcp.rpcError === undefined, elapsedMs / 1000);
   }
   if (options.logger.isLevelEnabled('info')) {
-    options.logger.info(
+    accessLogger(options.logger).info(
       {
         requestId,
         endpoint: mcp.endpoint,

@@ -104,6 +104,11 @@ export interface UpstreamCallOptions {
   signal?: AbortSignal;
   /** Overrides the server's configured per-call timeout. */
   timeoutMs?: number;
+  /**
+   * An upper bound on the call's timeout (the caller's backstop): the call times out at the earlier
+   * of this and its own timeout, and is then cancelled upstream like any timed-out call.
+   */
+  maxTimeoutMs?: number;
   /** Receives upstream progress notifications for this call. */
   onProgress?: (progress: UpstreamProgress) => void;
   /**

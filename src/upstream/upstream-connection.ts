@@ -258,7 +258,7 @@ export class UpstreamConnection {
     options: UpstreamCallOptions,
     fn: (client: Client, request: RequestOptions, meta: { progressToken: string } | undefined) => Promise<T>,
   ): Promise<T> {
-    const timeoutMs = options.timeoutMs ?? this.spec.callTimeoutMs;
+    const timeoutMs = Math.min(options.timeoutMs ?? this.spec.callTimeoutMs, options.maxTimeoutMs ?? Infinity);
     const deadline = Date.now() + timeoutMs;
     let meta: { progressToken: string } | undefined;
     if (options.onProgress) {

@@ -43,6 +43,24 @@ export class TestUpstreams implements UpstreamCaller {
     const seen: SeenCall = { serverId, tool: toolName, args, aborted: false };
     this.calls.push(seen);
     options.signal?.addEventListener('abort', () => (seen.aborted = true), { once: true });
+    // The caller's bound on the call's timeout (UpstreamCallOptions.maxTimeoutMs): the call times out
+    // then and is cancelled upstream, as the pool does.
+    if (options.maxTimeoutMs === undefined) return this.answer(toolName, args, options);
+    let bound: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      bound = setTimeout(() => {
+        seen.aborted = true;
+        reject(new UpstreamError('timeout', `tools/call ${toolName} timed out after ${options.maxTimeoutMs} ms`));
+      }, options.maxTimeoutMs);
+    });
+    try {
+      return await Promise.race([this.answer(toolName, args, options), timedOut]);
+    } finally {
+      clearTimeout(bound);
+    }
+  }
+
+  private async answer(toolName: string, args: Record<string, unknown>, options: UpstreamCallOptions): Promise<ToolCallResult> {
     switch (toolName) {
       case 'vanished':
         throw new UpstreamError('rejected', 'unknown tool', { code: -32602, message: `Unknown tool: ${toolName}` });

@@ -6,7 +6,10 @@ import { RpcCode, rpcError } from '../protocol.js';
 /**
  * Runs one upstream call under the request's cancellation and the gateway's backstop timeout:
  * whatever the upstream does (hang, die, stall), the promise settles within `callTimeoutMs`.
- * Cancellation and timeout abort the signal the upstream call holds.
+ * The upstream call holds the request's own signal (cancellation reaches it directly) and the
+ * backstop as the bound of its timeout, so it times out and is cancelled upstream in time by
+ * itself; the deadline here only guarantees the answer if the upstream layer ever did not. No
+ * AbortController or listener per call (issue 13).
  */
 export function callUpstream<T>(
   ctx: McpContext,
@@ -15,50 +18,40 @@ export function callUpstream<T>(
   onProgress?: (p: UpstreamProgress) => void,
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const controller = new AbortController();
     if (ctx.signal.aborted) {
       reject(new UpstreamError('cancelled', 'the caller cancelled the request'));
       return;
     }
-    const done = () => {
-      deadline.cancel();
-      ctx.signal.removeEventListener('abort', onCancel);
-    };
-    // One shared coarse timer for every call's backstop, not a timer per call.
-    const deadline = deps.deadlines.schedule(deps.callTimeoutMs, () => {
-      done();
-      controller.abort();
+    // One shared coarse timer for every call's backstop, a tick after the call's own bound.
+    const deadline = deps.deadlines.schedule(deps.callTimeoutMs + BACKSTOP_SLACK_MS, () => {
       reject(new UpstreamError('timeout', `no answer within ${deps.callTimeoutMs} ms`));
     });
-    const onCancel = () => {
-      done();
-      controller.abort();
-      reject(new UpstreamError('cancelled', 'the caller cancelled the request'));
-    };
-    ctx.signal.addEventListener('abort', onCancel);
-    const options: UpstreamCallOptions = { signal: controller.signal };
+    const options: UpstreamCallOptions = { signal: ctx.signal, maxTimeoutMs: deps.callTimeoutMs };
     if (onProgress) options.onProgress = onProgress;
     if (ctx.downstream) options.downstream = ctx.downstream;
     let pending: Promise<T>;
     try {
       pending = call(options);
     } catch (err) {
-      done();
+      deadline.cancel();
       reject(err);
       return;
     }
     pending.then(
       (value) => {
-        done();
+        deadline.cancel();
         resolve(value);
       },
       (err: unknown) => {
-        done();
+        deadline.cancel();
         reject(err);
       },
     );
   });
 }
+
+/** How long after its bound an upstream call is given up on without the upstream layer's own answer. */
+const BACKSTOP_SLACK_MS = 1000;
 
 /** Forwards upstream progress to the caller as `notifications/progress`, only ever increasing. */
 export function progressForwarder(ctx: McpContext): ((p: UpstreamProgress) => void) | undefined {

@@ -66,7 +66,7 @@ export class ScriptToolRouter implements UpstreamCaller {
     const spec = this.registry.get(serverId, toolName);
     if (!spec) return this.upstreams.callTool(serverId, toolName, args, options);
     if (options.signal?.aborted) throw new UpstreamError('cancelled', 'the caller cancelled the request');
-    const timeoutMs = Math.min(spec.timeoutMs, options.timeoutMs ?? spec.timeoutMs);
+    const timeoutMs = Math.min(spec.timeoutMs, options.timeoutMs ?? spec.timeoutMs, options.maxTimeoutMs ?? Infinity);
     try {
       return await this.runner.run({ language: spec.language, entry: spec.entry, files: spec.files, args, timeoutMs }, options.signal);
     } catch (err) {
