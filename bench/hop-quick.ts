@@ -56,11 +56,10 @@ pin(process.pid, 1);
 const upstream = await start([path.join(HERE, 'upstream.ts')], 1);
 const raw = await start([path.join(HERE, 'raw-proxy.ts'), String(upstream.info.port)], 0);
 const prof = process.env.BENCH_CPU_PROF;
-const gw = await start(
-  [path.join(HERE, 'gateway.ts'), STDIO ? 'stdio' : String(upstream.info.port)],
-  0,
-  ['--expose-gc', ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [])],
-);
+const gw = await start([path.join(HERE, 'gateway.ts'), STDIO ? 'stdio' : String(upstream.info.port)], 0, [
+  '--expose-gc',
+  ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []),
+]);
 const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const text1k = 'x'.repeat(1024);
 const body = (seq: number) =>

@@ -57,7 +57,13 @@ export class DirectCalls {
    * Aborting `signal` sends `notifications/cancelled` upstream and rejects with the signal's reason;
    * so does the timeout, as the SDK does.
    */
-  request(transport: Transport, method: string, params: Record<string, unknown>, timeoutMs: number, signal?: AbortSignal): Promise<DirectReply> {
+  request(
+    transport: Transport,
+    method: string,
+    params: Record<string, unknown>,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<DirectReply> {
     if (signal?.aborted) return Promise.reject(signal.reason ?? new Error('aborted'));
     const id = `${ID_PREFIX}${(this.seq += 1)}`;
     return new Promise<DirectReply>((resolve, reject) => {
@@ -67,9 +73,7 @@ export class DirectCalls {
         signal?.removeEventListener('abort', onAbort);
       };
       const cancel = (reason: string) => {
-        transport
-          .send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } })
-          .catch(() => undefined);
+        transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } }).catch(() => undefined);
       };
       const onAbort = () => {
         done();

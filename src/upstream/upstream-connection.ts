@@ -345,7 +345,9 @@ export class UpstreamConnection {
     // A result that fails its schema (zod's error, whichever zod build the SDK parsed it with).
     if (
       err instanceof InvalidAnswerError ||
-      /ZodError$/.test(String((err as { name?: unknown }).name)) || Array.isArray((err as { issues?: unknown }).issues))
+      /ZodError$/.test(String((err as { name?: unknown }).name)) ||
+      Array.isArray((err as { issues?: unknown }).issues)
+    )
       return new UpstreamError('protocol', `Upstream server "${name}" sent an invalid answer to ${what}`);
     return new UpstreamError('unavailable', `Upstream server "${name}" is unavailable: ${describeError(err)}`);
   }
