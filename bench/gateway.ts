@@ -35,6 +35,8 @@ const config = loadConfig({
   TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1',
   // argv[3] = 'sdk' runs the MCP SDK's Streamable HTTP client transport instead of the lean one.
   TOOLGATE_UPSTREAM_HTTP_CLIENT: process.argv[3] === 'sdk' ? 'sdk' : 'lean',
+  // BENCH_STDIO_CLIENT=sdk: the MCP SDK's stdio client transport instead of the lean one (with `stdio`).
+  TOOLGATE_UPSTREAM_STDIO_CLIENT: process.env.BENCH_STDIO_CLIENT === 'sdk' ? 'sdk' : 'lean',
 });
 // argv[3] = 'koa' serves the MCP paths through the Koa chain instead of the fast path (K column).
 const server = await startServer(config, {

@@ -290,6 +290,7 @@ function buildServices(input: {
     retryMaxMs: config.upstreamRetryMaxMs,
     maxFastRetries: config.upstreamMaxFastRetries,
     httpClient: config.upstreamHttpClient,
+    stdioClient: config.upstreamStdioClient,
     outboundPolicy,
   });
   const catalogSync = new CatalogSync({

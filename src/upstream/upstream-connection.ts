@@ -17,6 +17,7 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { OutboundRefusedError, type OutboundPolicy } from '../lib/outbound-policy.js';
+import { LeanStdioClientTransport } from './lean-stdio-transport.js';
 import type { Logger } from '../logger.js';
 import { LeanHttpClientTransport } from './lean-http-transport.js';
 import { UpstreamError, type UpstreamCallOptions } from '../domain/catalog.js';
@@ -54,6 +55,8 @@ export interface UpstreamPoolOptions {
    * only once per health-check interval, so an unreachable upstream costs a bounded number of attempts.
    */
   readonly maxFastRetries: number;
+  /** Client transport of stdio upstreams; `sdk` keeps the SDK's for comparison. Default `lean`. */
+  readonly stdioClient?: 'lean' | 'sdk';
   /**
    * The outbound-address policy HTTP upstream URLs must pass at every connect (resolved then, so a
    * name that comes to point at a private address is refused too). Absent: not checked.
@@ -230,7 +233,7 @@ export class UpstreamConnection {
    * STDIO_GRACE_MS if it is still running (the SDK would wait 2 s), then SIGKILL from the SDK.
    */
   private static async shutDown(client: Client | undefined, transport: Transport | undefined): Promise<void> {
-    const pid = transport instanceof StdioClientTransport ? transport.pid : null;
+    const pid = transport instanceof LeanStdioClientTransport || transport instanceof StdioClientTransport ? transport.pid : null;
     const term = pid
       ? setTimeout(() => {
           try {
@@ -392,14 +395,16 @@ export class UpstreamConnection {
   private makeTransport(): Transport {
     const c = this.spec.connection;
     if (c.transport === 'stdio') {
-      return new StdioClientTransport({
+      const launch = {
         command: c.command,
         args: [...c.args],
         // Only a safe base environment (PATH, HOME, ...) plus the server's own variables: never ours.
         env: { ...getDefaultEnvironment(), ...c.env },
         ...(c.cwd ? { cwd: c.cwd } : {}),
-        stderr: 'pipe',
-      });
+      };
+      return this.options.stdioClient === 'sdk'
+        ? new StdioClientTransport({ ...launch, stderr: 'pipe' })
+        : new LeanStdioClientTransport(launch);
     }
     const url = new URL(c.url);
     const requestInit = { headers: { ...c.headers } };
@@ -449,7 +454,7 @@ export class UpstreamConnection {
       negotiated = version;
       setProtocolVersion?.(version);
     };
-    if (transport instanceof StdioClientTransport) {
+    if (transport instanceof LeanStdioClientTransport || transport instanceof StdioClientTransport) {
       // Drain stderr so a chatty server never blocks on a full pipe; keep it out of our logs above debug.
       transport.stderr?.on('data', (chunk: Buffer) => {
         if (this.options.logger.isLevelEnabled('debug'))
@@ -490,7 +495,7 @@ export class UpstreamConnection {
       serverInfo: client.getServerVersion() ?? null,
       capabilities: client.getServerCapabilities() ?? null,
       failures: 0,
-      pid: transport instanceof StdioClientTransport ? transport.pid : null,
+      pid: transport instanceof LeanStdioClientTransport || transport instanceof StdioClientTransport ? transport.pid : null,
     });
     this.options.logger.info({ server: this.spec.name, protocolVersion: negotiated }, 'upstream connected');
     clearInterval(this.probeTimer);
