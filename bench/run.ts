@@ -23,6 +23,8 @@ const RATE_MS = QUICK ? 2000 : 10_000;
 const CLIENTS = [1, 8, 32];
 const TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 const cores = os.cpus().length;
+/** The PostgreSQL of column P (a schema of its own, dropped at the end). */
+const PG_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
 function pin(pid: number, core: number): void {
   if (cores < 2) return;
@@ -33,9 +35,10 @@ function pin(pid: number, core: number): void {
   }
 }
 
-async function start(args: string[], core: number, ipc = false): Promise<{ child: ChildProcess; info: any }> {
+async function start(args: string[], core: number, ipc = false, env?: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; info: any }> {
   const child = spawn(process.execPath, args, {
     cwd: path.join(HERE, '..'),
+    ...(env ? { env: { ...process.env, ...env } } : {}),
     stdio: ['ignore', 'pipe', 'inherit', ...(ipc ? ['ipc' as const] : [])],
   });
   pin(child.pid!, core);
@@ -64,8 +67,10 @@ async function main(): Promise<void> {
   const upstream = await start([...tsx, path.join(HERE, 'upstream.ts')], 1);
   const proxy = await start([...tsx, path.join(HERE, 'raw-proxy.ts'), String(upstream.info.port)], 0);
   const gateway = await start(['--expose-gc', ...tsx, path.join(HERE, 'gateway.ts'), String(upstream.info.port)], 0, true);
-  // K: the same gateway with the MCP paths served through the Koa chain (no fast path), for the same-run comparison.
-  const gatewayKoa = await start(['--expose-gc', ...tsx, path.join(HERE, 'gateway.ts'), String(upstream.info.port), 'koa'], 0, true);
+  // P: the same gateway on PostgreSQL (the production database; call records leave the process).
+  const gatewayKoa = await start(['--expose-gc', ...tsx, path.join(HERE, 'gateway.ts'), String(upstream.info.port)], 0, true, {
+    BENCH_DATABASE_URL: PG_URL,
+  });
   const up = `http://127.0.0.1:${upstream.info.port}`;
   const gw = `http://127.0.0.1:${gateway.info.port}`;
   const text1k = 'x'.repeat(1024);
@@ -97,14 +102,14 @@ async function main(): Promise<void> {
     'mcp-protocol-version': '2025-11-25',
   });
 
-  const MODES = ['D', 'R', 'G', 'K'] as const;
+  const MODES = ['D', 'R', 'G', 'P'] as const;
   const targets: Record<(typeof MODES)[number], Target> = {
     D: { origin: up, path: '/', headers: () => json, body: callBody },
     R: { origin: `http://127.0.0.1:${proxy.info.port}`, path: '/', headers: () => json, body: callBody },
     G: { origin: gw, path: `/mcp/bundle/${gateway.info.echoKey}`, headers: gwHeaders, body: callBody },
-    K: { origin: gwKoa, path: `/mcp/bundle/${gatewayKoa.info.echoKey}`, headers: koaHeaders, body: callBody },
+    P: { origin: gwKoa, path: `/mcp/bundle/${gatewayKoa.info.echoKey}`, headers: koaHeaders, body: callBody },
   };
-  const pidOf = { D: upstream.child.pid!, R: proxy.child.pid!, G: gateway.child.pid!, K: gatewayKoa.child.pid! };
+  const pidOf = { D: upstream.child.pid!, R: proxy.child.pid!, G: gateway.child.pid!, P: gatewayKoa.child.pid! };
   /** Resident set size of a process now, MiB. */
   const rssMiB = (pid: number) =>
     round(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024, 1);
@@ -145,7 +150,7 @@ async function main(): Promise<void> {
   // B1 fixed rate (tails).
   const rates: Record<string, RunResult> = {};
   for (const rate of [1000, 2000]) {
-    for (const mode of ['D', 'R', 'G'] as const) {
+    for (const mode of ['D', 'R', 'G', 'P'] as const) {
       rates[`${mode}@${rate}rps`] = await fixedRate(targets[mode], rate, RATE_MS);
       process.stderr.write(`B1 fixed ${rate}/s ${mode}: ${JSON.stringify(rates[`${mode}@${rate}rps`])}\n`);
     }
@@ -216,12 +221,12 @@ async function main(): Promise<void> {
   const D = (c: number) => b1Median[`D@${c}`]!;
   const R = (c: number) => b1Median[`R@${c}`]!;
   const G = (c: number) => b1Median[`G@${c}`]!;
-  const K = (c: number) => b1Median[`K@${c}`]!;
+  const K = (c: number) => b1Median[`P@${c}`]!;
   const derived = {
-    cpu_ratio_K_over_R_32: round(K(32).cpu_us_per_req / R(32).cpu_us_per_req, 2),
-    cpu_ratio_G_over_K_32: round(G(32).cpu_us_per_req / K(32).cpu_us_per_req, 2),
-    throughput_K_over_R_32: round(K(32).rps / R(32).rps, 2),
-    added_p50_ms_1_K: round(K(1).p50_ms - D(1).p50_ms),
+    cpu_ratio_P_over_R_32: round(K(32).cpu_us_per_req / R(32).cpu_us_per_req, 2),
+    cpu_ratio_G_over_P_32: round(G(32).cpu_us_per_req / K(32).cpu_us_per_req, 2),
+    throughput_P_over_R_32: round(K(32).rps / R(32).rps, 2),
+    added_p50_ms_1_P: round(K(1).p50_ms - D(1).p50_ms),
     rss_mib_after_32_clients: Object.fromEntries(Object.entries(rssAfter32).map(([k, v]) => [k, Math.max(...v)])),
     added_p50_ms_1: round(G(1).p50_ms - D(1).p50_ms),
     added_p99_ms_1: round(G(1).p99_ms - D(1).p99_ms),
@@ -242,7 +247,7 @@ async function main(): Promise<void> {
       quick: QUICK,
       payload_bytes: 1024,
       upstream_caller:
-        'G: production upstream pool, MCP SDK Client over the lean Streamable HTTP transport, MCP fast path ahead of Koa; K: the same with the MCP paths served through Koa',
+        'G: production upstream pool (tools/call sent directly on the lean Streamable HTTP transport, undici), MCP fast path, embedded PGlite; P: the same on PostgreSQL',
     },
     b1: { median: b1Median, trials: b1, fixed_rate: rates, derived },
     b4: { median: b4Median, response_bytes: listSize },
@@ -253,7 +258,7 @@ async function main(): Promise<void> {
   fs.writeFileSync(path.join(HERE, 'results', `${stamp}.json`), `${JSON.stringify(results, null, 2)}\n`);
   fs.writeFileSync(path.join(HERE, 'results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
 
-  const lines = ['| scenario | D | R | G | K (through Koa) |', '|---|---|---|---|---|'];
+  const lines = ['| scenario | D | R | G (PGlite) | P (PostgreSQL) |', '|---|---|---|---|---|'];
   for (const c of CLIENTS) {
     lines.push(
       `| B1 p50 / p99 ms, ${c} client(s) | ${D(c).p50_ms} / ${D(c).p99_ms} | ${R(c).p50_ms} / ${R(c).p99_ms} | ${G(c).p50_ms} / ${G(c).p99_ms} | ${K(c).p50_ms} / ${K(c).p99_ms} |`,
@@ -266,7 +271,7 @@ async function main(): Promise<void> {
   for (const rate of [1000, 2000]) {
     const f = (m: string) => rates[`${m}@${rate}rps`]!;
     lines.push(
-      `| B1 fixed ${rate}/s p50 / p99 ms (errors) | ${f('D').p50_ms} / ${f('D').p99_ms} (${f('D').errors}) | ${f('R').p50_ms} / ${f('R').p99_ms} (${f('R').errors}) | ${f('G').p50_ms} / ${f('G').p99_ms} (${f('G').errors}) |`,
+      `| B1 fixed ${rate}/s p50 / p99 ms (errors) | ${f('D').p50_ms} / ${f('D').p99_ms} (${f('D').errors}) | ${f('R').p50_ms} / ${f('R').p99_ms} (${f('R').errors}) | ${f('G').p50_ms} / ${f('G').p99_ms} (${f('G').errors}) | ${f('P').p50_ms} / ${f('P').p99_ms} (${f('P').errors}) |`,
     );
   }
   lines.push(
