@@ -6,6 +6,8 @@
  * bench (that is `npm run bench`): a short loop for before/after measurements while optimising.
  * Usage: tsx bench/hop-quick.ts [clients=32] [trials=3] [ms=3000] [stdio]
  * BENCH_CPU_PROF=<dir> starts G under `--cpu-prof` (profile written to <dir> at exit).
+ * G runs with the Node/V8 flags of `npm start` (bench/production-flags.ts); BENCH_NODE_FLAGS replaces
+ * them (`BENCH_NODE_FLAGS=` for none) to measure their CPU cost.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,6 +16,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { closedLoop, type Target } from './load.js';
+import { benchNodeFlags } from './production-flags.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CLIENTS = Number(process.argv[2] ?? 32);
@@ -57,6 +60,7 @@ const upstream = await start([path.join(HERE, 'upstream.ts')], 1);
 const raw = await start([path.join(HERE, 'raw-proxy.ts'), String(upstream.info.port)], 0);
 const prof = process.env.BENCH_CPU_PROF;
 const gw = await start([path.join(HERE, 'gateway.ts'), STDIO ? 'stdio' : String(upstream.info.port)], 0, [
+  ...benchNodeFlags(),
   '--expose-gc',
   ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []),
 ]);

@@ -6,7 +6,9 @@
  * smaps_rollup), the V8 heap, `external` (off-heap memory V8 knows of, PGlite's WebAssembly memory
  * among it) and array buffers, and the thread count. The two modes run one after the other in one
  * run (same load on the machine, load average reported). Results: bench/results/memory-<time>.json.
- * BENCH_NODE_FLAGS adds V8/Node flags to the gateway (e.g. `--max-semi-space-size=4`) to measure them.
+ * The gateway runs with the Node/V8 flags of `npm start` (bench/production-flags.ts); BENCH_NODE_FLAGS
+ * replaces them (e.g. `BENCH_NODE_FLAGS=` for none, `--max-semi-space-size=4`) to measure others.
+ * Exits 1 when the PostgreSQL gateway's RSS after the load or at its peak is over 256 MiB.
  * Usage: npm run bench:memory
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -16,6 +18,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { closedLoop } from './load.js';
+import { benchNodeFlags } from './production-flags.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const RUN_MS = Number(process.env.MEMORY_RUN_S ?? 20) * 1000;
@@ -53,7 +56,7 @@ function procMemory(pid: number) {
 
 async function measure(mode: 'pglite' | 'postgresql', upstreamPort: number) {
   const env: Record<string, string> = mode === 'postgresql' ? { BENCH_DATABASE_URL: PG_URL } : { BENCH_DATABASE_URL: '' };
-  const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const flags = benchNodeFlags();
   const gateway = await start([...flags, '--expose-gc', '--import', 'tsx', path.join(HERE, 'gateway.ts'), String(upstreamPort)], env, true);
   let spaces: Record<string, number> = {};
   const v8 = () =>
@@ -124,7 +127,7 @@ async function main(): Promise<void> {
     loadavg: os.loadavg().map((x) => round(x, 2)),
     cpus: os.cpus().length,
     run_s: RUN_MS / 1000,
-    node_flags: process.env.BENCH_NODE_FLAGS ?? '',
+    node_flags: benchNodeFlags().join(' '),
     runs,
     pglite_cost_rss_mib: round(pglite.rss_mib - pg.rss_mib),
     pglite_cost_external_mib: round(pglite.external_mib - pg.external_mib),
@@ -135,6 +138,11 @@ async function main(): Promise<void> {
   const file = path.join(dir, `memory-${result.at.replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   process.stdout.write(`${JSON.stringify(result, null, 2)}\nwritten: ${file}\n`);
+  // The acceptance check of issue 13: RSS after the load and at its peak, PostgreSQL, ≤ 256 MiB.
+  if (!result.postgresql_within_256_mib) {
+    process.stderr.write(`PostgreSQL RSS over 256 MiB: after the load ${pg.rss_mib}, peak ${pg.rss_peak_during_load_mib}\n`);
+    process.exitCode = 1;
+  }
 }
 
 main().catch((err: unknown) => {

@@ -71,9 +71,9 @@ export async function waitForLog(
   }
 }
 
-/** `node --import tsx src/main.ts`, the process `npm start` runs. */
+/** `node --heap-growing-percent=100 --import tsx src/main.ts`, the process `npm start` runs. */
 export function startMain(env: Record<string, string>): Promise<ServerProcess> {
-  return spawnServer(process.execPath, ['--import', 'tsx', 'src/main.ts'], env);
+  return spawnServer(process.execPath, ['--heap-growing-percent=100', '--import', 'tsx', 'src/main.ts'], env);
 }
 
 /** Runs a command to completion: exit code, stdout, stderr. */
