@@ -14,6 +14,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { closedLoop, fixedRate, type RunResult, type Target } from './load.js';
+import { benchNodeFlags } from './production-flags.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -66,9 +67,11 @@ async function main(): Promise<void> {
   const tsx = ['--import', 'tsx'];
   const upstream = await start([...tsx, path.join(HERE, 'upstream.ts')], 1);
   const proxy = await start([...tsx, path.join(HERE, 'raw-proxy.ts'), String(upstream.info.port)], 0);
-  const gateway = await start(['--expose-gc', ...tsx, path.join(HERE, 'gateway.ts'), String(upstream.info.port)], 0, true);
+  // The gateways run with the Node/V8 flags of `npm start` (bench/production-flags.ts).
+  const flags = benchNodeFlags();
+  const gateway = await start([...flags, '--expose-gc', ...tsx, path.join(HERE, 'gateway.ts'), String(upstream.info.port)], 0, true);
   // P: the same gateway on PostgreSQL (the production database; call records leave the process).
-  const gatewayKoa = await start(['--expose-gc', ...tsx, path.join(HERE, 'gateway.ts'), String(upstream.info.port)], 0, true, {
+  const gatewayKoa = await start([...flags, '--expose-gc', ...tsx, path.join(HERE, 'gateway.ts'), String(upstream.info.port)], 0, true, {
     BENCH_DATABASE_URL: PG_URL,
   });
   const up = `http://127.0.0.1:${upstream.info.port}`;
@@ -245,6 +248,7 @@ async function main(): Promise<void> {
       run_ms: RUN_MS,
       rate_run_ms: RATE_MS,
       quick: QUICK,
+      node_flags: benchNodeFlags().join(' '),
       payload_bytes: 1024,
       upstream_caller:
         'G: production upstream pool (tools/call sent directly on the lean Streamable HTTP transport, undici), MCP fast path, embedded PGlite; P: the same on PostgreSQL',
