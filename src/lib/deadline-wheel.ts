@@ -74,7 +74,8 @@ export class DeadlineWheel {
     if (!set?.delete(entry)) return;
     this.size -= 1;
     if (set.size === 0) this.slots.delete(entry.slot);
-    if (this.size === 0) this.stop();
+    // The timer runs on until the next sweep finds nothing scheduled: a steady stream of short
+    // operations (one call at a time) does not start and stop an interval per operation.
   }
 
   /** Fires every slot that is due (public for tests with a fake clock). */

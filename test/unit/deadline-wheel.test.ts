@@ -79,7 +79,10 @@ describe('DeadlineWheel (one timer for every backstop timeout)', () => {
     expect((wheel as unknown as { timer: unknown }).timer).to.equal(undefined);
     const never = wheel.schedule(5, () => expect.fail('cancelled deadline fired'));
     never.cancel();
+    // A cancel leaves the timer to the next sweep (no interval started and stopped per operation),
+    // which stops it, as nothing is scheduled.
     await new Promise((r) => setTimeout(r, 30));
+    expect((wheel as unknown as { timer: unknown }).timer).to.equal(undefined);
     wheel.close();
   });
 });
