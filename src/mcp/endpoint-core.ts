@@ -20,6 +20,7 @@ import {
   MODERN_VERSION,
   RpcCode,
   serializeAnswer,
+  serializeResponse,
   type SplicedResponse,
   SSE_TRANSPORT_VERSIONS,
   SUPPORTED_VERSIONS,
@@ -901,11 +902,10 @@ export class EndpointCore {
         return { response: response as JsonRpcAnswer | null, internalError: run.internalError };
       },
     );
-    const body = JSON.stringify(
-      answer.error
-        ? { jsonrpc: '2.0', id: ctx.requestId, error: answer.error }
-        : { jsonrpc: '2.0', id: ctx.requestId, result: answer.result },
-    );
+    // An upstream's result nothing changed is spliced in as the text it arrived as.
+    const body = answer.error
+      ? JSON.stringify({ jsonrpc: '2.0', id: ctx.requestId, error: answer.error })
+      : serializeResponse({ jsonrpc: '2.0', id: ctx.requestId, result: answer.result });
     const status = answer.status === 200 && answer.error?.code === RpcCode.MethodNotFound ? 404 : answer.status;
     return { status, body, ...(answer.error ? { errorCode: answer.error.code } : {}) };
   }

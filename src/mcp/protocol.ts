@@ -100,7 +100,7 @@ export function messageKind(m: unknown): MessageKind {
 }
 
 /** Serialises a JSON-RPC response, splicing in pre-serialised results. */
-export function serializeResponse(response: { id?: unknown; result?: unknown; error?: unknown }): string {
+export function serializeResponse(response: { jsonrpc?: string; id?: unknown; result?: unknown; error?: unknown }): string {
   return String(serializeAnswer(response));
 }
 
@@ -108,7 +108,7 @@ export function serializeResponse(response: { id?: unknown; result?: unknown; er
  * Serialises a JSON-RPC response; one with a pre-serialised result stays spliced ({@link SplicedResponse}),
  * and an upstream's result that nothing changed is spliced in as the text it arrived as.
  */
-export function serializeAnswer(response: { id?: unknown; result?: unknown; error?: unknown }): string | SplicedResponse {
+export function serializeAnswer(response: { jsonrpc?: string; id?: unknown; result?: unknown; error?: unknown }): string | SplicedResponse {
   if (response.result instanceof RawResult)
     return new SplicedResponse(`{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":`, response.result);
   const text = response.error === undefined ? resultText(response.result) : undefined;
