@@ -6,47 +6,18 @@
  * CPU per request from /proc. Writes bench/results/fast-path-ab-<time>.json.
  * Usage: tsx bench/fast-path-ab.ts [trials=8] [ms=2000] [koa-first]
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { cpuSeconds, pin, startProcess } from './harness.js';
 import { closedLoop, type Target } from './load.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const TRIALS = Number(process.argv[2] ?? 8);
 const RUN_MS = Number(process.argv[3] ?? 2000);
-const TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
-
-function pin(pid: number, core: number): void {
-  if (os.cpus().length < 2) return;
-  try {
-    execFileSync('taskset', ['-a', '-p', '-c', String(core), String(pid)], { stdio: 'ignore' });
-  } catch {
-    // taskset missing: unpinned.
-  }
-}
-
-async function start(args: string[], core: number): Promise<{ child: ChildProcess; info: any }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
-    cwd: path.join(HERE, '..'),
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  });
-  pin(child.pid!, core);
-  const line = await new Promise<string>((resolve, reject) => {
-    readline.createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
-  });
-  pin(child.pid!, core);
-  return { child, info: JSON.parse(line) };
-}
-
-function cpuSeconds(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) / TICKS;
-}
+/** A bench process on Node with tsx (its JSON line read), with an IPC channel. */
+const start = (args: string[], core: number) => startProcess(['--import', 'tsx', ...args], core, { ipc: true });
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 pin(process.pid, 1);

@@ -9,12 +9,10 @@
  * G runs with the Node/V8 flags of `npm start` (bench/production-flags.ts); BENCH_NODE_FLAGS replaces
  * them (`BENCH_NODE_FLAGS=` for none) to measure their CPU cost.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { cpuSeconds, MCP_JSON, openSessions, pin, startProcess } from './harness.js';
 import { closedLoop, type Target } from './load.js';
 import { benchNodeFlags } from './production-flags.js';
 
@@ -23,80 +21,40 @@ const CLIENTS = Number(process.argv[2] ?? 32);
 const TRIALS = Number(process.argv[3] ?? 3);
 const RUN_MS = Number(process.argv[4] ?? 3000);
 const STDIO = process.argv[5] === 'stdio';
-const TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
-
-function pin(pid: number, core: number): void {
-  if (os.cpus().length < 2) return;
-  try {
-    execFileSync('taskset', ['-a', '-p', '-c', String(core), String(pid)], { stdio: 'ignore' });
-  } catch {
-    // taskset missing: unpinned.
-  }
-}
-
-async function start(args: string[], core: number, flags: string[] = []): Promise<{ child: ChildProcess; info: any }> {
-  const child = spawn(process.execPath, [...flags, '--import', 'tsx', ...args], {
-    cwd: path.join(HERE, '..'),
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  });
-  pin(child.pid!, core);
-  const line = await new Promise<string>((resolve, reject) => {
-    readline.createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
-  });
-  pin(child.pid!, core);
-  return { child, info: JSON.parse(line) };
-}
-
-function cpuSeconds(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) / TICKS;
-}
+const tsx = ['--import', 'tsx'];
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 pin(process.pid, 1);
-const upstream = await start([path.join(HERE, 'upstream.ts')], 1);
-const raw = await start([path.join(HERE, 'raw-proxy.ts'), String(upstream.info.port)], 0);
+const upstream = await startProcess([...tsx, path.join(HERE, 'upstream.ts')], 1);
+const raw = await startProcess([...tsx, path.join(HERE, 'raw-proxy.ts'), String(upstream.info.port)], 0);
 const prof = process.env.BENCH_CPU_PROF;
-const gw = await start([path.join(HERE, 'gateway.ts'), STDIO ? 'stdio' : String(upstream.info.port)], 0, [
-  ...benchNodeFlags(),
-  '--expose-gc',
-  ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []),
-]);
-const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const gw = await startProcess(
+  [
+    ...benchNodeFlags(),
+    '--expose-gc',
+    ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []),
+    ...tsx,
+    path.join(HERE, 'gateway.ts'),
+    STDIO ? 'stdio' : String(upstream.info.port),
+  ],
+  0,
+  { ipc: true },
+);
 const text1k = 'x'.repeat(1024);
 const body = (seq: number) =>
   JSON.stringify({ jsonrpc: '2.0', id: seq, method: 'tools/call', params: { name: 'echo', arguments: { text: text1k } } });
 
-async function gatewayTarget(): Promise<Target> {
-  const origin = `http://127.0.0.1:${gw.info.port}`;
-  const p = `/mcp/bundle/${gw.info.echoKey}`;
-  const sessions: string[] = [];
-  for (let i = 0; i < CLIENTS; i++) {
-    const res = await fetch(origin + p, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'hop', version: '1' } },
-      }),
-    });
-    await res.text();
-    sessions.push(res.headers.get('mcp-session-id')!);
-  }
-  return {
-    origin,
-    path: p,
-    headers: (c) => ({ ...json, 'mcp-session-id': sessions[c % CLIENTS]!, 'mcp-protocol-version': '2025-11-25' }),
-    body,
-  };
-}
+const origin = `http://127.0.0.1:${gw.info.port}`;
+const bundlePath = `/mcp/bundle/${gw.info.echoKey}`;
+const sessions = await openSessions(origin + bundlePath, CLIENTS, 'hop');
 const targets: Record<'R' | 'G', Target> = {
-  R: { origin: `http://127.0.0.1:${raw.info.port}`, path: '/', headers: () => json, body },
-  G: await gatewayTarget(),
+  R: { origin: `http://127.0.0.1:${raw.info.port}`, path: '/', headers: () => MCP_JSON, body },
+  G: {
+    origin,
+    path: bundlePath,
+    headers: (c) => ({ ...MCP_JSON, 'mcp-session-id': sessions[c % CLIENTS]!, 'mcp-protocol-version': '2025-11-25' }),
+    body,
+  },
 };
 const pids = { R: raw.child.pid!, G: gw.child.pid! };
 for (const m of ['R', 'G'] as const) await closedLoop(targets[m], CLIENTS, 1500);
@@ -118,7 +76,15 @@ const sum = (m: 'R' | 'G') => ({
 const R = sum('R');
 const G = sum('G');
 process.stdout.write(
-  `${JSON.stringify({ loadavg: os.loadavg().map((x) => Math.round(x * 10) / 10), clients: CLIENTS, R, G, cpu_G_over_R: Math.round((G.cpu_us / R.cpu_us) * 100) / 100, rps_G_over_R: Math.round((G.rps / R.rps) * 100) / 100, trials })}\n`,
+  `${JSON.stringify({
+    loadavg: os.loadavg().map((x) => Math.round(x * 10) / 10),
+    clients: CLIENTS,
+    R,
+    G,
+    cpu_G_over_R: Math.round((G.cpu_us / R.cpu_us) * 100) / 100,
+    rps_G_over_R: Math.round((G.rps / R.rps) * 100) / 100,
+    trials,
+  })}\n`,
 );
 for (const p of [gw, raw, upstream]) p.child.kill('SIGTERM');
 await new Promise((r) => setTimeout(r, 1500));

@@ -19,6 +19,7 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { closedLoop } from './load.js';
 import { benchNodeFlags } from './production-flags.js';
+import { openSessions } from './harness.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const RUN_MS = Number(process.env.MEMORY_RUN_S ?? 20) * 1000;
@@ -80,21 +81,7 @@ async function measure(mode: 'pglite' | 'postgresql', upstreamPort: number) {
   };
   const gw = `http://127.0.0.1:${gateway.info.port}`;
   const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-  const sessions: string[] = [];
-  for (let i = 0; i < 32; i++) {
-    const res = await fetch(`${gw}/mcp/bundle/${gateway.info.echoKey}`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'memory', version: '1' } },
-      }),
-    });
-    await res.text();
-    sessions.push(res.headers.get('mcp-session-id')!);
-  }
+  const sessions = await openSessions(`${gw}/mcp/bundle/${gateway.info.echoKey}`, 32, 'memory');
   const idle = await snapshot();
   const text1k = 'x'.repeat(1024);
   const target = {

@@ -7,12 +7,11 @@
  * bench/results/<time>.json (and latest.json); a Markdown summary is printed.
  * Usage: npm run bench  (BENCH_QUICK=1 for a short smoke run)
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { cpuSeconds, openSessions, pin, startProcess } from './harness.js';
 import { closedLoop, fixedRate, type RunResult, type Target } from './load.js';
 import { benchNodeFlags } from './production-flags.js';
 
@@ -22,42 +21,13 @@ const TRIALS = QUICK ? 1 : 5;
 const RUN_MS = QUICK ? 1000 : 3000;
 const RATE_MS = QUICK ? 2000 : 10_000;
 const CLIENTS = [1, 8, 32];
-const TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 const cores = os.cpus().length;
 /** The PostgreSQL of column P (a schema of its own, dropped at the end). */
 const PG_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
-function pin(pid: number, core: number): void {
-  if (cores < 2) return;
-  try {
-    execFileSync('taskset', ['-a', '-p', '-c', String(core), String(pid)], { stdio: 'ignore' });
-  } catch {
-    // taskset missing: run unpinned (noted in the results).
-  }
-}
-
-async function start(args: string[], core: number, ipc = false, env?: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; info: any }> {
-  const child = spawn(process.execPath, args, {
-    cwd: path.join(HERE, '..'),
-    ...(env ? { env: { ...process.env, ...env } } : {}),
-    stdio: ['ignore', 'pipe', 'inherit', ...(ipc ? ['ipc' as const] : [])],
-  });
-  pin(child.pid!, core);
-  const line = await new Promise<string>((resolve, reject) => {
-    const rl = readline.createInterface({ input: child.stdout! });
-    rl.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
-  });
-  pin(child.pid!, core); // again: threads started since
-  return { child, info: JSON.parse(line) };
-}
-
-/** CPU seconds (user + system) of a process so far. */
-function cpuSeconds(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS;
-}
+/** A bench process (its JSON line read), pinned to `core`. */
+const start = (args: string[], core: number, ipc = false, env?: NodeJS.ProcessEnv) =>
+  startProcess(args, core, { ipc, ...(env ? { env } : {}) });
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
@@ -83,18 +53,7 @@ async function main(): Promise<void> {
 
   const gwKoa = `http://127.0.0.1:${gatewayKoa.info.port}`;
   async function openSession(key: string, origin = gw): Promise<string> {
-    const res = await fetch(`${origin}/mcp/bundle/${key}`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
-      }),
-    });
-    await res.text();
-    return res.headers.get('mcp-session-id')!;
+    return (await openSessions(`${origin}/mcp/bundle/${key}`, 1))[0]!;
   }
   const sessions = await Promise.all(Array.from({ length: 32 }, () => openSession(gateway.info.echoKey)));
   const gwHeaders = (c: number) => ({ ...json, 'mcp-session-id': sessions[c % sessions.length]!, 'mcp-protocol-version': '2025-11-25' });

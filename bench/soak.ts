@@ -15,6 +15,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { fixedRate, type RunResult } from './load.js';
+import { openSessions } from './harness.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
@@ -43,21 +44,7 @@ async function main(): Promise<void> {
   const gateway = await start(['--expose-gc', ...tsx, path.join(HERE, 'gateway.ts'), String(upstream.info.port)], true);
   const gw = `http://127.0.0.1:${gateway.info.port}`;
   const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-  const sessions: string[] = [];
-  for (let i = 0; i < SESSIONS; i++) {
-    const res = await fetch(`${gw}/mcp/bundle/${gateway.info.echoKey}`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'soak', version: '1' } },
-      }),
-    });
-    await res.text();
-    sessions.push(res.headers.get('mcp-session-id')!);
-  }
+  const sessions = await openSessions(`${gw}/mcp/bundle/${gateway.info.echoKey}`, SESSIONS, 'soak');
   const text1k = 'x'.repeat(1024);
   const target = {
     origin: gw,

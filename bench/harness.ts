@@ -1,0 +1,77 @@
+/**
+ * Plumbing the benches share: pinning a process to a core, starting a bench process that prints
+ * its JSON facts on its first stdout line, a process's CPU time from /proc, and opening legacy MCP
+ * sessions on a bundle endpoint.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+
+/** Headers of a JSON-RPC POST to an MCP endpoint. */
+export const MCP_JSON = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } as const;
+
+/** Pins a process (all its threads) to one core; a no-op on one core or without taskset. */
+export function pin(pid: number, core: number): void {
+  if (os.cpus().length < 2) return;
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', String(core), String(pid)], { stdio: 'ignore' });
+  } catch {
+    // taskset missing: unpinned.
+  }
+}
+
+/**
+ * Starts `node <args>` in the repository, pinned to `core`, and waits for the JSON line it prints
+ * first (its port, keys, ...). `ipc` opens an IPC channel (the gateway's heap command).
+ */
+export async function startProcess(
+  args: string[],
+  core: number,
+  options: { ipc?: boolean; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ child: ChildProcess; info: any }> {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit', ...(options.ipc ? ['ipc' as const] : [])],
+    ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
+  });
+  pin(child.pid!, core);
+  const line = await new Promise<string>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
+  });
+  pin(child.pid!, core); // again: threads started since
+  return { child, info: JSON.parse(line) };
+}
+
+/** CPU seconds (user + system) of a process so far. */
+export function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS;
+}
+
+/** Opens `n` legacy (2025-11-25) sessions on an MCP endpoint; their ids. */
+export async function openSessions(url: string, n: number, clientName = 'bench'): Promise<string[]> {
+  const sessions: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: MCP_JSON,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: clientName, version: '1' } },
+      }),
+    });
+    await res.text();
+    sessions.push(res.headers.get('mcp-session-id')!);
+  }
+  return sessions;
+}
