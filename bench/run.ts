@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   const flags = benchNodeFlags();
   const gateway = await start([...flags, '--expose-gc', ...tsx, path.join(HERE, 'gateway.ts'), String(upstream.info.port)], 0, true);
   // P: the same gateway on PostgreSQL (the production database; call records leave the process).
-  const gatewayKoa = await start([...flags, '--expose-gc', ...tsx, path.join(HERE, 'gateway.ts'), String(upstream.info.port)], 0, true, {
+  const gatewayPg = await start([...flags, '--expose-gc', ...tsx, path.join(HERE, 'gateway.ts'), String(upstream.info.port)], 0, true, {
     BENCH_DATABASE_URL: PG_URL,
   });
   const up = `http://127.0.0.1:${upstream.info.port}`;
@@ -51,16 +51,16 @@ async function main(): Promise<void> {
     JSON.stringify({ jsonrpc: '2.0', id: seq, method: 'tools/call', params: { name: 'echo', arguments: { text: text1k } } });
   const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
-  const gwKoa = `http://127.0.0.1:${gatewayKoa.info.port}`;
+  const gwPg = `http://127.0.0.1:${gatewayPg.info.port}`;
   async function openSession(key: string, origin = gw): Promise<string> {
     return (await openSessions(`${origin}/mcp/bundle/${key}`, 1))[0]!;
   }
   const sessions = await Promise.all(Array.from({ length: 32 }, () => openSession(gateway.info.echoKey)));
   const gwHeaders = (c: number) => ({ ...json, 'mcp-session-id': sessions[c % sessions.length]!, 'mcp-protocol-version': '2025-11-25' });
-  const koaSessions = await Promise.all(Array.from({ length: 32 }, () => openSession(gatewayKoa.info.echoKey, gwKoa)));
-  const koaHeaders = (c: number) => ({
+  const pgSessions = await Promise.all(Array.from({ length: 32 }, () => openSession(gatewayPg.info.echoKey, gwPg)));
+  const pgHeaders = (c: number) => ({
     ...json,
-    'mcp-session-id': koaSessions[c % koaSessions.length]!,
+    'mcp-session-id': pgSessions[c % pgSessions.length]!,
     'mcp-protocol-version': '2025-11-25',
   });
 
@@ -69,9 +69,9 @@ async function main(): Promise<void> {
     D: { origin: up, path: '/', headers: () => json, body: callBody },
     R: { origin: `http://127.0.0.1:${proxy.info.port}`, path: '/', headers: () => json, body: callBody },
     G: { origin: gw, path: `/mcp/bundle/${gateway.info.echoKey}`, headers: gwHeaders, body: callBody },
-    P: { origin: gwKoa, path: `/mcp/bundle/${gatewayKoa.info.echoKey}`, headers: koaHeaders, body: callBody },
+    P: { origin: gwPg, path: `/mcp/bundle/${gatewayPg.info.echoKey}`, headers: pgHeaders, body: callBody },
   };
-  const pidOf = { D: upstream.child.pid!, R: proxy.child.pid!, G: gateway.child.pid!, P: gatewayKoa.child.pid! };
+  const pidOf = { D: upstream.child.pid!, R: proxy.child.pid!, G: gateway.child.pid!, P: gatewayPg.child.pid! };
   /** Resident set size of a process now, MiB. */
   const rssMiB = (pid: number) =>
     round(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024, 1);
@@ -183,12 +183,12 @@ async function main(): Promise<void> {
   const D = (c: number) => b1Median[`D@${c}`]!;
   const R = (c: number) => b1Median[`R@${c}`]!;
   const G = (c: number) => b1Median[`G@${c}`]!;
-  const K = (c: number) => b1Median[`P@${c}`]!;
+  const P = (c: number) => b1Median[`P@${c}`]!;
   const derived = {
-    cpu_ratio_P_over_R_32: round(K(32).cpu_us_per_req / R(32).cpu_us_per_req, 2),
-    cpu_ratio_G_over_P_32: round(G(32).cpu_us_per_req / K(32).cpu_us_per_req, 2),
-    throughput_P_over_R_32: round(K(32).rps / R(32).rps, 2),
-    added_p50_ms_1_P: round(K(1).p50_ms - D(1).p50_ms),
+    cpu_ratio_P_over_R_32: round(P(32).cpu_us_per_req / R(32).cpu_us_per_req, 2),
+    cpu_ratio_G_over_P_32: round(G(32).cpu_us_per_req / P(32).cpu_us_per_req, 2),
+    throughput_P_over_R_32: round(P(32).rps / R(32).rps, 2),
+    added_p50_ms_1_P: round(P(1).p50_ms - D(1).p50_ms),
     rss_mib_after_32_clients: Object.fromEntries(Object.entries(rssAfter32).map(([k, v]) => [k, Math.max(...v)])),
     added_p50_ms_1: round(G(1).p50_ms - D(1).p50_ms),
     added_p99_ms_1: round(G(1).p99_ms - D(1).p99_ms),
@@ -224,11 +224,11 @@ async function main(): Promise<void> {
   const lines = ['| scenario | D | R | G (PGlite) | P (PostgreSQL) |', '|---|---|---|---|---|'];
   for (const c of CLIENTS) {
     lines.push(
-      `| B1 p50 / p99 ms, ${c} client(s) | ${D(c).p50_ms} / ${D(c).p99_ms} | ${R(c).p50_ms} / ${R(c).p99_ms} | ${G(c).p50_ms} / ${G(c).p99_ms} | ${K(c).p50_ms} / ${K(c).p99_ms} |`,
+      `| B1 p50 / p99 ms, ${c} client(s) | ${D(c).p50_ms} / ${D(c).p99_ms} | ${R(c).p50_ms} / ${R(c).p99_ms} | ${G(c).p50_ms} / ${G(c).p99_ms} | ${P(c).p50_ms} / ${P(c).p99_ms} |`,
     );
-    lines.push(`| B1 req/s, ${c} client(s) | ${D(c).rps} | ${R(c).rps} | ${G(c).rps} | ${K(c).rps} |`);
+    lines.push(`| B1 req/s, ${c} client(s) | ${D(c).rps} | ${R(c).rps} | ${G(c).rps} | ${P(c).rps} |`);
     lines.push(
-      `| B1 CPU µs/req, ${c} client(s) | ${D(c).cpu_us_per_req} | ${R(c).cpu_us_per_req} | ${G(c).cpu_us_per_req} | ${K(c).cpu_us_per_req} |`,
+      `| B1 CPU µs/req, ${c} client(s) | ${D(c).cpu_us_per_req} | ${R(c).cpu_us_per_req} | ${G(c).cpu_us_per_req} | ${P(c).cpu_us_per_req} |`,
     );
   }
   for (const rate of [1000, 2000]) {
@@ -242,7 +242,7 @@ async function main(): Promise<void> {
   );
   process.stdout.write(`${lines.join('\n')}\n\nderived: ${JSON.stringify(derived)}\nB7: ${JSON.stringify(b7)}\n`);
 
-  for (const p of [gateway, gatewayKoa, proxy, upstream]) p.child.kill('SIGTERM');
+  for (const p of [gateway, gatewayPg, proxy, upstream]) p.child.kill('SIGTERM');
 }
 
 main().catch((err) => {

@@ -185,11 +185,6 @@ export class LeanHttpClientTransport implements Transport, RawMessageSource {
     if (typeof sessionId === 'string' && sessionId) this.session = sessionId;
   }
 
-  /** @internal Whether errors of streams still being read are worth reporting. */
-  get isClosed(): boolean {
-    return this.closed;
-  }
-
   /** @internal Delivers the text of an SSE event: claimed raw, or parsed and handed on; not JSON is an error. */
   deliverEvent(text: string): void {
     let data: unknown;

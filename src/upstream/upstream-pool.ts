@@ -243,14 +243,15 @@ export class UpstreamPool implements UpstreamCaller {
     args: Record<string, unknown>,
     options: UpstreamCallOptions = {},
   ): Promise<ToolCallResult> {
-    return this.connection(serverId).run(`tools/call ${toolName}`, options, async (client, request, meta) => {
+    const connection = this.connection(serverId);
+    return connection.run(`tools/call ${toolName}`, options, async (client, request, meta) => {
       const taskCalls = (client.getServerCapabilities()?.tasks as { requests?: { tools?: { call?: unknown } } } | undefined)?.requests
         ?.tools?.call;
       if (options.asTask && taskCalls) return callAsUpstreamTask(client, toolName, args, options.asTask.ttlMs, request, meta);
       // Sent directly rather than through client.callTool / client.request: a gateway passes results
       // through untouched (no client-side outputSchema enforcement, no re-parsing), with the text
       // they arrived as where the transport keeps it.
-      const reply = await this.connection(serverId).direct(
+      const reply = await connection.direct(
         client,
         'tools/call',
         { name: toolName, arguments: args, ...(meta ? { _meta: meta } : {}) },
