@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { scopedStorage } from '../lib/scoped-storage.js';
 
 /** Who is acting: the signed-in user of the request, as the activity log names them. */
 export interface Actor {
@@ -7,14 +8,15 @@ export interface Actor {
   readonly name: string | null;
 }
 
-const storage = new AsyncLocalStorage<Actor>();
+/** Enabled only while an operation runs as an actor (so MCP traffic never pays for it: see scopedStorage). */
+const storage = scopedStorage(new AsyncLocalStorage<Actor>());
 
 /**
  * Runs `fn` (and everything it awaits) on behalf of `actor`. The REST layer wraps each
  * authenticated operation in it, so a service writing an activity entry needs no principal
  * parameter to say who did it.
  */
-export function runAsActor<T>(actor: Actor, fn: () => T): T {
+export function runAsActor<T>(actor: Actor, fn: () => Promise<T>): Promise<T> {
   return storage.run(actor, fn);
 }
 

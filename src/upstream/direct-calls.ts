@@ -1,4 +1,5 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { DeadlineWheel } from '../lib/deadline-wheel.js';
 import type { RawMessageSource } from './raw-message.js';
@@ -9,6 +10,15 @@ export interface DirectReply {
   /** The message exactly as the upstream wrote it (absent from transports without the raw seam). */
   readonly text: string | undefined;
 }
+
+/**
+ * Options of a direct request: the SDK's, and the tag of the call it belongs to (handed back by
+ * the transport with whatever the upstream sends on the request's own answer stream).
+ */
+export type DirectRequestOptions = RequestOptions & { readonly tag?: object };
+
+/** Send options of a transport that can tag a request's answer stream (`RawMessageSource`). */
+export type TaggedSendOptions = TransportSendOptions & { readonly tag?: object };
 
 /** One direct request waiting for its answer. */
 interface Pending {
@@ -37,10 +47,12 @@ export class DirectCalls {
   /**
    * Claims answers to direct requests on a transport the SDK `Client` is connected to (call after
    * `client.connect`): through the raw seam when the transport has it, and in front of the SDK's
-   * `onmessage` for any transport.
+   * `onmessage` for any transport. `arrived` sees the other messages that came tagged with the
+   * request whose stream carried them (it may consume them by returning true).
    */
-  attach(transport: Transport): void {
-    (transport as RawMessageSource).onRawMessage = (text, message) => this.claim(message, text);
+  attach(transport: Transport, arrived?: (message: Record<string, unknown>, tag: object) => boolean): void {
+    (transport as RawMessageSource).onRawMessage = (text, message, tag) =>
+      this.claim(message, text) || (tag !== undefined && arrived !== undefined && arrived(message, tag));
     const sdk = transport.onmessage;
     transport.onmessage = (message, extra) => {
       if (!this.claim(message as unknown as Record<string, unknown>, undefined)) sdk?.(message, extra);
@@ -63,6 +75,7 @@ export class DirectCalls {
     params: Record<string, unknown>,
     timeoutMs: number,
     signal?: AbortSignal,
+    tag?: object,
   ): Promise<DirectReply> {
     if (signal?.aborted) return Promise.reject(signal.reason ?? new Error('aborted'));
     const id = `${ID_PREFIX}${(this.seq += 1)}`;
@@ -96,7 +109,8 @@ export class DirectCalls {
           reject(err);
         },
       });
-      transport.send({ jsonrpc: '2.0', id, method, params }).catch((err: unknown) => {
+      const options: TaggedSendOptions | undefined = tag === undefined ? undefined : { tag };
+      transport.send({ jsonrpc: '2.0', id, method, params }, options).catch((err: unknown) => {
         // Failed to send (or, over HTTP, the POST itself failed): the answer will never come.
         this.pending.get(id)?.reject(err);
       });

@@ -11,6 +11,7 @@ import {
   type ClientCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { DownstreamRpcError, type DownstreamPeer } from '../domain/catalog.js';
+import { scopedStorage } from '../lib/scoped-storage.js';
 
 /**
  * What the pool's client declares toward every upstream: it can relay sampling, elicitation and
@@ -19,13 +20,30 @@ import { DownstreamRpcError, type DownstreamPeer } from '../domain/catalog.js';
  */
 export const RELAY_CLIENT_CAPABILITIES: ClientCapabilities = { sampling: {}, elicitation: {}, roots: {} };
 
-/** One upstream call in flight on a connection, and the caller it runs for (if any). */
-interface InFlightCall {
+/**
+ * One upstream call in flight on a connection, and the caller it runs for (if any). A transport
+ * that knows which request a message answers (a Streamable HTTP upstream answers on the POST
+ * stream of the request that caused it) hands the call back with the message as its tag.
+ */
+export interface InFlightCall {
   readonly peer: DownstreamPeer | undefined;
 }
 
-/** The call whose async context an upstream message arrives in (set around every upstream request). */
-const currentCall = new AsyncLocalStorage<InFlightCall>();
+/** A call registered without an async context: its tag travels with its request (`release` when it settles). */
+export interface TaggedCall extends InFlightCall {
+  release(): void;
+}
+
+/** Log levels of `notifications/message` (MCP LoggingLevel). */
+const LOG_LEVELS: ReadonlySet<unknown> = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
+
+/**
+ * The call whose async context an upstream message arrives in (set around the upstream requests
+ * sent through the SDK client). Enabled only while such a request is in flight: on Node 20 an
+ * enabled AsyncLocalStorage turns on promise hooks for every promise of the process, a cost the
+ * hot `tools/call` (tagged, never run in this context) does not pay.
+ */
+const currentCall = scopedStorage(new AsyncLocalStorage<InFlightCall>());
 
 /** Runs `fn` outside any call's context (connections, reconnects, timers that outlive a call). */
 export function outsideCalls<T>(fn: () => T): T {
@@ -37,22 +55,58 @@ export function outsideCalls<T>(fn: () => T): T {
  * `notifications/message`) to the downstream caller of that call, for one upstream connection
  * shared by every caller.
  *
- * Attribution, most exact first: (1) the async context the message arrives in: a Streamable
- * HTTP upstream answers on the POST stream of the request that caused it, and the SDK reads that
- * stream in the context of our request, so this is exact however many callers share the
- * connection; (2) otherwise (a stdio or legacy SSE upstream, or an HTTP upstream's standalone GET
- * stream) the message is attributed only when exactly one call is in flight on the connection.
- * When neither holds, a request is refused (the upstream sees an error) and a log message is
- * dropped: a caller never receives another caller's request.
+ * Attribution, most exact first: (1) the tag of the request whose answer stream carried the
+ * message (a direct call's POST, see `arrived`), or the async context the message arrives in (a
+ * request sent through the SDK client: the transport delivers its POST stream in that request's
+ * context); both are exact however many callers share the connection; (2) otherwise (a stdio or
+ * legacy SSE upstream, or an HTTP upstream's standalone GET stream) the message is attributed only
+ * when exactly one call is in flight on the connection. When neither holds, a request is refused
+ * (the upstream sees an error) and a log message is dropped: a caller never receives another
+ * caller's request.
  */
 export class DownstreamRouter {
   private readonly calls = new Set<InFlightCall>();
+  /** Upstream requests that arrived on a tagged stream, by their id, until their handler runs. */
+  private readonly tagged = new Map<string | number, InFlightCall>();
 
-  /** Runs one upstream request as a call of `peer` (undefined: a call with no downstream caller, such as a catalog sync). */
+  /** Runs one upstream request as a call of `peer` in its async context (undefined peer: no downstream caller, such as a catalog sync). */
   run<T>(peer: DownstreamPeer | undefined, fn: () => Promise<T>): Promise<T> {
     const call: InFlightCall = { peer };
     this.calls.add(call);
-    return currentCall.run(call, fn).finally(() => this.calls.delete(call));
+    return currentCall.run(call, fn).finally(() => this.forget(call));
+  }
+
+  /**
+   * Registers a call whose request carries the returned object as its tag (the transport hands
+   * it back with every message of that request's answer stream) instead of an async context.
+   */
+  track(peer: DownstreamPeer | undefined): TaggedCall {
+    const call: TaggedCall = { peer, release: () => this.forget(call) };
+    this.calls.add(call);
+    return call;
+  }
+
+  /**
+   * Sees a message a transport delivers with the tag of the request whose stream carried it,
+   * before the SDK client does: an upstream request is noted for its handler; a well-formed
+   * `notifications/message` is relayed to the call's caller at once and consumed (true).
+   */
+  arrived(message: Record<string, unknown>, tag: object): boolean {
+    if (!this.calls.has(tag as InFlightCall)) return false;
+    const call = tag as InFlightCall;
+    const { id, method } = message;
+    if (typeof method !== 'string') return false;
+    if (id !== undefined) {
+      if (typeof id === 'string' || typeof id === 'number') this.tagged.set(id, call);
+      return false;
+    }
+    if (method !== 'notifications/message') return false;
+    const params = message.params as Record<string, unknown> | undefined;
+    if (!params || typeof params !== 'object' || Array.isArray(params) || !LOG_LEVELS.has(params.level) || !('data' in params))
+      return false;
+    if (params.logger !== undefined && typeof params.logger !== 'string') return false;
+    call.peer?.log(params);
+    return true;
   }
 
   /** Installs the server-to-client handlers on a new client of the connection. */
@@ -60,7 +114,7 @@ export class DownstreamRouter {
     const relay =
       (capability: 'sampling' | 'elicitation' | 'roots') =>
       async (request: { method: string; params?: Record<string, unknown> }, extra: RequestHandlerExtra<never, never>) => {
-        const call = this.attribute();
+        const call = this.attribute(extra.requestId);
         if (call === 'ambiguous')
           throw new McpError(ErrorCode.InternalError, `The gateway cannot tell which of its callers ${request.method} is meant for`);
         const peer = call?.peer;
@@ -83,8 +137,21 @@ export class DownstreamRouter {
     });
   }
 
-  /** The call a message arriving now belongs to: its async context, else the only call in flight. */
-  private attribute(): InFlightCall | 'ambiguous' | undefined {
+  private forget(call: InFlightCall): void {
+    this.calls.delete(call);
+    if (this.tagged.size === 0) return;
+    for (const [id, c] of this.tagged) if (c === call) this.tagged.delete(id);
+  }
+
+  /** The call a message arriving now belongs to: its tag or async context, else the only call in flight. */
+  private attribute(upstreamRequestId?: string | number): InFlightCall | 'ambiguous' | undefined {
+    if (upstreamRequestId !== undefined) {
+      const tagged = this.tagged.get(upstreamRequestId);
+      if (tagged) {
+        this.tagged.delete(upstreamRequestId);
+        if (this.calls.has(tagged)) return tagged;
+      }
+    }
     const call = currentCall.getStore();
     if (call && this.calls.has(call)) return call;
     if (this.calls.size === 1) return this.calls.values().next().value;

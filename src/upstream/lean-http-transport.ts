@@ -4,9 +4,10 @@ import https from 'node:https';
 import { StringDecoder } from 'node:string_decoder';
 import { Pool, type Dispatcher } from 'undici';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { TaggedSendOptions } from './direct-calls.js';
 import type { RawMessageSource } from './raw-message.js';
 
 /** Options of a lean Streamable HTTP client transport. */
@@ -32,8 +33,9 @@ const ERROR_BODY_LIMIT = 2048;
  * per request. POSTs go through undici's dispatcher (a keep-alive pool; handler callbacks, no
  * stream objects per response); the rare GET stream and the session DELETE through `node:http`.
  * Everything in flight is destroyed on close (the only abort path, with no listeners). SSE bodies
- * are parsed incrementally with `eventsource-parser`, each in the async context of the request
- * whose POST carried it (what attributes the upstream's requests to their caller). Every message
+ * are parsed incrementally with `eventsource-parser`; their messages go out with the tag of the
+ * request whose POST carried them, or, for a request sent untagged by the SDK client, in that
+ * request's async context (what attributes the upstream's requests to their caller). Every message
  * is offered with its text on the raw seam first (`RawMessageSource`). Redirects are not followed
  * (a 3xx is an error, as the outbound policy was checked for this URL only).
  */
@@ -41,7 +43,7 @@ export class LeanHttpClientTransport implements Transport, RawMessageSource {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  onRawMessage?: (text: string, message: Record<string, unknown>) => boolean;
+  onRawMessage?: (text: string, message: Record<string, unknown>, tag?: object) => boolean;
 
   private readonly agent: http.Agent;
   private readonly request: typeof http.request;
@@ -90,9 +92,10 @@ export class LeanHttpClientTransport implements Transport, RawMessageSource {
     this.protocolVersion = version;
   }
 
-  async send(message: JSONRPCMessage | JSONRPCMessage[], _options?: TransportSendOptions): Promise<void> {
+  /** `options.tag` (a direct request's call) comes back with every message of the request's answer stream. */
+  async send(message: JSONRPCMessage | JSONRPCMessage[], options?: TaggedSendOptions): Promise<void> {
     try {
-      await this.post(message);
+      await this.post(message, options?.tag);
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));
       if (!this.closed) this.onerror?.(error);
@@ -154,18 +157,19 @@ export class LeanHttpClientTransport implements Transport, RawMessageSource {
    * transport does). A socket error before any answer, on a pool that has answered before, is
    * taken for a kept-alive socket the server closed as it was reused: the POST is sent once more.
    */
-  private post(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
+  private post(message: JSONRPCMessage | JSONRPCMessage[], tag: object | undefined): Promise<void> {
     if (this.closed) return Promise.reject(new Error('transport closed'));
     const body = JSON.stringify(message);
     const list = Array.isArray(message) ? message : [message];
     const hasRequest = list.some((m) => 'method' in m && 'id' in m && m.id !== undefined);
     const initialized = !Array.isArray(message) && 'method' in message && message.method === 'notifications/initialized';
     const headers = this.headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
-    // An SSE answer may carry the upstream's requests: they are delivered in this request's context.
-    const scope = hasRequest ? new AsyncResource('toolgate.upstream.post') : undefined;
+    // An SSE answer may carry the upstream's requests: they are delivered with the request's tag,
+    // or (an untagged request, sent by the SDK client) in the request's async context.
+    const scope = hasRequest && tag === undefined ? new AsyncResource('toolgate.upstream.post') : undefined;
     return new Promise<void>((resolve, reject) => {
       const attempt = (retry: boolean) => {
-        const handler = new PostHandler(this, hasRequest, scope, (err) => {
+        const handler = new PostHandler(this, hasRequest, scope, tag, (err) => {
           if (err === undefined) {
             if (initialized) this.openStream();
             resolve();
@@ -186,7 +190,7 @@ export class LeanHttpClientTransport implements Transport, RawMessageSource {
   }
 
   /** @internal Delivers the text of an SSE event: claimed raw, or parsed and handed on; not JSON is an error. */
-  deliverEvent(text: string): void {
+  deliverEvent(text: string, tag?: object): void {
     let data: unknown;
     try {
       data = JSON.parse(text);
@@ -194,12 +198,12 @@ export class LeanHttpClientTransport implements Transport, RawMessageSource {
       this.onerror?.(new Error('upstream sent an SSE event that is not JSON'));
       return;
     }
-    this.deliverParsed(data, text);
+    this.deliverParsed(data, text, tag);
   }
 
   /** @internal Delivers parsed message(s) and the text they were parsed from. */
-  deliverParsed(data: unknown, text: string): void {
-    this.deliver(data, Array.isArray(data) ? undefined : text);
+  deliverParsed(data: unknown, text: string, tag?: object): void {
+    this.deliver(data, Array.isArray(data) ? undefined : text, tag);
   }
 
   /** @internal Reports an error of a stream being read (not of a request: those reject `send`). */
@@ -211,14 +215,14 @@ export class LeanHttpClientTransport implements Transport, RawMessageSource {
    * Hands parsed JSON-RPC message(s) to the client, each offered on the raw seam first (with
    * `text`, the text of a single message); a shape that is not JSON-RPC is an error.
    */
-  private deliver(data: unknown, text?: string): void {
+  private deliver(data: unknown, text?: string, tag?: object): void {
     const list = Array.isArray(data) ? data : [data];
     for (const m of list) {
       if (typeof m !== 'object' || m === null || (m as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
         this.onerror?.(new Error('upstream sent a message that is not JSON-RPC 2.0'));
         continue;
       }
-      if (text !== undefined && this.onRawMessage?.(text, m as Record<string, unknown>)) continue;
+      if (text !== undefined && this.onRawMessage?.(text, m as Record<string, unknown>, tag)) continue;
       this.onmessage?.(m as JSONRPCMessage);
     }
   }
@@ -333,6 +337,8 @@ class PostHandler implements Dispatcher.DispatchHandler {
     private readonly transport: LeanHttpClientTransport,
     private readonly hasRequest: boolean,
     private readonly scope: AsyncResource | undefined,
+    /** The request's tag, handed back with every message of its answer. */
+    private readonly tag: object | undefined,
     private readonly settle: (err?: Error) => void,
   ) {}
 
@@ -356,7 +362,7 @@ class PostHandler implements Dispatcher.DispatchHandler {
           if (!event.data) return; // priming events carry only an id
           const data = event.data;
           if (this.scope) this.scope.runInAsyncScope(() => this.transport.deliverEvent(data));
-          else this.transport.deliverEvent(data);
+          else this.transport.deliverEvent(data, this.tag);
         },
       });
       this.sse = parser;
@@ -407,7 +413,7 @@ class PostHandler implements Dispatcher.DispatchHandler {
       return;
     }
     try {
-      this.transport.deliverParsed(data, text);
+      this.transport.deliverParsed(data, text, this.tag);
     } finally {
       this.done();
     }

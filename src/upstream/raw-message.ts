@@ -9,7 +9,8 @@ export interface RawMessageSource {
   /**
    * Called for each incoming message that parsed to a JSON-RPC object, with its text (the body of
    * a JSON answer, the data of an SSE event, one line of stdio), before `onmessage`. Returning
-   * `true` claims it: `onmessage` is not called for it.
+   * `true` claims it: `onmessage` is not called for it. `tag` is the one the request whose answer
+   * stream carried the message was sent with (`send(message, { tag })`), when it had one.
    */
-  onRawMessage?: (text: string, message: Record<string, unknown>) => boolean;
+  onRawMessage?: (text: string, message: Record<string, unknown>, tag?: object) => boolean;
 }

@@ -22,7 +22,7 @@ import type { Logger } from '../logger.js';
 import { LeanHttpClientTransport } from './lean-http-transport.js';
 import { UpstreamError, type UpstreamCallOptions } from '../domain/catalog.js';
 import { DeadlineWheel } from '../lib/deadline-wheel.js';
-import { DirectCalls, type DirectReply } from './direct-calls.js';
+import { DirectCalls, type DirectReply, type DirectRequestOptions } from './direct-calls.js';
 import { DownstreamRouter, outsideCalls, RELAY_CLIENT_CAPABILITIES } from './downstream-router.js';
 
 /** How to reach one upstream server (secrets already opened). */
@@ -261,14 +261,7 @@ export class UpstreamConnection {
     options: UpstreamCallOptions,
     fn: (client: Client, request: RequestOptions, meta: { progressToken: string } | undefined) => Promise<T>,
   ): Promise<T> {
-    const timeoutMs = Math.min(options.timeoutMs ?? this.spec.callTimeoutMs, options.maxTimeoutMs ?? Infinity);
-    const deadline = Date.now() + timeoutMs;
-    let meta: { progressToken: string } | undefined;
-    if (options.onProgress) {
-      this.progressSeq += 1;
-      meta = { progressToken: `tg-${this.progressSeq}` };
-      this.progressListeners.set(meta.progressToken, options.onProgress);
-    }
+    const { timeoutMs, deadline, meta } = this.begin(options);
     try {
       return await this.router.run(options.downstream, () => this.attempt(what, options, deadline, timeoutMs, meta, fn));
     } finally {
@@ -277,14 +270,46 @@ export class UpstreamConnection {
   }
 
   /**
-   * Sends a request on `client`'s transport directly, without the SDK's request bookkeeping (see
-   * DirectCalls), for use inside `run` (which maps its failures). Resolves with the upstream's
-   * answer, an error answer included, and the answer's text where the transport keeps it.
+   * `run` for a request sent with `direct` only: the call is attributed by the tag its request
+   * carries (the transport hands it back with what the upstream sends on that request's stream)
+   * rather than by an async context, so the hot path never enables AsyncLocalStorage.
    */
-  direct(client: Client, method: string, params: Record<string, unknown>, request: RequestOptions): Promise<DirectReply> {
+  async runDirect<T>(
+    what: string,
+    options: UpstreamCallOptions,
+    fn: (client: Client, request: DirectRequestOptions, meta: { progressToken: string } | undefined) => Promise<T>,
+  ): Promise<T> {
+    const { timeoutMs, deadline, meta } = this.begin(options);
+    const call = this.router.track(options.downstream);
+    try {
+      return await this.attempt(what, options, deadline, timeoutMs, meta, (client, request, m) => fn(client, { ...request, tag: call }, m));
+    } finally {
+      call.release();
+      if (meta) this.progressListeners.delete(meta.progressToken);
+    }
+  }
+
+  /** The time bound and the progress token of a call starting now. */
+  private begin(options: UpstreamCallOptions): { timeoutMs: number; deadline: number; meta: { progressToken: string } | undefined } {
+    const timeoutMs = Math.min(options.timeoutMs ?? this.spec.callTimeoutMs, options.maxTimeoutMs ?? Infinity);
+    let meta: { progressToken: string } | undefined;
+    if (options.onProgress) {
+      this.progressSeq += 1;
+      meta = { progressToken: `tg-${this.progressSeq}` };
+      this.progressListeners.set(meta.progressToken, options.onProgress);
+    }
+    return { timeoutMs, deadline: Date.now() + timeoutMs, meta };
+  }
+
+  /**
+   * Sends a request on `client`'s transport directly, without the SDK's request bookkeeping (see
+   * DirectCalls), for use inside `run` or `runDirect` (which map its failures). Resolves with the
+   * upstream's answer, an error answer included, and the answer's text where the transport keeps it.
+   */
+  direct(client: Client, method: string, params: Record<string, unknown>, request: DirectRequestOptions): Promise<DirectReply> {
     const transport = this.client === client ? this.transport : undefined;
     if (!transport) return Promise.reject(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'));
-    return this.directCalls.request(transport, method, params, request.timeout ?? this.spec.callTimeoutMs, request.signal);
+    return this.directCalls.request(transport, method, params, request.timeout ?? this.spec.callTimeoutMs, request.signal, request.tag);
   }
 
   /** Hands an upstream progress notification to the call that asked for it. */
@@ -486,7 +511,7 @@ export class UpstreamConnection {
       return;
     }
     this.client = client;
-    this.directCalls.attach(transport);
+    this.directCalls.attach(transport, (message, tag) => this.router.arrived(message, tag));
     this.setState({
       status: 'connected',
       lastError: null,

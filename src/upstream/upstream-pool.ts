@@ -10,9 +10,10 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { DeadlineWheel } from '../lib/deadline-wheel.js';
 import { memberSpan } from '../lib/json-members.js';
-import type { DirectReply } from './direct-calls.js';
+import type { DirectReply, DirectRequestOptions } from './direct-calls.js';
 import {
   UpstreamError,
   type CompletionRef,
@@ -244,20 +245,20 @@ export class UpstreamPool implements UpstreamCaller {
     options: UpstreamCallOptions = {},
   ): Promise<ToolCallResult> {
     const connection = this.connection(serverId);
+    // Sent directly rather than through client.callTool / client.request: a gateway passes results
+    // through untouched (no client-side outputSchema enforcement, no re-parsing), with the text
+    // they arrived as where the transport keeps it.
+    const direct = async (client: Client, request: DirectRequestOptions, meta: { progressToken: string } | undefined) =>
+      callResult(
+        await connection.direct(client, 'tools/call', { name: toolName, arguments: args, ...(meta ? { _meta: meta } : {}) }, request),
+      );
+    // The hot path: attributed by its request's tag, not by an async context.
+    if (!options.asTask) return connection.runDirect(`tools/call ${toolName}`, options, direct);
+    const asTask = options.asTask;
     return connection.run(`tools/call ${toolName}`, options, async (client, request, meta) => {
       const taskCalls = (client.getServerCapabilities()?.tasks as { requests?: { tools?: { call?: unknown } } } | undefined)?.requests
         ?.tools?.call;
-      if (options.asTask && taskCalls) return callAsUpstreamTask(client, toolName, args, options.asTask.ttlMs, request, meta);
-      // Sent directly rather than through client.callTool / client.request: a gateway passes results
-      // through untouched (no client-side outputSchema enforcement, no re-parsing), with the text
-      // they arrived as where the transport keeps it.
-      const reply = await connection.direct(
-        client,
-        'tools/call',
-        { name: toolName, arguments: args, ...(meta ? { _meta: meta } : {}) },
-        request,
-      );
-      return callResult(reply);
+      return taskCalls ? callAsUpstreamTask(client, toolName, args, asTask.ttlMs, request, meta) : direct(client, request, meta);
     });
   }
 

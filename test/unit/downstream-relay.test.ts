@@ -85,6 +85,43 @@ describe('DownstreamRouter (attribution of upstream requests to callers)', () =>
     expect((none as { code?: number }).code).to.equal(-32601);
   });
 
+  it('attributes by the tag of the stream a request arrived on, with no async context, however many calls are in flight', async () => {
+    const { router, sample } = installed();
+    const a = peer('a');
+    const b = peer('b');
+    const callA = router.track(a);
+    const callB = router.track(b);
+    expect(router.arrived({ jsonrpc: '2.0', id: 7, method: 'sampling/createMessage', params: SAMPLE.params }, callB)).to.equal(false);
+    expect(router.arrived({ jsonrpc: '2.0', id: 8, method: 'sampling/createMessage', params: SAMPLE.params }, callA)).to.equal(false);
+    expect(await sample(SAMPLE, { ...extra, requestId: 7 })).to.deep.equal({ from: 'b' });
+    expect(await sample(SAMPLE, { ...extra, requestId: 8 })).to.deep.equal({ from: 'a' });
+    // Each tag serves once; an untagged request with two calls in flight is refused.
+    const again = await sample(SAMPLE, { ...extra, requestId: 7 }).catch((e: { code?: number }) => e);
+    expect((again as { code?: number }).code).to.equal(-32603);
+    callA.release();
+    callB.release();
+    // A tag of a call that has ended attributes nothing.
+    expect(router.arrived({ jsonrpc: '2.0', id: 9, method: 'sampling/createMessage' }, callA)).to.equal(false);
+    const none = await sample(SAMPLE, { ...extra, requestId: 9 }).catch((e: { code?: number }) => e);
+    expect((none as { code?: number }).code).to.equal(-32601);
+  });
+
+  it('relays a tagged notifications/message to its caller at once (consumed), and leaves a malformed one to the SDK', () => {
+    const { router } = installed();
+    const a = peer('a');
+    const b = peer('b');
+    const callA = router.track(a);
+    router.track(b);
+    const log = (params: unknown) => router.arrived({ jsonrpc: '2.0', method: 'notifications/message', params }, callA);
+    expect(log({ level: 'info', data: 'x', logger: 'l' })).to.equal(true);
+    expect(log({ level: 'loud', data: 'y' })).to.equal(false);
+    expect(log({ level: 'info' })).to.equal(false);
+    expect(log({ level: 'info', data: 'z', logger: 5 })).to.equal(false);
+    expect(log(['info'])).to.equal(false);
+    expect(a.logs).to.deep.equal([{ level: 'info', data: 'x', logger: 'l' }]);
+    expect(b.logs).to.deep.equal([]);
+  });
+
   it('answers -32601 for a caller without the capability, and passes a caller error on', async () => {
     const { router, sample } = installed();
     const without = peer('w', []);
