@@ -15,8 +15,7 @@ import { randomUUID } from 'node:crypto';
 import v8 from 'node:v8';
 import knexFactory from 'knex';
 import { loadConfig } from '../src/config.js';
-import { pino } from 'pino';
-import { createLogger, type LogDestination } from '../src/logger.js';
+import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/server.js';
 import { bootstrapOwner } from '../src/services/bootstrap-service.js';
 import type { CatalogTool } from '../src/domain/catalog.js';
@@ -41,8 +40,8 @@ const config = loadConfig({
 });
 // argv[3] = 'koa' serves the MCP paths through the Koa chain instead of the fast path (K column).
 const server = await startServer(config, {
-  // As in production (pino's synchronous destination on stdout), into /dev/null.
-  logger: createLogger(config, pino.destination({ dest: '/dev/null', sync: true }) as unknown as LogDestination),
+  // As in production (the buffered JSON destination of stdout), into /dev/null.
+  logger: createLogger(config, '/dev/null'),
   mcpFastPath: process.argv[3] !== 'koa',
 });
 const s = server.services;

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** A freshly minted key: the full secret (shown once), its visible prefix and its hash. */
 export interface MintedKey {
@@ -18,7 +18,8 @@ export function mintUserKey(servicePrefix: string, environment: 'live' | 'test')
 
 /** SHA-256 (hex) of a key: the only form a key is stored or looked up in. */
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  // crypto.hash: the one-shot form, about a third of createHash's cost (no Hash object per call).
+  return hash('sha256', key, 'hex');
 }
 
 /** Constant-time equality of two hex digests. */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { ToolOverride } from '../domain/tool-override.js';
 import type { DbBundleRow, DbBundleToolRow } from '../stores/bundles-store.js';
 
@@ -32,7 +32,8 @@ export type BundleChange = { bundleId: string; kind: 'updated' | 'deleted'; keyC
 
 /** SHA-256 (hex) of a bundle key: the only form a key is looked up in. */
 export function hashBundleKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  // crypto.hash: the one-shot form, about a third of createHash's cost (no Hash object per call).
+  return hash('sha256', key, 'hex');
 }
 
 let versionSeq = 0;

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { CallRecord, CallRecordSink } from '../domain/call-records.js';
 import { latencyBucket } from '../lib/latency-histogram.js';
-import { withoutNul } from './postgres-text.js';
+import { jsonWithoutNul } from './postgres-text.js';
 
 export type DbCallRecordRow = CallRecord & { id: string; call_id: string };
 
@@ -84,7 +84,7 @@ export class CallRecordsStore implements CallRecordSink {
     });
     const hours = [...histograms].map(([hour, counts]) => ({ hour: new Date(hour), counts }));
     // A caller may send U+0000 in a tool name, which jsonb refuses: it is stored as U+FFFD.
-    await this.db.raw(INSERT_SQL, [JSON.stringify(rows, withoutNul), JSON.stringify(hours)]);
+    await this.db.raw(INSERT_SQL, [jsonWithoutNul(rows), JSON.stringify(hours)]);
   }
 
   /** The most recent records first (optionally of one bundle). */

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { matching, pageOf } from './paging.js';
-import { textWithoutNul, withoutNul } from './postgres-text.js';
+import { jsonWithoutNul, textWithoutNul } from './postgres-text.js';
 
 export interface DbToolRow {
   id: string;
@@ -86,7 +86,7 @@ const RESOURCE_COLUMNS = [
 ] as const;
 const PROMPT_COLUMNS = ['id', 'server_id', 'name', 'title', 'description', 'arguments', 'created_at', 'updated_at'] as const;
 
-const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v, withoutNul));
+const json = (v: unknown) => (v === null || v === undefined ? null : jsonWithoutNul(v));
 
 const text = textWithoutNul;
 
