@@ -385,29 +385,33 @@ export class EndpointCore {
   }
 
   /** Runs one request's work with the last-resort error answer, tracked for a graceful stop. */
-  private async track(
+  private track(
     req: IncomingMessage,
     res: ServerResponse,
     requestId: string,
     access: McpAccess,
     work: (req: IncomingMessage, res: ServerResponse, access: McpAccess) => Promise<void> | void,
   ): Promise<void> {
-    const run = async () => {
+    // One async frame per request. Work that throws synchronously settles it before `pending`
+    // is set: then it is never added.
+    // eslint-disable-next-line prefer-const -- read by `run` before it is assigned (a const would be in its TDZ)
+    let pending: Promise<void> | undefined;
+    let settled = false;
+    const run = async (): Promise<void> => {
       try {
         await work(req, res, access);
       } catch (err) {
         this.deps.logger.error({ err, requestId }, 'MCP request failed');
         if (!res.headersSent) sendRpcError(res, 500, RpcCode.InternalError, 'Internal error');
         else res.end();
+      } finally {
+        settled = true;
+        if (pending) this.active.delete(pending);
       }
     };
-    const pending = run();
-    this.active.add(pending);
-    try {
-      await pending;
-    } finally {
-      this.active.delete(pending);
-    }
+    pending = run();
+    if (!settled) this.active.add(pending);
+    return pending;
   }
 
   /** Replaces the browser origins allowed besides loopback and the public URL (general settings). */
@@ -772,7 +776,10 @@ export class EndpointCore {
         if (!res.writableFinished) for (const c of controllers) c.abort();
       });
     }
-    const all = await Promise.all(requests.map((msg) => this.runOne(msg, view, target.caller, base, channel, controllers)));
+    const all =
+      requests.length === 1
+        ? [await this.runOne(requests[0]!, view, target.caller, base, channel, controllers)]
+        : await Promise.all(requests.map((msg) => this.runOne(msg, view, target.caller, base, channel, controllers)));
     const answers = all.filter((a) => !a.cancelled);
     if (answers.length === 0) {
       // Every request was cancelled: an SSE stream that ends without a response event.

@@ -75,9 +75,18 @@ export function sendRpcError(
   sendJson(res, status, errorBody(code, message, options.data, options.id ?? null), options.headers);
 }
 
+/** The last Accept header parsed, and what it lists (a client sends the same one on every request). */
+let lastAccept: { header: string; json: boolean; sse: boolean } | undefined;
+
 /** True when an `Accept` header lists the media type (or a matching wildcard). */
 export function accepts(header: string | undefined, type: 'application/json' | 'text/event-stream'): boolean {
   if (!header) return false;
+  if (lastAccept?.header !== header)
+    lastAccept = { header, json: parseAccepts(header, 'application/json'), sse: parseAccepts(header, 'text/event-stream') };
+  return type === 'application/json' ? lastAccept.json : lastAccept.sse;
+}
+
+function parseAccepts(header: string, type: 'application/json' | 'text/event-stream'): boolean {
   const [major] = type.split('/');
   for (const part of header.split(',')) {
     const media = part.split(';')[0]!.trim().toLowerCase();

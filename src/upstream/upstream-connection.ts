@@ -332,7 +332,11 @@ export class UpstreamConnection {
   ): Promise<T> {
     const { signal } = options;
     for (let attempt = 0; ; attempt += 1) {
-      const client = await this.readyClient(deadline, signal);
+      // Connected (the usual case): no wait, so no promise to await.
+      const client =
+        !signal?.aborted && !this.closed && this.current.status === 'connected' && this.client
+          ? this.client
+          : await this.readyClient(deadline, signal);
       const remaining = Math.max(1, deadline - Date.now());
       try {
         return await fn(client, { timeout: remaining, maxTotalTimeout: remaining, ...(signal ? { signal } : {}) }, meta);
