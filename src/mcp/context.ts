@@ -1,6 +1,6 @@
 import type { DeadlineWheel } from '../lib/deadline-wheel.js';
 import type { Logger } from '../logger.js';
-import type { DownstreamPeer, UpstreamCaller } from '../domain/catalog.js';
+import type { CallSignal, DownstreamPeer, UpstreamCaller } from '../domain/catalog.js';
 import type { CallRecorder } from './call-recorder.js';
 import type { ResourceSubscriptions } from './resource-subscriptions.js';
 import type { Era } from './protocol.js';
@@ -20,8 +20,8 @@ export interface McpContext {
   readonly requestId: string | number;
   /** The caller's `_meta.progressToken`, when it asked for progress. */
   readonly progressToken: string | number | undefined;
-  /** Aborted when the caller cancels the request (or, in 2026-07-28, closes the stream). */
-  readonly signal: AbortSignal;
+  /** Aborted when the caller cancels the request (or, in 2026-07-28, closes the stream); `abortSignalOf` where an AbortSignal is needed. */
+  readonly signal: CallSignal;
   /** Sends a notification related to this request (switches the response to SSE). */
   notify(message: Record<string, unknown>): void;
   /** Answers with an SSE stream from now on. */

@@ -3,13 +3,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JSONRPCRequest, JSONRPCServer } from 'json-rpc-2.0';
 import type { ParameterizedContext } from 'koa';
 import type { Config } from '../config.js';
-import type { UpstreamCaller } from '../domain/catalog.js';
+import type { CallSignal, UpstreamCaller } from '../domain/catalog.js';
 import { DeadlineWheel } from '../lib/deadline-wheel.js';
 import { isLoopbackName } from '../lib/host-names.js';
 import type { Logger } from '../logger.js';
 import type { CallRecorder } from './call-recorder.js';
 import { ClientRequests, LOG_LEVELS, META_LOG_LEVEL, type LogLevel } from './client-requests.js';
 import type { McpContext } from './context.js';
+import { Cancellation } from './cancellation.js';
 import { accepts, BodyTooLargeError, readBody, ResponseChannel, sendRpcError, sseEvent } from './http-transport.js';
 import {
   LATEST_LEGACY_VERSION,
@@ -172,7 +173,7 @@ export class EndpointCore {
   readonly toolsPageSize: number;
   private readonly rpc: JSONRPCServer<McpContext>;
   /** In-flight requests of each legacy session, for `notifications/cancelled` and DELETE. */
-  private readonly inFlight = new Map<string, Map<string, AbortController>>();
+  private readonly inFlight = new Map<string, Map<string, Cancellation>>();
   private allowedOrigins = new Set<string>();
   private readonly publicOrigin: string | undefined;
   private readonly publicHost: string | undefined;
@@ -769,7 +770,7 @@ export class EndpointCore {
   ): Promise<void> {
     const view = target.view();
     const channel = new ResponseChannel(res, headers, this.slowMs, this.deadlines);
-    const controllers: AbortController[] = [];
+    const controllers: Cancellation[] = [];
     if (base.era === 'modern') {
       // In 2026-07-28 closing the response stream cancels the request.
       res.once('close', () => {
@@ -808,13 +809,13 @@ export class EndpointCore {
     caller: McpCaller,
     base: Base,
     channel: AnswerChannel,
-    controllers: AbortController[],
+    controllers: Cancellation[],
   ): Promise<Answer> {
-    const controller = new AbortController();
+    const controller = new Cancellation();
     controllers.push(controller);
     const id = msg.id as string | number;
     const idKey = JSON.stringify(id);
-    let calls: Map<string, AbortController> | undefined;
+    let calls: Map<string, Cancellation> | undefined;
     if (base.session) {
       calls = this.inFlight.get(base.session.id);
       if (!calls) this.inFlight.set(base.session.id, (calls = new Map()));
@@ -839,7 +840,7 @@ export class EndpointCore {
       session: base.session,
       requestId: id,
       progressToken: typeof token === 'string' || typeof token === 'number' ? token : undefined,
-      signal: controller.signal,
+      signal: controller,
       notify: write,
       downstream,
       clientCapabilities:
@@ -852,13 +853,13 @@ export class EndpointCore {
       internalError: false,
     };
     if (base.binding !== undefined && INPUT_REQUIRED_METHODS.has(msg.method as string)) {
-      return this.serveExchange(msg, ctx, base.binding, controller.signal, channel);
+      return this.serveExchange(msg, ctx, base.binding, controller, channel);
     }
     try {
       const response = await this.rpc.receive(msg as JSONRPCRequest, ctx);
       if (msg.method === 'logging/setLevel' && base.session) void this.sessions.persist(base.session);
       // The protocol: a cancelled request SHOULD NOT be answered (clients have forgotten its id).
-      if (controller.signal.reason instanceof ClientCancelled) return { status: 200, body: '', cancelled: true };
+      if (controller.reason instanceof ClientCancelled) return { status: 200, body: '', cancelled: true };
       const code = response?.error?.code;
       const status = ctx.internalError
         ? 500
@@ -884,7 +885,7 @@ export class EndpointCore {
     msg: RpcMessage,
     ctx: McpContext,
     binding: string,
-    signal: AbortSignal,
+    signal: CallSignal,
     channel: AnswerChannel,
   ): Promise<Answer> {
     const params = (msg.params ?? {}) as Record<string, unknown>;

@@ -1,4 +1,4 @@
-import type { ToolCallResult } from '../domain/catalog.js';
+import { abortSignalOf, type ToolCallResult } from '../domain/catalog.js';
 import type { CatalogView } from '../domain/catalog.js';
 import { MAX_QUERY_LENGTH, toolDocumentId, type ToolSearchRequest, type ToolSearchResult } from '../search/index.js';
 import { compact, decodeCursor, encodeCursor, LIST_TTL_MS, type BundleView } from './bundle-view.js';
@@ -304,7 +304,7 @@ function searchTool(reachable: GatewayView, input: GatewayViewInput): BuiltinToo
         return errorResult(`Invalid arguments for tool search: "limit" must be an integer from 1 to ${limit}`);
       let found: ToolSearchResult;
       try {
-        found = await input.search.search({ query, allowed: reachable.documentIds, limit: wanted, signal: ctx.signal });
+        found = await input.search.search({ query, allowed: reachable.documentIds, limit: wanted, signal: abortSignalOf(ctx.signal) });
       } catch (err) {
         if (ctx.signal.aborted) throw rpcError(RpcCode.RequestCancelled, 'Request cancelled');
         throw err;

@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { DownstreamRpcError, type DownstreamPeer } from '../domain/catalog.js';
+import { DownstreamRpcError, type CallSignal, type DownstreamPeer } from '../domain/catalog.js';
 import { LOG_LEVELS, type LogLevel } from './client-requests.js';
 import { RpcCode } from './protocol.js';
 
@@ -44,7 +44,7 @@ export interface InputRound {
   readonly capabilities: Record<string, unknown>;
   readonly logLevel: LogLevel | undefined;
   /** Aborted when the caller closes this request's stream. */
-  readonly signal: AbortSignal;
+  readonly signal: CallSignal;
   write(message: Record<string, unknown>): void;
   openStream(): void;
   streamIfSlow(): void;

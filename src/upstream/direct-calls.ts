@@ -1,6 +1,6 @@
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { CallSignal } from '../domain/catalog.js';
 import type { DeadlineWheel } from '../lib/deadline-wheel.js';
 import type { RawMessageSource } from './raw-message.js';
 
@@ -15,7 +15,12 @@ export interface DirectReply {
  * Options of a direct request: the SDK's, and the tag of the call it belongs to (handed back by
  * the transport with whatever the upstream sends on the request's own answer stream).
  */
-export type DirectRequestOptions = RequestOptions & { readonly tag?: object };
+export interface DirectRequestOptions {
+  readonly timeout?: number;
+  /** Cancels the request (`notifications/cancelled` goes upstream). */
+  readonly signal?: CallSignal;
+  readonly tag?: object;
+}
 
 /** Send options of a transport that can tag a request's answer stream (`RawMessageSource`). */
 export type TaggedSendOptions = TransportSendOptions & { readonly tag?: object };
@@ -74,7 +79,7 @@ export class DirectCalls {
     method: string,
     params: Record<string, unknown>,
     timeoutMs: number,
-    signal?: AbortSignal,
+    signal?: CallSignal,
     tag?: object,
   ): Promise<DirectReply> {
     if (signal?.aborted) return Promise.reject(signal.reason ?? new Error('aborted'));

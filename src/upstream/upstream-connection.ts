@@ -20,11 +20,17 @@ import { OutboundRefusedError, type OutboundPolicy } from '../lib/outbound-polic
 import { LeanStdioClientTransport } from './lean-stdio-transport.js';
 import type { Logger } from '../logger.js';
 import { LeanHttpClientTransport } from './lean-http-transport.js';
-import { UpstreamError, type UpstreamCallOptions } from '../domain/catalog.js';
+import { abortSignalOf, UpstreamError, type CallSignal, type UpstreamCallOptions } from '../domain/catalog.js';
 import { DeadlineWheel } from '../lib/deadline-wheel.js';
 import { DirectCalls, type DirectReply, type DirectRequestOptions } from './direct-calls.js';
 import { DownstreamRouter, outsideCalls, RELAY_CLIENT_CAPABILITIES } from './downstream-router.js';
 
+/** What one attempt of a call hands its request function: the time left, and the caller's cancellation. */
+interface CallRequest {
+  readonly timeout: number;
+  readonly maxTotalTimeout: number;
+  readonly signal?: CallSignal;
+}
 /** How to reach one upstream server (secrets already opened). */
 export type UpstreamTransportSpec =
   | { transport: 'stdio'; command: string; args: readonly string[]; env: Readonly<Record<string, string>>; cwd: string | null }
@@ -262,8 +268,19 @@ export class UpstreamConnection {
     fn: (client: Client, request: RequestOptions, meta: { progressToken: string } | undefined) => Promise<T>,
   ): Promise<T> {
     const { timeoutMs, deadline, meta } = this.begin(options);
+    // The SDK client takes an AbortSignal.
+    const sdk = (client: Client, request: CallRequest, m: { progressToken: string } | undefined) =>
+      fn(
+        client,
+        {
+          timeout: request.timeout,
+          maxTotalTimeout: request.maxTotalTimeout,
+          ...(request.signal ? { signal: abortSignalOf(request.signal) } : {}),
+        },
+        m,
+      );
     try {
-      return await this.router.run(options.downstream, () => this.attempt(what, options, deadline, timeoutMs, meta, fn));
+      return await this.router.run(options.downstream, () => this.attempt(what, options, deadline, timeoutMs, meta, sdk));
     } finally {
       if (meta) this.progressListeners.delete(meta.progressToken);
     }
@@ -328,7 +345,7 @@ export class UpstreamConnection {
     deadline: number,
     timeoutMs: number,
     meta: { progressToken: string } | undefined,
-    fn: (client: Client, request: RequestOptions, meta: { progressToken: string } | undefined) => Promise<T>,
+    fn: (client: Client, request: CallRequest, meta: { progressToken: string } | undefined) => Promise<T>,
   ): Promise<T> {
     const { signal } = options;
     for (let attempt = 0; ; attempt += 1) {
@@ -385,7 +402,7 @@ export class UpstreamConnection {
   }
 
   /** The connected client, waiting while a connection attempt is under way (up to the deadline). */
-  private async readyClient(deadline: number, signal: AbortSignal | undefined): Promise<Client> {
+  private async readyClient(deadline: number, signal: CallSignal | undefined): Promise<Client> {
     for (;;) {
       if (signal?.aborted) throw new UpstreamError('cancelled', 'The call was cancelled');
       if (this.closed) throw new UpstreamError('unavailable', `Upstream server "${this.spec.name}" is not connected (disabled or removed)`);

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { CatalogTool, JsonSchemaObject, ToolCallResult, UpstreamCallOptions, UpstreamCaller } from '../../src/domain/catalog.js';
+import type {
+  CallSignal,
+  CatalogTool,
+  JsonSchemaObject,
+  ToolCallResult,
+  UpstreamCallOptions,
+  UpstreamCaller,
+} from '../../src/domain/catalog.js';
 import { UpstreamError } from '../../src/domain/catalog.js';
 import type { InMemoryCatalog } from '../../src/services/in-memory-catalog.js';
 
@@ -11,7 +18,7 @@ export interface SeenCall {
   aborted: boolean;
 }
 
-function abortable<T>(signal: AbortSignal | undefined, run: (settle: (v: T) => void) => void): Promise<T> {
+function abortable<T>(signal: CallSignal | undefined, run: (settle: (v: T) => void) => void): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(new UpstreamError('cancelled', 'aborted by the gateway'));
     if (signal?.aborted) return onAbort();

@@ -1,5 +1,5 @@
 import type { ScriptLanguage, ScriptRunner } from '../../sandbox/sandbox-types.js';
-import { UpstreamError, type ToolCallResult, type UpstreamCallOptions, type UpstreamCaller } from '../../domain/catalog.js';
+import { abortSignalOf, UpstreamError, type ToolCallResult, type UpstreamCallOptions, type UpstreamCaller } from '../../domain/catalog.js';
 
 /** A script tool as the call path needs it: where its code is and how to run it. */
 export interface ScriptToolSpec {
@@ -68,7 +68,10 @@ export class ScriptToolRouter implements UpstreamCaller {
     if (options.signal?.aborted) throw new UpstreamError('cancelled', 'the caller cancelled the request');
     const timeoutMs = Math.min(spec.timeoutMs, options.timeoutMs ?? spec.timeoutMs, options.maxTimeoutMs ?? Infinity);
     try {
-      return await this.runner.run({ language: spec.language, entry: spec.entry, files: spec.files, args, timeoutMs }, options.signal);
+      return await this.runner.run(
+        { language: spec.language, entry: spec.entry, files: spec.files, args, timeoutMs },
+        options.signal && abortSignalOf(options.signal),
+      );
     } catch (err) {
       if (options.signal?.aborted) throw new UpstreamError('cancelled', 'the caller cancelled the request');
       throw new UpstreamError('unavailable', err instanceof Error ? err.message : 'the sandbox failed');
