@@ -7,7 +7,7 @@
  * the REST API, prints {"port", "echoKey", "listKey"} and answers `{cmd: "heap"}` over IPC with the heap
  * after a full GC (for the session memory scenario). Run with --expose-gc.
  *
- * The benches run it compiled, as production runs the server: `gatewayEntry()` (bench/harness.ts)
+ * The benches run it compiled, as production runs the server: `gatewayEntry()` (bench/production-flags.ts)
  * runs `scripts/build-server.mjs --bench`, which transpiles the server into dist/ (as `npm start`
  * does) and this file into dist/bench/gateway.js; compiled, it loads the server from dist/, so the
  * process has no tsx in it. Run as .ts (through tsx) it loads src/ instead.
