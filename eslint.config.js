@@ -13,7 +13,7 @@ const WEB = (why) => forbid(['koa', 'koa-*', '@koa/*', 'openapi-backend', 'json-
 const STORES = (why) => forbid(['**/stores/**'], why);
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'src/generated/', 'data/', 'bench/results/', 'web/dist/', 'test-artifacts/'] },
+  { ignores: ['node_modules/', 'dist/', 'src/generated/', 'data/', 'bench/results/', 'web/dist/', 'test-artifacts/'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts', '**/*.tsx'],

@@ -12,21 +12,22 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpuSeconds, pin, startProcess } from './harness.js';
 import { closedLoop, type Target } from './load.js';
+import { gatewayEntry } from './production-flags.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const TRIALS = Number(process.argv[2] ?? 8);
 const RUN_MS = Number(process.argv[3] ?? 2000);
-/** A bench process on Node with tsx (its JSON line read), with an IPC channel. */
-const start = (args: string[], core: number) => startProcess(['--import', 'tsx', ...args], core, { ipc: true });
+/** A bench process on Node (its JSON line read), with an IPC channel: the upstream through tsx, the gateways compiled. */
+const start = (args: string[], core: number) => startProcess(args, core, { ipc: true });
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 pin(process.pid, 1);
-const upstream = await start([path.join(HERE, 'upstream.ts')], 1);
+const upstream = await start(['--import', 'tsx', path.join(HERE, 'upstream.ts')], 1);
 // argv[4] = 'koa-first' starts K before F (to see whether start order biases the figures).
 const KOA_FIRST = process.argv[4] === 'koa-first';
-const koaFirst = KOA_FIRST ? await start([path.join(HERE, 'gateway.ts'), String(upstream.info.port), 'koa'], 0) : undefined;
-const fast = await start([path.join(HERE, 'gateway.ts'), String(upstream.info.port)], 0);
-const koa = koaFirst ?? (await start([path.join(HERE, 'gateway.ts'), String(upstream.info.port), 'koa'], 0));
+const koaFirst = KOA_FIRST ? await start([gatewayEntry(), String(upstream.info.port), 'koa'], 0) : undefined;
+const fast = await start([gatewayEntry(), String(upstream.info.port)], 0);
+const koa = koaFirst ?? (await start([gatewayEntry(), String(upstream.info.port), 'koa'], 0));
 const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const text1k = 'x'.repeat(1024);
 const body = (seq: number) =>

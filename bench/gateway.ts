@@ -6,19 +6,36 @@
  * 1,000 catalog tools from 50 synthetic servers for the list scenario, creates the bundles through
  * the REST API, prints {"port", "echoKey", "listKey"} and answers `{cmd: "heap"}` over IPC with the heap
  * after a full GC (for the session memory scenario). Run with --expose-gc.
- * Usage: node --expose-gc --import tsx bench/gateway.ts <upstream-port | stdio> [lean|sdk|koa]
+ *
+ * The benches run it compiled, as production runs the server: `gatewayEntry()` (bench/production-flags.ts)
+ * runs `scripts/build-server.mjs --bench`, which transpiles the server into dist/ (as `npm start`
+ * does) and this file into dist/bench/gateway.js; compiled, it loads the server from dist/, so the
+ * process has no tsx in it. Run as .ts (through tsx) it loads src/ instead.
+ * Usage: node --expose-gc dist/bench/gateway.js <upstream-port | stdio> [lean|sdk|koa]
+ *    or: node --expose-gc --import tsx bench/gateway.ts ... (the sources)
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
 import knexFactory from 'knex';
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
-import { startServer } from '../src/server.js';
-import { bootstrapOwner } from '../src/services/bootstrap-service.js';
+import type * as ConfigModule from '../src/config.js';
+import type * as LoggerModule from '../src/logger.js';
+import type * as ServerModule from '../src/server.js';
+import type * as BootstrapModule from '../src/services/bootstrap-service.js';
 import type { CatalogTool } from '../src/domain/catalog.js';
+
+// dist/bench/gateway.js → the repository two folders up, the server in dist/; bench/gateway.ts → src/.
+const COMPILED = !import.meta.url.endsWith('.ts');
+const ROOT = fileURLToPath(new URL(COMPILED ? '../../' : '../', import.meta.url));
+const SERVER_DIR = pathToFileURL(`${path.join(ROOT, COMPILED ? 'dist' : 'src')}/`);
+const serverModule = async <T>(name: string): Promise<T> => (await import(new URL(name, SERVER_DIR).href)) as T;
+const { loadConfig } = await serverModule<typeof ConfigModule>('config.js');
+const { createLogger } = await serverModule<typeof LoggerModule>('logger.js');
+const { startServer } = await serverModule<typeof ServerModule>('server.js');
+const { bootstrapOwner } = await serverModule<typeof BootstrapModule>('services/bootstrap-service.js');
 
 const upstreamPort = Number(process.argv[2]);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-bench-'));
@@ -78,7 +95,7 @@ const registered = await api(
   'POST',
   '/api/v1/servers',
   process.argv[2] === 'stdio'
-    ? { name: 'bench', transport: 'stdio', command: process.execPath, args: [path.join(import.meta.dirname, 'stdio-upstream.mjs')] }
+    ? { name: 'bench', transport: 'stdio', command: process.execPath, args: [path.join(ROOT, 'bench', 'stdio-upstream.mjs')] }
     : { name: 'bench', transport: 'streamable_http', url: `http://127.0.0.1:${upstreamPort}/` },
 );
 for (let i = 0; ; i++) {

@@ -7,14 +7,15 @@
  * Usage: tsx bench/hop-quick.ts [clients=32] [trials=3] [ms=3000] [stdio]
  * BENCH_CPU_PROF=<dir> starts G under `--cpu-prof` (profile written to <dir> at exit).
  * G runs with the Node/V8 flags of `npm start` (bench/production-flags.ts); BENCH_NODE_FLAGS replaces
- * them (`BENCH_NODE_FLAGS=` for none) to measure their CPU cost.
+ * them (`BENCH_NODE_FLAGS=` for none) to measure their CPU cost. G is compiled as `npm start` runs
+ * the server (`gatewayEntry`: dist/bench/gateway.js on dist/, no tsx in its process).
  */
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpuSeconds, MCP_JSON, openSessions, pin, startProcess } from './harness.js';
 import { closedLoop, type Target } from './load.js';
-import { benchNodeFlags } from './production-flags.js';
+import { benchNodeFlags, gatewayEntry } from './production-flags.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CLIENTS = Number(process.argv[2] ?? 32);
@@ -33,8 +34,7 @@ const gw = await startProcess(
     ...benchNodeFlags(),
     '--expose-gc',
     ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []),
-    ...tsx,
-    path.join(HERE, 'gateway.ts'),
+    gatewayEntry(),
     STDIO ? 'stdio' : String(upstream.info.port),
   ],
   0,

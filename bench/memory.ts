@@ -18,7 +18,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { closedLoop } from './load.js';
-import { benchNodeFlags } from './production-flags.js';
+import { benchNodeFlags, gatewayEntry } from './production-flags.js';
 import { openSessions } from './harness.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -58,7 +58,7 @@ function procMemory(pid: number) {
 async function measure(mode: 'pglite' | 'postgresql', upstreamPort: number) {
   const env: Record<string, string> = mode === 'postgresql' ? { BENCH_DATABASE_URL: PG_URL } : { BENCH_DATABASE_URL: '' };
   const flags = benchNodeFlags();
-  const gateway = await start([...flags, '--expose-gc', '--import', 'tsx', path.join(HERE, 'gateway.ts'), String(upstreamPort)], env, true);
+  const gateway = await start([...flags, '--expose-gc', gatewayEntry(), String(upstreamPort)], env, true);
   let spaces: Record<string, number> = {};
   const v8 = () =>
     new Promise<NodeJS.MemoryUsage>((resolve) => {

@@ -25,7 +25,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
-import { benchNodeFlags } from './production-flags.js';
+import { benchNodeFlags, gatewayEntry } from './production-flags.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.join(HERE, '..');
@@ -137,7 +137,7 @@ async function openSession(origin: string, p: string, headers: Record<string, st
 
 async function startToolgate(): Promise<System> {
   // With the Node/V8 flags of `npm start` (bench/production-flags.ts), as in production.
-  const child = spawn(process.execPath, [...benchNodeFlags(), '--import', 'tsx', path.join(HERE, 'gateway.ts'), 'stdio'], {
+  const child = spawn(process.execPath, [...benchNodeFlags(), gatewayEntry(), 'stdio'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });

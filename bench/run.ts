@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpuSeconds, openSessions, pin, startProcess } from './harness.js';
 import { closedLoop, fixedRate, type RunResult, type Target } from './load.js';
-import { benchNodeFlags } from './production-flags.js';
+import { benchNodeFlags, gatewayEntry } from './production-flags.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -39,9 +39,9 @@ async function main(): Promise<void> {
   const proxy = await start([...tsx, path.join(HERE, 'raw-proxy.ts'), String(upstream.info.port)], 0);
   // The gateways run with the Node/V8 flags of `npm start` (bench/production-flags.ts).
   const flags = benchNodeFlags();
-  const gateway = await start([...flags, '--expose-gc', ...tsx, path.join(HERE, 'gateway.ts'), String(upstream.info.port)], 0, true);
+  const gateway = await start([...flags, '--expose-gc', gatewayEntry(), String(upstream.info.port)], 0, true);
   // P: the same gateway on PostgreSQL (the production database; call records leave the process).
-  const gatewayPg = await start([...flags, '--expose-gc', ...tsx, path.join(HERE, 'gateway.ts'), String(upstream.info.port)], 0, true, {
+  const gatewayPg = await start([...flags, '--expose-gc', gatewayEntry(), String(upstream.info.port)], 0, true, {
     BENCH_DATABASE_URL: PG_URL,
   });
   const up = `http://127.0.0.1:${upstream.info.port}`;

@@ -16,6 +16,7 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { fixedRate, type RunResult } from './load.js';
 import { openSessions } from './harness.js';
+import { gatewayEntry } from './production-flags.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
@@ -41,7 +42,7 @@ const MiB = 1048576;
 async function main(): Promise<void> {
   const tsx = ['--import', 'tsx'];
   const upstream = await start([...tsx, path.join(HERE, 'upstream.ts')]);
-  const gateway = await start(['--expose-gc', ...tsx, path.join(HERE, 'gateway.ts'), String(upstream.info.port)], true);
+  const gateway = await start(['--expose-gc', gatewayEntry(), String(upstream.info.port)], true);
   const gw = `http://127.0.0.1:${gateway.info.port}`;
   const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   const sessions = await openSessions(`${gw}/mcp/bundle/${gateway.info.echoKey}`, SESSIONS, 'soak');

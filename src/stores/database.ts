@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
 import type { Config } from '../config.js';
 import { isConnectionError } from '../lib/database-errors.js';
@@ -35,7 +35,34 @@ interface TarnPool {
   numPendingCreates(): number;
 }
 
-const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../db/migrations');
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+/** The migrations as written: their file names (`<timestamp>_<what>.ts`) are what `knex_migrations` records. */
+const MIGRATIONS_DIR = path.resolve(HERE, '../../db/migrations');
+/**
+ * Where this module finds them as JavaScript when it runs compiled (dist/stores/database.js, built
+ * by scripts/build-server.mjs into dist/db/migrations/<name>.js); null when it runs from its .ts
+ * source through tsx (tests, tools), which loads the .ts files themselves.
+ */
+const COMPILED_MIGRATIONS_DIR = import.meta.url.endsWith('.ts') ? null : path.resolve(HERE, '../db/migrations');
+
+/**
+ * The migrations of db/migrations, named by their `.ts` file names either way (a database migrated
+ * by one build is up to date for the other), loaded from the compiled build when this module is
+ * compiled. The names are listed from the sources, so a compiled build that lacks a migration fails
+ * loudly instead of skipping it.
+ */
+const migrationSource: Knex.MigrationSource<string> = {
+  async getMigrations() {
+    return (await fs.promises.readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).sort();
+  },
+  getMigrationName: (name) => name,
+  async getMigration(name) {
+    if (!COMPILED_MIGRATIONS_DIR) return (await import(pathToFileURL(path.join(MIGRATIONS_DIR, name)).href)) as Knex.Migration;
+    const file = path.join(COMPILED_MIGRATIONS_DIR, name.replace(/\.ts$/, '.js'));
+    if (!fs.existsSync(file)) throw new Error(`migration ${name} is not compiled (${file} is missing): run \`npm run build:server\``);
+    return (await import(pathToFileURL(file).href)) as Knex.Migration;
+  },
+};
 
 /** A statement that got no answer within the configured time: the connection it ran on is dropped. */
 export class DatabaseTimeoutError extends Error {
@@ -122,8 +149,7 @@ export function openDatabase(
     debug: () => undefined,
   };
   const migrations: Knex.MigratorConfig = {
-    directory: MIGRATIONS_DIR,
-    loadExtensions: ['.ts'],
+    migrationSource,
     tableName: 'knex_migrations',
     schemaName: config.databaseSchema,
   };

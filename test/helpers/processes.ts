@@ -71,9 +71,19 @@ export async function waitForLog(
   }
 }
 
-/** `node --heap-growing-percent=100 --import tsx src/main.ts`, the process `npm start` runs. */
-export function startMain(env: Record<string, string>): Promise<ServerProcess> {
-  return spawnServer(process.execPath, ['--heap-growing-percent=100', '--import', 'tsx', 'src/main.ts'], env);
+let built = false;
+
+/**
+ * `node --heap-growing-percent=100 --enable-source-maps dist/main.js`, the process `npm start` runs,
+ * after building dist/ from the current sources as `npm start`'s `prestart` does (once per test run).
+ */
+export async function startMain(env: Record<string, string>): Promise<ServerProcess> {
+  if (!built) {
+    const build = await run(process.execPath, ['scripts/build-server.mjs', '--quiet'], {});
+    if (build.code !== 0) throw new Error(`scripts/build-server.mjs failed:\n${build.stderr}`);
+    built = true;
+  }
+  return spawnServer(process.execPath, ['--heap-growing-percent=100', '--enable-source-maps', 'dist/main.js'], env);
 }
 
 /** Runs a command to completion: exit code, stdout, stderr. */

@@ -8,7 +8,7 @@ import { ROOT } from '../helpers/contract.js';
 import { startMain } from '../helpers/processes.js';
 import { TEST_DATABASE_URL } from '../helpers/test-server.js';
 
-/** Starts `src/main.ts` as `npm start` does and resolves with its URL once it listens. */
+/** Starts the server as `npm start` does (dist/main.js, built from src/) and resolves with its URL once it listens. */
 async function startProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; ms: number }> {
   const started = Date.now();
   const { child, url } = await startMain(env);
