@@ -6,6 +6,7 @@ import { PayloadTooLargeError, RequestValidationError, UnsupportedMediaTypeError
 import { toErrorReply } from './http/error-mapping.js';
 import type { Metrics } from './lib/metrics.js';
 import type { Logger } from './logger.js';
+import { GatewayResponse } from './http/gateway-response.js';
 import type { McpAccess, McpRoute } from './mcp/endpoint-core.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -110,10 +111,11 @@ export function createMcpFastPath(options: McpFastPathOptions): (req: IncomingMe
     const started = process.hrtime.bigint();
     const incoming = req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    res.setHeader('X-Request-Id', requestId);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Cache-Control', 'no-store');
-    if (options.isStopping()) res.setHeader('Connection', 'close');
+    const headers = ['X-Request-Id', requestId, 'X-Content-Type-Options', 'nosniff', 'Cache-Control', 'no-store'];
+    if (options.isStopping()) headers.push('Connection', 'close');
+    // Written with the answer's status line (GatewayResponse); a plain ServerResponse sets them here.
+    if (res instanceof GatewayResponse) res.baseHeaders = headers;
+    else for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!);
     const access: McpAccess = { endpoint: route.endpoint };
     const method = req.method ?? 'GET';
     void options.serve(req, res, route, requestId, access).then(() => {

@@ -18,6 +18,7 @@ import { createHandlers } from './handlers/index.js';
 import { consoleStatic } from './http/console-static.js';
 import { PublicUrl } from './http/public-url.js';
 import { createRestApi } from './http/rest-api.js';
+import { GatewayResponse } from './http/gateway-response.js';
 import { metricsTokenRoute } from './http/metrics-route.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createLogger, type Logger } from './logger.js';
@@ -142,7 +143,7 @@ async function startLocked(config: Config, options: StartOptions, logger: Logger
     route: (p) => mcp.fastRoute(p),
     serve: (req, res, route, requestId, access) => mcp.core.serveRaw(req, res, route, requestId, access),
   });
-  const server = http.createServer((req, res) => {
+  const server = http.createServer({ ServerResponse: GatewayResponse }, (req, res) => {
     if (!fastPathOn || !mcpFastPath(req, res)) void koa(req, res);
   });
   server.keepAliveTimeout = 65_000;

@@ -25,12 +25,15 @@ import { DeadlineWheel } from '../lib/deadline-wheel.js';
 import { DirectCalls, type DirectReply, type DirectRequestOptions } from './direct-calls.js';
 import { DownstreamRouter, outsideCalls, RELAY_CLIENT_CAPABILITIES } from './downstream-router.js';
 
-/** What one attempt of a call hands its request function: the time left, and the caller's cancellation. */
+/** What one attempt of a call hands its request function: the time left, the caller's cancellation, the call's tag. */
 interface CallRequest {
   readonly timeout: number;
   readonly maxTotalTimeout: number;
-  readonly signal?: CallSignal;
+  readonly signal: CallSignal | undefined;
+  /** The call's tag (`runDirect`), for the request to carry. */
+  readonly tag: object | undefined;
 }
+
 /** How to reach one upstream server (secrets already opened). */
 export type UpstreamTransportSpec =
   | { transport: 'stdio'; command: string; args: readonly string[]; env: Readonly<Record<string, string>>; cwd: string | null }
@@ -299,7 +302,7 @@ export class UpstreamConnection {
     const { timeoutMs, deadline, meta } = this.begin(options);
     const call = this.router.track(options.downstream);
     try {
-      return await this.attempt(what, options, deadline, timeoutMs, meta, (client, request, m) => fn(client, { ...request, tag: call }, m));
+      return await this.attempt(what, options, deadline, timeoutMs, meta, fn, call);
     } finally {
       call.release();
       if (meta) this.progressListeners.delete(meta.progressToken);
@@ -346,6 +349,7 @@ export class UpstreamConnection {
     timeoutMs: number,
     meta: { progressToken: string } | undefined,
     fn: (client: Client, request: CallRequest, meta: { progressToken: string } | undefined) => Promise<T>,
+    tag?: object,
   ): Promise<T> {
     const { signal } = options;
     for (let attempt = 0; ; attempt += 1) {
@@ -356,7 +360,7 @@ export class UpstreamConnection {
           : await this.readyClient(deadline, signal);
       const remaining = Math.max(1, deadline - Date.now());
       try {
-        return await fn(client, { timeout: remaining, maxTotalTimeout: remaining, ...(signal ? { signal } : {}) }, meta);
+        return await fn(client, { timeout: remaining, maxTotalTimeout: remaining, signal, tag }, meta);
       } catch (err) {
         if (signal?.aborted) throw new UpstreamError('cancelled', `${what} on "${this.spec.name}" was cancelled`);
         if (isSessionGone(err) && attempt === 0 && this.client === client) {
