@@ -65,27 +65,45 @@ export const LOG_FLUSH_MS = 100;
 /** Bytes the default destination gathers before it writes (unless the flush timer comes first). */
 const LOG_BUFFER_BYTES = 4096;
 
+/** Buffered destinations still open: what they hold is written when the process exits. */
+const unflushed = new Set<{ flushSync(): void }>();
+let exitHook = false;
+
 /**
- * JSON lines to a file descriptor or a path, written in batches instead of one synchronous
- * `write` per line (under load, one system call per access line cost several per cent of the
- * gateway's CPU): a write when 4 KiB have gathered, else at most `LOG_FLUSH_MS` after a line.
- * pino flushes what is left synchronously when the process exits, an uncaught exception included.
- * `written` goes in pino's `hooks.streamWrite` (it marks the buffer for the next flush).
+ * JSON lines to a file descriptor or a path, written in batches instead of one `write` per line:
+ * synchronously (no thread-pool round trip per batch) when 4 KiB have gathered, else at most
+ * `LOG_FLUSH_MS` after a line. What is left is written when the process exits, an uncaught
+ * exception included. Measured with pino's access line: about 4.5 µs of CPU a line against 6.3
+ * for a `write` per line, and 7 for pino's asynchronous destination (its thread-pool writes cost
+ * more than they save). `written` goes in pino's `hooks.streamWrite` (it marks the buffer for the
+ * next flush).
  */
 export function bufferedDestination(dest: number | string): { stream: LogDestination; written: (line: string) => string } {
-  const stream = pino.destination({ dest, sync: false, minLength: LOG_BUFFER_BYTES });
+  const stream = pino.destination({ dest, sync: true, minLength: LOG_BUFFER_BYTES });
   let pending = false;
-  const timer = setInterval(() => {
+  const flush = (): void => {
     if (!pending) return;
     pending = false;
     try {
-      stream.flush();
+      stream.flushSync();
     } catch {
       // Destroyed (stdout gone): nothing left to write to.
     }
-  }, LOG_FLUSH_MS);
+  };
+  const timer = setInterval(flush, LOG_FLUSH_MS);
   timer.unref();
-  stream.once('close', () => clearInterval(timer));
+  const entry = { flushSync: () => flush() };
+  unflushed.add(entry);
+  if (!exitHook) {
+    exitHook = true;
+    process.once('exit', () => {
+      for (const e of unflushed) e.flushSync();
+    });
+  }
+  stream.once('close', () => {
+    clearInterval(timer);
+    unflushed.delete(entry);
+  });
   return {
     stream: stream as unknown as LogDestination,
     written: (line) => {
