@@ -60,6 +60,7 @@ export class LeanHttpClientTransport implements Transport, RawMessageSource {
   private closed = false;
   private streamAttempts = 0;
   private streamTimer: NodeJS.Timeout | undefined;
+  private postHeadersCache: { session: string | undefined; version: string | undefined; headers: Record<string, string> } | undefined;
 
   constructor(
     private readonly url: URL,
@@ -118,6 +119,15 @@ export class LeanHttpClientTransport implements Transport, RawMessageSource {
     this.onclose?.();
   }
 
+  /** The headers of every POST, made anew only when the session or the protocol version changes. */
+  private postHeaders(): Record<string, string> {
+    const cached = this.postHeadersCache;
+    if (cached && cached.session === this.session && cached.version === this.protocolVersion) return cached.headers;
+    const headers = this.headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
+    this.postHeadersCache = { session: this.session, version: this.protocolVersion, headers };
+    return headers;
+  }
+
   private headers(extra: Record<string, string>): Record<string, string> {
     const h: Record<string, string> = { ...extra };
     if (this.session) h['mcp-session-id'] = this.session;
@@ -163,7 +173,7 @@ export class LeanHttpClientTransport implements Transport, RawMessageSource {
     const list = Array.isArray(message) ? message : [message];
     const hasRequest = list.some((m) => 'method' in m && 'id' in m && m.id !== undefined);
     const initialized = !Array.isArray(message) && 'method' in message && message.method === 'notifications/initialized';
-    const headers = this.headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
+    const headers = this.postHeaders();
     // An SSE answer may carry the upstream's requests: they are delivered with the request's tag,
     // or (an untagged request, sent by the SDK client) in the request's async context.
     const scope = hasRequest && tag === undefined ? new AsyncResource('toolgate.upstream.post') : undefined;
