@@ -20,6 +20,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
+import { PerformanceObserver } from 'node:perf_hooks';
 import knexFactory from 'knex';
 import type * as ConfigModule from '../src/config.js';
 import type * as LoggerModule from '../src/logger.js';
@@ -148,4 +149,19 @@ process.on('SIGTERM', async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
   process.exit(0);
 });
+// BENCH_STALL_LOG=1: event-loop stalls of 20 ms and more, and GC pauses of 5 ms and more, on stderr
+// (what is behind a p99 under fixed load).
+if (process.env.BENCH_STALL_LOG === '1') {
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries())
+      if (e.duration >= 5)
+        process.stderr.write(`gc ${(e as { detail?: { kind?: number } }).detail?.kind ?? '?'} ${e.duration.toFixed(1)} ms\n`);
+  }).observe({ entryTypes: ['gc'] });
+  let last = performance.now();
+  setInterval(() => {
+    const now = performance.now();
+    if (now - last >= 30) process.stderr.write(`stall ${(now - last - 10).toFixed(1)} ms\n`);
+    last = now;
+  }, 10).unref();
+}
 process.stdout.write(`${JSON.stringify({ port: server.port, echoKey, listKey })}\n`);
