@@ -86,21 +86,29 @@ for (const file of result.outputFiles) {
   changed++;
 }
 
-// Outputs of sources that no longer exist (or of an earlier --bench build) go.
+// Outputs of sources that no longer exist go. Left alone: another build's temporary files (two
+// `npm start`s at once), and the bench gateway unless this build makes it (a bench may be running).
+const BENCH_OUT = path.join(OUT, 'bench');
 let removed = 0;
 for (const e of fs.readdirSync(OUT, { recursive: true, withFileTypes: true })) {
   const full = path.join(e.parentPath ?? e.path, e.name);
-  if (e.isFile() && !written.has(full)) {
-    fs.rmSync(full, { force: true });
-    removed++;
-  }
+  if (!e.isFile() || written.has(full) || e.name.endsWith('.tmp')) continue;
+  if (!process.argv.includes('--bench') && full.startsWith(BENCH_OUT + path.sep)) continue;
+  fs.rmSync(full, { force: true });
+  removed++;
 }
 const dirs = fs
   .readdirSync(OUT, { recursive: true, withFileTypes: true })
   .filter((e) => e.isDirectory())
   .map((e) => path.join(e.parentPath ?? e.path, e.name))
   .sort((a, b) => b.length - a.length); // deepest first
-for (const dir of dirs) if (fs.readdirSync(dir).length === 0) fs.rmdirSync(dir);
+for (const dir of dirs) {
+  try {
+    if (fs.readdirSync(dir).length === 0) fs.rmdirSync(dir);
+  } catch {
+    // Removed or filled meanwhile by another build: not ours to tidy.
+  }
+}
 
 if (!process.argv.includes('--quiet'))
   console.error(
