@@ -66,7 +66,7 @@ export const LOG_FLUSH_MS = 100;
 const LOG_BUFFER_BYTES = 4096;
 
 /** Buffered destinations still open: what they hold is written when the process exits. */
-const unflushed = new Set<{ flushSync(): void }>();
+const unflushed = new Set<() => void>();
 let exitHook = false;
 
 /**
@@ -92,17 +92,16 @@ export function bufferedDestination(dest: number | string): { stream: LogDestina
   };
   const timer = setInterval(flush, LOG_FLUSH_MS);
   timer.unref();
-  const entry = { flushSync: () => flush() };
-  unflushed.add(entry);
+  unflushed.add(flush);
   if (!exitHook) {
     exitHook = true;
     process.once('exit', () => {
-      for (const e of unflushed) e.flushSync();
+      for (const f of unflushed) f();
     });
   }
   stream.once('close', () => {
     clearInterval(timer);
-    unflushed.delete(entry);
+    unflushed.delete(flush);
   });
   return {
     stream: stream as unknown as LogDestination,

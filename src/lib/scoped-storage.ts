@@ -36,7 +36,8 @@ export function scopedStorage<T>(storage: AsyncLocalStorage<T>): ScopedStorage<T
       }
       return Promise.resolve(pending).finally(release);
     },
-    getStore: () => (running === 0 ? undefined : storage.getStore()),
-    exit: (fn) => (running === 0 ? fn() : storage.exit(fn)),
+    // A disabled AsyncLocalStorage already has no store and exits by calling `fn`.
+    getStore: () => storage.getStore(),
+    exit: (fn) => storage.exit(fn),
   };
 }
