@@ -139,6 +139,31 @@ process.on('message', (msg: { cmd?: string }) => {
     process.send!({ memory: process.memoryUsage(), spaces, sessions: server.mcp.core.sessions.size });
   }
 });
+// {cmd: "heap-sample-start"} / {cmd: "heap-sample-stop", file}: V8's sampling heap profiler between the two,
+// keeping only the samples whose objects are still in the heap at the stop (neither minor nor major
+// GCs collected them): what survives scavenges, i.e. what lives past a call (bench/stalls.ts).
+let heapSampler: import('node:inspector').Session | undefined;
+process.on('message', (msg: { cmd?: string; file?: string }) => {
+  if (msg.cmd === 'heap-sample-start') {
+    void import('node:inspector').then(({ Session }) => {
+      heapSampler = new Session();
+      heapSampler.connect();
+      heapSampler.post('HeapProfiler.startSampling', {
+        samplingInterval: 4096,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: process.env.BENCH_HEAP_SAMPLE_ALL === "1",
+      }, () => process.send!({ sampling: true }));
+    });
+  }
+  if (msg.cmd === 'heap-snapshot') process.send!({ snapshot: v8.writeHeapSnapshot(msg.file) });
+  if (msg.cmd === 'heap-sample-stop' && heapSampler) {
+    heapSampler.post('HeapProfiler.stopSampling', (err, res) => {
+      if (!err) fs.writeFileSync(msg.file!, JSON.stringify(res.profile));
+      heapSampler!.disconnect();
+      process.send!({ sampled: !err });
+    });
+  }
+});
 process.on('SIGTERM', async () => {
   await server.stop();
   if (pgUrl && pgSchema) {
@@ -152,11 +177,22 @@ process.on('SIGTERM', async () => {
 // BENCH_STALL_LOG=1: event-loop stalls of 20 ms and more, and GC pauses of 5 ms and more, on stderr
 // (what is behind a p99 under fixed load).
 if (process.env.BENCH_STALL_LOG === '1') {
+  // Every pause, summed by kind, for the summary line printed on SIGTERM.
+  const totals = new Map<number, { n: number; ms: number }>();
   new PerformanceObserver((list) => {
-    for (const e of list.getEntries())
-      if (e.duration >= 5)
-        process.stderr.write(`gc ${(e as { detail?: { kind?: number } }).detail?.kind ?? '?'} ${e.duration.toFixed(1)} ms\n`);
+    for (const e of list.getEntries()) {
+      const kind = (e as { detail?: { kind?: number } }).detail?.kind ?? 0;
+      const t = totals.get(kind) ?? { n: 0, ms: 0 };
+      t.n += 1;
+      t.ms += e.duration;
+      totals.set(kind, t);
+      if (e.duration >= 5) process.stderr.write(`gc ${kind} ${e.duration.toFixed(1)} ms\n`);
+    }
   }).observe({ entryTypes: ['gc'] });
+  process.prependListener('SIGTERM', () => {
+    for (const [kind, t] of totals)
+      process.stderr.write(`gc-total ${kind} ${t.n} pauses ${t.ms.toFixed(0)} ms mean ${(t.ms / t.n).toFixed(2)} ms\n`);
+  });
   let last = performance.now();
   setInterval(() => {
     const now = performance.now();

@@ -3,7 +3,7 @@
  * build and flags; BENCH_NODE_FLAGS replaces the flags) at a fixed rate of `tools/call` echo (1 KiB),
  * with BENCH_STALL_LOG=1, so it writes every GC pause of 5 ms and more (`gc <kind> <ms>`, kind 1 a
  * scavenge, 4 a mark-compact) and every event-loop stall of 20 ms and more on stderr.
- * Usage: npx tsx bench/stalls.ts   (RATE=1000 calls/s for 10 s after a 3 s warm-up)
+ * Usage: npx tsx bench/stalls.ts   (RATE=1000 calls/s for 10 s after a 3 s warm-up; HEAP_SAMPLE=<file>)
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,8 +29,27 @@ const target: Target = {
   body: (seq) => JSON.stringify({ jsonrpc: '2.0', id: seq, method: 'tools/call', params: { name: 'echo', arguments: { text: text1k } } }),
 };
 await fixedRate(target, 1000, 3000);
-const r = await fixedRate(target, Number(process.env.RATE ?? 1000), 10000);
+// HEAP_SAMPLE=<file>: a sampling heap profile of the run, of the objects still in the heap at its
+// end (what outlives its call and is promoted), for Chrome DevTools or a script.
+const ipc = (cmd: object, reply: string): Promise<void> =>
+  new Promise((resolve) => {
+    const on = (m: Record<string, unknown>): void => {
+      if (reply in m) { gw.child.off('message', on); resolve(); }
+    };
+    gw.child.on('message', on);
+    gw.child.send(cmd);
+  });
+if (process.env.HEAP_SAMPLE) await ipc({ cmd: 'heap-sample-start' }, 'sampling');
+const running = fixedRate(target, Number(process.env.RATE ?? 1000), 10000);
+// HEAP_SNAPSHOT=<file>: a heap snapshot 5 s into the run (what is live while calls flow).
+if (process.env.HEAP_SNAPSHOT) {
+  await new Promise((resolve) => setTimeout(resolve, 5000));
+  await ipc({ cmd: 'heap-snapshot', file: path.resolve(process.env.HEAP_SNAPSHOT) }, 'snapshot');
+}
+const r = await running;
+if (process.env.HEAP_SAMPLE) await ipc({ cmd: 'heap-sample-stop', file: path.resolve(process.env.HEAP_SAMPLE) }, 'sampled');
 console.log(JSON.stringify(r));
 gw.child.kill('SIGTERM');
 upstream.child.kill('SIGTERM');
+await new Promise((resolve) => gw.child.once('exit', resolve));
 process.exit(0);

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import readline from 'node:readline';
 import { ROOT } from './contract.js';
+import { productionNodeFlags } from '../../bench/production-flags.js';
 
 /** How long a spawned server may take to listen (a first start creates the embedded database; CI machines are shared). */
 export const LISTEN_TIMEOUT_MS = 120_000;
@@ -74,8 +75,8 @@ export async function waitForLog(
 let built = false;
 
 /**
- * `node --heap-growing-percent=100 --enable-source-maps dist/main.js`, the process `npm start` runs,
- * after building dist/ from the current sources as `npm start`'s `prestart` does (once per test run).
+ * `node <the start script's flags> dist/main.js`, the process `npm start` runs, after building
+ * dist/ from the current sources as `npm start`'s `prestart` does (once per test run).
  */
 export async function startMain(env: Record<string, string>): Promise<ServerProcess> {
   if (!built) {
@@ -83,7 +84,7 @@ export async function startMain(env: Record<string, string>): Promise<ServerProc
     if (build.code !== 0) throw new Error(`scripts/build-server.mjs failed:\n${build.stderr}`);
     built = true;
   }
-  return spawnServer(process.execPath, ['--heap-growing-percent=100', '--enable-source-maps', 'dist/main.js'], env);
+  return spawnServer(process.execPath, [...productionNodeFlags(), 'dist/main.js'], env);
 }
 
 /** Runs a command to completion: exit code, stdout, stderr. */
