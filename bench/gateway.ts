@@ -20,6 +20,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
+import { Session } from 'node:inspector';
 import { PerformanceObserver } from 'node:perf_hooks';
 import knexFactory from 'knex';
 import type * as ConfigModule from '../src/config.js';
@@ -48,7 +49,8 @@ const config = loadConfig({
   PORT: '0',
   HOST: '127.0.0.1',
   TOOLGATE_DATA_DIR: dataDir,
-  TOOLGATE_LOG_LEVEL: 'info',
+  // BENCH_LOG_LEVEL (e.g. warn: no access lines) measures what logging costs; production logs at info.
+  TOOLGATE_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
   // The bench upstream listens on loopback, which the outbound-address policy refuses unless allow-listed.
   TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1',
   // argv[3] = 'sdk' runs the MCP SDK's Streamable HTTP client transport instead of the lean one.
@@ -139,21 +141,25 @@ process.on('message', (msg: { cmd?: string }) => {
     process.send!({ memory: process.memoryUsage(), spaces, sessions: server.mcp.core.sessions.size });
   }
 });
-// {cmd: "heap-sample-start"} / {cmd: "heap-sample-stop", file}: V8's sampling heap profiler between the two,
-// keeping only the samples whose objects are still in the heap at the stop (neither minor nor major
-// GCs collected them): what survives scavenges, i.e. what lives past a call (bench/stalls.ts).
-let heapSampler: import('node:inspector').Session | undefined;
+// {cmd: "heap-sample-start"} / {cmd: "heap-sample-stop", file}: V8's sampling heap profiler between the
+// two, keeping the samples of objects no young-generation collection freed (they outlived a scavenge,
+// or were allocated in the old generation): what lives past a call, or is pretenured (bench/stalls.ts).
+// BENCH_HEAP_SAMPLE_ALL=1 keeps every sample (where a call's allocations come from).
+// {cmd: "heap-snapshot", file}: a heap snapshot now (what is alive while calls flow).
+let heapSampler: Session | undefined;
 process.on('message', (msg: { cmd?: string; file?: string }) => {
   if (msg.cmd === 'heap-sample-start') {
-    void import('node:inspector').then(({ Session }) => {
-      heapSampler = new Session();
-      heapSampler.connect();
-      heapSampler.post('HeapProfiler.startSampling', {
+    heapSampler = new Session();
+    heapSampler.connect();
+    heapSampler.post(
+      'HeapProfiler.startSampling',
+      {
         samplingInterval: 4096,
         includeObjectsCollectedByMajorGC: true,
-        includeObjectsCollectedByMinorGC: process.env.BENCH_HEAP_SAMPLE_ALL === "1",
-      }, () => process.send!({ sampling: true }));
-    });
+        includeObjectsCollectedByMinorGC: process.env.BENCH_HEAP_SAMPLE_ALL === '1',
+      },
+      () => process.send!({ sampling: true }),
+    );
   }
   if (msg.cmd === 'heap-snapshot') process.send!({ snapshot: v8.writeHeapSnapshot(msg.file) });
   if (msg.cmd === 'heap-sample-stop' && heapSampler) {
