@@ -1,6 +1,6 @@
 /**
- * What is behind the p99 under fixed load (issue 13): the gateway on PostgreSQL (the production
- * build and flags; BENCH_NODE_FLAGS replaces the flags) at a fixed rate of `tools/call` echo (1 KiB),
+ * What is behind the p99 under fixed load (issue 13): the gateway on PostgreSQL (STALLS_DB=pglite:
+ * on the embedded PGlite) (the production build and flags; BENCH_NODE_FLAGS replaces the flags) at a fixed rate of `tools/call` echo (1 KiB),
  * with BENCH_STALL_LOG=1, so it writes every GC pause of 5 ms and more (`gc <kind> <ms>`, kind 1 a
  * scavenge, 4 a mark-compact) and every event-loop stall of 20 ms and more on stderr, and at the end
  * the pauses of each kind summed (`gc-total <kind> <count> pauses <ms> ms mean <ms> ms`).
@@ -20,7 +20,7 @@ const upstream = await startProcess(['--import', 'tsx', path.join(HERE, 'upstrea
 const extra = (process.env.EXTRA ?? '').split(' ').filter(Boolean);
 const gw = await startProcess([...benchNodeFlags(), ...extra, gatewayEntry(), String(upstream.info.port)], 0, {
   ipc: true,
-  env: { BENCH_DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test', BENCH_STALL_LOG: '1' },
+  env: { BENCH_DATABASE_URL: process.env.STALLS_DB === 'pglite' ? '' : 'postgres://postgres@127.0.0.1:5432/test', BENCH_STALL_LOG: '1' },
 });
 const origin = `http://127.0.0.1:${gw.info.port}`;
 const p = `/mcp/bundle/${gw.info.echoKey}`;
