@@ -1,7 +1,7 @@
 /**
- * What is behind the p99 under fixed load (issue 13): the gateway on PostgreSQL (STALLS_DB=pglite:
- * on the embedded PGlite) (the production build and flags; BENCH_NODE_FLAGS replaces the flags) at a fixed rate of `tools/call` echo (1 KiB),
- * with BENCH_STALL_LOG=1, so it writes every GC pause of 5 ms and more (`gc <kind> <ms>`, kind 1 a
+ * What is behind the p99 under fixed load (issue 13): the gateway on PostgreSQL (STALLS_DB=pglite: on
+ * the embedded PGlite), with the production build and flags (BENCH_NODE_FLAGS replaces the flags),
+ * at a fixed rate of `tools/call` echo (1 KiB), with BENCH_STALL_LOG=1, so it writes every GC pause of 5 ms and more (`gc <kind> <ms>`, kind 1 a
  * scavenge, 4 a mark-compact) and every event-loop stall of 20 ms and more on stderr, and at the end
  * the pauses of each kind summed (`gc-total <kind> <count> pauses <ms> ms mean <ms> ms`).
  * Usage: npx tsx bench/stalls.ts   (RATE=1000 calls/s for 10 s after a 3 s warm-up; EXTRA=<node flags>
@@ -33,8 +33,8 @@ const target: Target = {
   body: (seq) => JSON.stringify({ jsonrpc: '2.0', id: seq, method: 'tools/call', params: { name: 'echo', arguments: { text: text1k } } }),
 };
 await fixedRate(target, 1000, 3000);
-// HEAP_SAMPLE=<file>: a sampling heap profile of the run, of the objects still in the heap at its
-// end (what outlives its call and is promoted), for Chrome DevTools or a script.
+// HEAP_SAMPLE=<file>: a sampling heap profile of the measured run (for Chrome DevTools or a script),
+// of the objects no young-generation GC freed (what outlives its call, or was pretenured).
 const ipc = (cmd: object, reply: string): Promise<void> =>
   new Promise((resolve) => {
     const on = (m: Record<string, unknown>): void => {
