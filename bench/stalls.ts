@@ -3,7 +3,8 @@
  * the embedded PGlite), with the production build and flags (BENCH_NODE_FLAGS replaces the flags),
  * at a fixed rate of `tools/call` echo (1 KiB), with BENCH_STALL_LOG=1, so it writes every GC pause
  * of 5 ms and more (`gc <kind> <ms>`, kind 1 a scavenge, 4 a mark-compact) and every event-loop
- * stall of 20 ms and more on stderr, and at the end the pauses of each kind summed (`gc-total <kind> <count> pauses <ms> ms mean <ms> ms`).
+ * stall of 20 ms and more on stderr, and at the end the pauses of each kind summed
+ * (`gc-total <kind> <count> pauses <ms> ms mean <ms> ms`).
  * Usage: npx tsx bench/stalls.ts   (RATE=1000 calls/s for 10 s after a 3 s warm-up; EXTRA=<node flags>
  * added to the production ones; HEAP_SAMPLE=<file> a sampling heap profile of the 10 s of what no
  * young-generation GC freed (BENCH_HEAP_SAMPLE_ALL=1: everything allocated); HEAP_SNAPSHOT=<file> a
