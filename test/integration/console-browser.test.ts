@@ -421,6 +421,9 @@ describe('web console in a browser', function () {
     await page.setViewportSize(LAPTOP);
     await page.goto('/servers');
     await page.getByRole('heading', { name: 'Servers', level: 1 }).waitFor();
+    // The console moves focus once the page has rendered, which may come a frame after the heading
+    // appears: wait (bounded) for it, then check where it went.
+    await page.waitForFunction("document.activeElement?.textContent === 'Servers'", undefined, { timeout: 5000 }).catch(() => undefined);
     expect(await page.evaluate('document.activeElement?.textContent')).to.equal('Servers');
     await page.keyboard.press('Tab');
     expect(await page.evaluate('document.activeElement?.textContent')).to.equal('Add server');
