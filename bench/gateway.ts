@@ -130,26 +130,27 @@ async function createBundle(name: string, tools: CatalogTool[]): Promise<string>
 const echoKey = await createBundle('bench echo', benchTools);
 const listKey = await createBundle('bench 1000 tools', listTools);
 
-process.on('message', (msg: { cmd?: string }) => {
-  if (msg.cmd === 'heap') {
-    (globalThis as { gc?: () => void }).gc?.();
-    (globalThis as { gc?: () => void }).gc?.();
-    process.send!({ heap: process.memoryUsage().heapUsed });
-  }
-  if (msg.cmd === 'memory') {
-    // Where the memory goes: V8 heap, off-heap buffers (PGlite's WASM memory is an ArrayBuffer), RSS.
-    (globalThis as { gc?: () => void }).gc?.();
-    const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((x) => [x.space_name, Math.round(x.space_size / 1048576)]));
-    process.send!({ memory: process.memoryUsage(), spaces, sessions: server.mcp.core.sessions.size });
-  }
-});
+// IPC commands, one reply each (`ask` in bench/harness.ts):
+// {cmd: "heap"}: the heap after a full GC. {cmd: "memory"}: where the memory goes.
 // {cmd: "heap-sample-start"} / {cmd: "heap-sample-stop", file}: V8's sampling heap profiler between the
 // two, keeping the samples of objects no young-generation collection freed (they outlived a scavenge,
 // or were allocated in the old generation): what lives past a call, or is pretenured (bench/stalls.ts).
 // BENCH_HEAP_SAMPLE_ALL=1 keeps every sample (where a call's allocations come from).
 // {cmd: "heap-snapshot", file}: a heap snapshot now (what is alive while calls flow).
+const gc = (globalThis as { gc?: () => void }).gc;
 let heapSampler: Session | undefined;
 process.on('message', (msg: { cmd?: string; file?: string }) => {
+  if (msg.cmd === 'heap') {
+    gc?.();
+    gc?.();
+    process.send!({ heap: process.memoryUsage().heapUsed });
+  }
+  if (msg.cmd === 'memory') {
+    // Where the memory goes: V8 heap, off-heap buffers (PGlite's WASM memory is an ArrayBuffer), RSS.
+    gc?.();
+    const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((x) => [x.space_name, Math.round(x.space_size / 1048576)]));
+    process.send!({ memory: process.memoryUsage(), spaces, sessions: server.mcp.core.sessions.size });
+  }
   if (msg.cmd === 'heap-sample-start') {
     heapSampler = new Session();
     heapSampler.connect();

@@ -49,6 +49,14 @@ export async function startProcess(
   return { child, info: JSON.parse(line) };
 }
 
+/** Sends a command over a bench gateway's IPC channel and resolves with its one reply. */
+export function ask<T>(child: ChildProcess, cmd: Record<string, unknown>): Promise<T> {
+  return new Promise<T>((resolve) => {
+    child.once('message', (m) => resolve(m as T));
+    child.send(cmd);
+  });
+}
+
 /** CPU seconds (user + system) of a process so far. */
 export function cpuSeconds(pid: number): number {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -19,7 +19,7 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { closedLoop } from './load.js';
 import { benchNodeFlags, gatewayEntry } from './production-flags.js';
-import { openSessions } from './harness.js';
+import { ask, openSessions } from './harness.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const RUN_MS = Number(process.env.MEMORY_RUN_S ?? 20) * 1000;
@@ -60,14 +60,11 @@ async function measure(mode: 'pglite' | 'postgresql', upstreamPort: number) {
   const flags = benchNodeFlags();
   const gateway = await start([...flags, '--expose-gc', gatewayEntry(), String(upstreamPort)], env, true);
   let spaces: Record<string, number> = {};
-  const v8 = () =>
-    new Promise<NodeJS.MemoryUsage>((resolve) => {
-      gateway.child.once('message', (m: { memory: NodeJS.MemoryUsage; spaces: Record<string, number> }) => {
-        spaces = Object.fromEntries(Object.entries(m.spaces).filter(([, v]) => v > 0));
-        resolve(m.memory);
-      });
-      gateway.child.send({ cmd: 'memory' });
-    });
+  const v8 = async (): Promise<NodeJS.MemoryUsage> => {
+    const m = await ask<{ memory: NodeJS.MemoryUsage; spaces: Record<string, number> }>(gateway.child, { cmd: 'memory' });
+    spaces = Object.fromEntries(Object.entries(m.spaces).filter(([, v]) => v > 0));
+    return m.memory;
+  };
   const snapshot = async () => {
     const m = await v8();
     return {

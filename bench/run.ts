@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuSeconds, openSessions, pin, startProcess } from './harness.js';
+import { ask, cpuSeconds, openSessions, pin, startProcess } from './harness.js';
 import { closedLoop, fixedRate, type RunResult, type Target } from './load.js';
 import { benchNodeFlags, gatewayEntry } from './production-flags.js';
 
@@ -150,11 +150,7 @@ async function main(): Promise<void> {
   ).length;
 
   // B7 idle sessions.
-  const heap = () =>
-    new Promise<number>((resolve) => {
-      gateway.child.once('message', (m: { heap: number }) => resolve(m.heap));
-      gateway.child.send({ cmd: 'heap' });
-    });
+  const heap = async () => (await ask<{ heap: number }>(gateway.child, { cmd: 'heap' })).heap;
   const b7: Record<string, unknown> = {};
   const baseline = await heap();
   for (const n of QUICK ? [1000] : [1000, 10_000]) {

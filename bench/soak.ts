@@ -15,7 +15,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { fixedRate, type RunResult } from './load.js';
-import { openSessions } from './harness.js';
+import { ask, openSessions } from './harness.js';
 import { gatewayEntry } from './production-flags.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -54,11 +54,7 @@ async function main(): Promise<void> {
     body: (seq: number) =>
       JSON.stringify({ jsonrpc: '2.0', id: seq, method: 'tools/call', params: { name: 'echo', arguments: { text: text1k } } }),
   };
-  const memory = () =>
-    new Promise<{ memory: NodeJS.MemoryUsage; sessions: number }>((resolve) => {
-      gateway.child.once('message', (m: { memory: NodeJS.MemoryUsage; sessions: number }) => resolve(m));
-      gateway.child.send({ cmd: 'memory' });
-    });
+  const memory = () => ask<{ memory: NodeJS.MemoryUsage; sessions: number }>(gateway.child, { cmd: 'memory' });
   const samples: { minute: number; heap_used_mib: number; rss_mib: number; array_buffers_mib: number; external_mib: number }[] = [];
   const minutes: RunResult[] = [];
   const sample = async (minute: number) => {

@@ -12,7 +12,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MCP_JSON, openSessions, pin, startProcess } from './harness.js';
+import { ask, MCP_JSON, openSessions, pin, startProcess } from './harness.js';
 import { fixedRate, type Target } from './load.js';
 import { benchNodeFlags, gatewayEntry } from './production-flags.js';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -36,26 +36,15 @@ const target: Target = {
 await fixedRate(target, 1000, 3000);
 // HEAP_SAMPLE=<file>: a sampling heap profile of the measured run (for Chrome DevTools or a script),
 // of the objects no young-generation GC freed (what outlives its call, or was pretenured).
-const ipc = (cmd: object, reply: string): Promise<void> =>
-  new Promise((resolve) => {
-    const on = (m: Record<string, unknown>): void => {
-      if (reply in m) {
-        gw.child.off('message', on);
-        resolve();
-      }
-    };
-    gw.child.on('message', on);
-    gw.child.send(cmd);
-  });
-if (process.env.HEAP_SAMPLE) await ipc({ cmd: 'heap-sample-start' }, 'sampling');
+if (process.env.HEAP_SAMPLE) await ask(gw.child, { cmd: 'heap-sample-start' });
 const running = fixedRate(target, Number(process.env.RATE ?? 1000), 10000);
 // HEAP_SNAPSHOT=<file>: a heap snapshot 5 s into the run (what is live while calls flow).
 if (process.env.HEAP_SNAPSHOT) {
   await new Promise((resolve) => setTimeout(resolve, 5000));
-  await ipc({ cmd: 'heap-snapshot', file: path.resolve(process.env.HEAP_SNAPSHOT) }, 'snapshot');
+  await ask(gw.child, { cmd: 'heap-snapshot', file: path.resolve(process.env.HEAP_SNAPSHOT) });
 }
 const r = await running;
-if (process.env.HEAP_SAMPLE) await ipc({ cmd: 'heap-sample-stop', file: path.resolve(process.env.HEAP_SAMPLE) }, 'sampled');
+if (process.env.HEAP_SAMPLE) await ask(gw.child, { cmd: 'heap-sample-stop', file: path.resolve(process.env.HEAP_SAMPLE) });
 console.log(JSON.stringify(r));
 gw.child.kill('SIGTERM');
 upstream.child.kill('SIGTERM');
