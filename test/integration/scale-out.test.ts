@@ -207,8 +207,10 @@ describe('scale-out: two instances, one PostgreSQL, one Redis, a client alternat
     await eventually(
       async () =>
         b.server.services.catalog.serverState(late.serverId)?.connected === true &&
-        b.server.services.catalog.tool(late.toolIds.test_simple_text!) !== undefined,
-      'B connected to the new upstream, its tools in B’s catalog',
+        b.server.services.catalog.tool(late.toolIds.test_simple_text!) !== undefined &&
+        // The bundle reaches B by its own change message, which may come after the catalog's.
+        b.server.services.bundleRegistry.byKey(late.bundleKey) !== undefined,
+      'B connected to the new upstream, its tools in B’s catalog, the bundle in B’s registry',
     );
     const lateOnB = `${b.url}/mcp/bundle/${late.bundleKey}`;
     const session = await initialize(late.endpoint);
