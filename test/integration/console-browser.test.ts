@@ -322,9 +322,13 @@ describe('web console in a browser', function () {
     });
     assertResponseMatchesContract('GET', '/api/v1/dashboard/activity', 200, 'application/json', activityFor('errors'));
     const seen: string[] = [];
+    // The admin feed is held back until the test lets it go, to see what shows meanwhile.
+    let releaseAdmin!: () => void;
+    const adminHeld = new Promise<void>((resolve) => (releaseAdmin = resolve));
     await page.route(/\/api\/v1\/dashboard(\/charts|\/activity)?(\?.*)?$/, async (route) => {
       const url = new URL(route.request().url());
       seen.push(url.pathname + url.search);
+      if (url.pathname.endsWith('/activity') && url.searchParams.get('activity_filter') === 'admin') await adminHeld;
       const body = url.pathname.endsWith('/charts')
         ? charts
         : url.pathname.endsWith('/activity')
@@ -342,6 +346,13 @@ describe('web console in a browser', function () {
       await activity.getByLabel('Show').selectOption('errors');
       await waitFor('the error filter', async () => (await activity.locator('tbody tr').count()) === 1);
       expect(seen.some((u) => u === '/api/v1/dashboard/activity?activity_filter=errors')).to.equal(true);
+      // While the admin feed loads, the errors feed is not shown under the "Admin actions" label.
+      await activity.getByLabel('Show').selectOption('admin');
+      await activity.getByRole('status').getByText('Loading').waitFor();
+      expect(await activity.locator('tbody tr').count()).to.equal(0);
+      releaseAdmin();
+      await waitFor('the admin filter', async () => (await activity.locator('tbody tr').count()) === 1);
+      expect(await activity.locator('tbody tr').first().textContent()).to.include('bundle.create');
       await page.getByText('Show data: Tool calls and errors per hour').click();
       expect(await page.locator('.chart-data table').first().locator('tbody tr').count()).to.equal(24);
       await screenshot('dashboard-sample-data');

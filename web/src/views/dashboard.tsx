@@ -110,7 +110,7 @@ export function DashboardView() {
             {activity.error && !activity.data ? (
               <ErrorNotice error={activity.error} onRetry={activity.reload} />
             ) : (
-              <Activity items={(activity.data ?? overview.data.activity).items} />
+              <ActivityFor filter={filter} feeds={[activity.data, overview.data.activity]} />
             )}
           </Section>
         </>
@@ -283,6 +283,15 @@ function Health(props: { rows: Schema<'ServerHealthEntry'>[] }) {
       </table>
     </div>
   );
+}
+
+/**
+ * The first feed that answers the selected filter. Right after the filter changes, the feeds at
+ * hand still hold the previous filter's entries: they are not shown under the new label.
+ */
+function ActivityFor(props: { filter: Filter; feeds: (Schema<'ActivityResponse'> | undefined)[] }) {
+  const feed = props.feeds.find((f) => f?.filter === props.filter);
+  return feed ? <Activity items={feed.items} /> : <Loading />;
 }
 
 function Activity(props: { items: Schema<'ActivityEntry'>[] }) {
