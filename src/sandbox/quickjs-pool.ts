@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../logger.js';
+import { workerModule } from '../lib/worker-module.js';
 import type { WorkerAnswer, WorkerJob } from './quickjs-worker.js';
 import { errorResult, resultFromOutput, type ScriptJob, type ScriptResult } from './sandbox-types.js';
 
@@ -17,18 +18,8 @@ export interface QuickJsPoolOptions {
 
 export const QUICKJS_DEFAULTS = { workers: 2, memoryBytes: 64 * 1024 * 1024, outputBytes: 1024 * 1024, maxQueue: 256 };
 
-/**
- * How a worker thread loads `quickjs-worker`. Toolgate runs its TypeScript through tsx, whose
- * loader hooks do not reach worker threads (a `.ts` worker fails with ERR_UNKNOWN_FILE_EXTENSION),
- * so from `.ts` sources the worker starts with a line that registers tsx in its own thread and then
- * imports the module; compiled `.js` is loaded directly.
- */
-const WORKER: { script: string | URL; eval: boolean } = import.meta.url.endsWith('.ts')
-  ? {
-      script: `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./quickjs-worker.ts', import.meta.url).href)}); });`,
-      eval: true,
-    }
-  : { script: new URL('./quickjs-worker.js', import.meta.url), eval: false };
+/** How a worker thread loads `quickjs-worker` (tsx-registered from sources, compiled `.js` otherwise). */
+const WORKER = workerModule(import.meta.url, 'quickjs-worker');
 
 /** Longest a new worker may take to load QuickJS before it is given up (a busy host is slow). */
 const STARTUP_TIMEOUT_MS = 60_000;

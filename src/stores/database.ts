@@ -6,6 +6,7 @@ import knexFactory, { type Knex } from 'knex';
 import type { Config } from '../config.js';
 import { isConnectionError } from '../lib/database-errors.js';
 import type { Logger } from '../logger.js';
+import { PGliteThread } from './pglite-thread.js';
 
 /** The application's database handle: Knex plus what the rest of the app needs to know of it. */
 export interface Database {
@@ -155,6 +156,7 @@ export function openDatabase(
   };
   let knex: Knex;
   let kind: Database['kind'];
+  let embedded: PGliteThread | undefined;
   if (config.databaseUrl) {
     kind = 'postgres';
     logger?.info({ database: describePostgresUrl(config.databaseUrl), schema: config.databaseSchema }, 'using PostgreSQL');
@@ -184,12 +186,13 @@ export function openDatabase(
       fresh ? 'creating the embedded database (first start; this takes a few seconds)' : 'opening the embedded database',
     );
     // Loaded only here: PGlite's module costs about 95 MiB of RSS, which a PostgreSQL deployment
-    // should not carry (BENCHMARKS.md, "Memory").
+    // should not carry (BENCHMARKS.md, "Memory"). PGlite itself runs in a thread of its own.
     const ClientPgLite = requireCjs('knex-pglite') as Knex.Config['client'];
+    embedded = new PGliteThread(dir);
     knex = knexFactory({
       client: ClientPgLite,
       dialect: 'postgres',
-      connection: { filename: dir } as Knex.StaticConnectionConfig,
+      connection: { pglite: embedded } as Knex.StaticConnectionConfig,
       // One connection, and start-up initialises the files: give it room beyond the pool setting.
       acquireConnectionTimeout: Math.max(10000, timeouts.acquireTimeoutMs),
       migrations,
@@ -218,7 +221,11 @@ export function openDatabase(
         clearTimeout(timer);
       }
     },
-    close: () => knex.destroy(),
+    async close() {
+      await knex.destroy();
+      // Knex closes its connection only if it ever opened it; the thread holds the files either way.
+      await embedded?.close();
+    },
     poolStats() {
       const pool = (knex.client as { pool?: TarnPool }).pool;
       if (!pool || typeof pool.numUsed !== 'function') return undefined;

@@ -1,0 +1,60 @@
+/**
+ * The embedded database's own thread: one PGlite instance on the data directory, answering the
+ * queries `PGliteThread` posts (see pglite-thread.ts for why it runs here). Messages are handled as
+ * they come; PGlite runs one statement at a time and queues the rest, and Knex sends one at a time anyway.
+ */
+import { inspect } from 'node:util';
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+
+/** From the main thread: a statement, or the request to close the database. */
+export type PGliteRequest = { id: number; op: 'query'; sql: string; params: unknown[] | undefined } | { id: number; op: 'close' };
+
+/** A PostgreSQL error as plain data: what structured cloning keeps of an Error is only its message. */
+export interface PGliteFailure {
+  message: string;
+  name: string;
+  fields: Record<string, string | number>;
+}
+
+/** To the main thread: `ready` once (or `failed` at start-up), then one answer per request id. */
+export type PGliteAnswer =
+  | { ready: true }
+  | { ready: false; failure: PGliteFailure }
+  | { id: number; result: { rows: unknown[]; fields: unknown[]; affectedRows: number | undefined } }
+  | { id: number; failure: PGliteFailure };
+
+/** The fields of a driver error that callers read (code, constraint, detail, ...), as cloneable data. */
+function failureOf(err: unknown): PGliteFailure {
+  // PGlite's start-up can fail with a bare Emscripten object rather than an Error.
+  const e = err instanceof Error ? err : new Error(inspect(err, { depth: 1, breakLength: Infinity }).slice(0, 300));
+  const fields: Record<string, string | number> = {};
+  for (const [key, value] of Object.entries(e)) {
+    if (typeof value === 'string' || typeof value === 'number') fields[key] = value;
+  }
+  return { message: e.message, name: e.name, fields };
+}
+
+const port = parentPort!;
+const { dataDir } = workerData as { dataDir: string };
+const db = new PGlite(dataDir);
+
+db.waitReady.then(
+  () => port.postMessage({ ready: true } satisfies PGliteAnswer),
+  (err: unknown) => port.postMessage({ ready: false, failure: failureOf(err) } satisfies PGliteAnswer),
+);
+
+port.on('message', (req: PGliteRequest) => {
+  if (req.op === 'close') {
+    db.close().then(
+      () => port.postMessage({ id: req.id, result: { rows: [], fields: [], affectedRows: undefined } } satisfies PGliteAnswer),
+      (err: unknown) => port.postMessage({ id: req.id, failure: failureOf(err) } satisfies PGliteAnswer),
+    );
+    return;
+  }
+  db.query(req.sql, req.params).then(
+    (r) =>
+      port.postMessage({ id: req.id, result: { rows: r.rows, fields: r.fields, affectedRows: r.affectedRows } } satisfies PGliteAnswer),
+    (err: unknown) => port.postMessage({ id: req.id, failure: failureOf(err) } satisfies PGliteAnswer),
+  );
+});
