@@ -27,6 +27,7 @@ import { BundlesRegistry } from './services/bundles-registry.js';
 import { BundlesService } from './services/bundles-service.js';
 import { CatalogService } from './services/catalog-service.js';
 import { CatalogSync } from './services/catalog-sync.js';
+import { BundleCatchUp } from './services/bundle-catch-up.js';
 import { LocalChangeBus, RedisChangeBus, type ChangeBus } from './services/change-bus.js';
 import { DashboardService } from './services/dashboard-service.js';
 import { GatewaySettingsService } from './services/gateway-settings-service.js';
@@ -326,13 +327,12 @@ function buildServices(input: {
   bundleRegistry.onChange((change) => {
     if (!change.remote) bus.publish({ kind: 'bundle', bundleId: change.bundleId, from: instanceId });
   });
-  let remoteBundleChanges: Promise<void> = Promise.resolve();
   bus.subscribe((m) => {
     if (m.kind !== 'bundle' || m.from === instanceId || typeof m.bundleId !== 'string') return;
     const bundleId = m.bundleId;
-    // One at a time, in the order announced: an older read never replaces a newer one.
-    remoteBundleChanges = remoteBundleChanges
-      .then(() => bundles.applyRemoteChange(bundleId))
+    // Applied one at a time, in the order announced (BundlesService.serially).
+    bundles
+      .applyRemoteChange(bundleId)
       .catch((err: unknown) =>
         logger.warn(
           { bundleId, reason: err instanceof Error ? err.message.slice(0, 200) : 'unknown' },
@@ -590,7 +590,18 @@ export function composeMcp(services: Services, config: Config, logger: Logger, o
     ...(sharedSessions ? { sharedSessions } : {}),
   });
   if (sharedSessions) core.onClose(() => void sharedSessions.close());
-  const bundle = new BundleEndpoint({ core, registry: services.bundleRegistry, catalog: services.catalog, config, version: VERSION });
+  // Several instances (a shared Redis): a key not in this registry yet may be a bundle another just created.
+  const catchUp = config.redisUrl
+    ? new BundleCatchUp({ read: (keyHash) => services.bundles.catchUpByKeyHash(keyHash), logger })
+    : undefined;
+  const bundle = new BundleEndpoint({
+    core,
+    registry: services.bundleRegistry,
+    catalog: services.catalog,
+    config,
+    version: VERSION,
+    catchUp,
+  });
   // Embeddings of tool texts persist in the database (by content hash), so a restart re-embeds nothing.
   const search = new ToolSearch({ ...searchOptions, logger, cache: new EmbeddingCacheStore(services.db.knex) });
   const index = new GatewayToolIndex(search, services.bundleRegistry, services.catalog, bundle.views);

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Middleware } from 'koa';
 import type { Config } from '../config.js';
 import type { CatalogView } from '../domain/catalog.js';
-import type { BundlesRegistry, LiveBundle } from '../services/bundles-registry.js';
+import type { BundleCatchUp } from '../services/bundle-catch-up.js';
+import { hashBundleKey, type BundlesRegistry, type LiveBundle } from '../services/bundles-registry.js';
 import { BundleViews } from './bundle-view.js';
 import { header, type EndpointCore, type McpAccess, type McpResolution, type McpRoute } from './endpoint-core.js';
 import { sendJson } from './http-transport.js';
@@ -16,6 +17,11 @@ export interface BundleEndpointDeps {
   catalog: CatalogView;
   config: Pick<Config, 'publicUrl'>;
   version: string;
+  /**
+   * With several instances: looks a key the registry does not know up in the database (a bundle
+   * just created on another instance). Absent on a single instance, whose registry is the whole truth.
+   */
+  catchUp?: BundleCatchUp | undefined;
 }
 
 const BUNDLE_PATH = /^\/mcp\/bundle\/([^/]+)(\/info|\/sse|\/messages)?\/?$/;
@@ -35,6 +41,7 @@ export class BundleEndpoint {
     this.views = new BundleViews(catalog, core.toolsPageSize, core.serverInfo);
     const unsubscribe = [
       registry.onChange((change) => {
+        deps.catchUp?.forgetMisses();
         if (change.kind === 'deleted') {
           this.views.forget(change.bundleId);
           core.sessions.endForScope(change.bundleId);
@@ -70,9 +77,9 @@ export class BundleEndpoint {
         return this.deps.core.serveSse(ctx, this.route(key), match[2] === '/sse' ? 'sse' : 'messages', messagesPath);
       }
       if (match[2]) {
-        return this.deps.core.respond(ctx, 'bundle', (req, res, access) => {
+        return this.deps.core.respond(ctx, 'bundle', async (req, res, access) => {
           access.method = 'info';
-          this.info(req, res, key, requestId);
+          await this.info(req, res, key, requestId);
         });
       }
       return this.deps.core.serve(ctx, this.route(key));
@@ -104,8 +111,12 @@ export class BundleEndpoint {
     };
   }
 
-  private resolve(key: string, access: McpAccess): McpResolution {
-    const bundle = this.byKey(key);
+  private resolve(key: string, access: McpAccess): McpResolution | Promise<McpResolution> {
+    const found = this.find(key);
+    return found instanceof Promise ? found.then((bundle) => this.resolution(bundle, access)) : this.resolution(found, access);
+  }
+
+  private resolution(bundle: LiveBundle | undefined, access: McpAccess): McpResolution {
     if (!bundle) return { refusal: { status: 404, code: RpcCode.SessionNotFound, message: 'Bundle not found' } };
     access.bundle = bundle.id;
     return {
@@ -113,17 +124,20 @@ export class BundleEndpoint {
     };
   }
 
-  private byKey(key: string): LiveBundle | undefined {
-    return key.length >= 1 && key.length <= 255 ? this.deps.registry.byKey(key) : undefined;
+  /** The bundle a key opens: from memory, or (several instances, a key not known here yet) a database read. */
+  private find(key: string): LiveBundle | undefined | Promise<LiveBundle | undefined> {
+    if (key.length < 1 || key.length > 255) return undefined;
+    const keyHash = hashBundleKey(key);
+    return this.deps.registry.byKeyHash(keyHash) ?? this.deps.catchUp?.lookup(keyHash);
   }
 
   /** `GET /mcp/bundle/{bundle_key}/info`: plain JSON about the bundle behind a key. */
-  private info(req: IncomingMessage, res: ServerResponse, key: string, requestId: string): void {
+  private async info(req: IncomingMessage, res: ServerResponse, key: string, requestId: string): Promise<void> {
     if (req.method !== 'GET') {
       sendErrorResponse(res, 405, 'method_not_allowed', 'Method not allowed on this path', { allow: 'GET' }, requestId);
       return;
     }
-    const bundle = this.byKey(key);
+    const bundle = await this.find(key);
     if (!bundle) {
       sendErrorResponse(res, 404, 'not_found', 'Unknown bundle key', {}, requestId);
       return;

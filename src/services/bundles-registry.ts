@@ -90,6 +90,11 @@ export class BundlesRegistry {
     return this.byHash.get(hashBundleKey(key));
   }
 
+  /** The bundle a key hash opens, or undefined. */
+  byKeyHash(keyHash: string): LiveBundle | undefined {
+    return this.byHash.get(keyHash);
+  }
+
   get(id: string): LiveBundle | undefined {
     return this.byId.get(id);
   }

@@ -7,7 +7,7 @@ import type { ToolOverride } from '../domain/tool-override.js';
 import type { BundlesStore, DbBundleRow, DbBundleToolRow } from '../stores/bundles-store.js';
 import type { Transactor } from '../stores/transactor.js';
 import type { ActivityEntryInput, ActivityLog } from './activity-log.js';
-import { hashBundleKey, toLiveBundle, type BundlesRegistry } from './bundles-registry.js';
+import { hashBundleKey, toLiveBundle, type BundlesRegistry, type LiveBundle } from './bundles-registry.js';
 import { effectiveName, effectiveTool, normaliseOverride, overrideSchemaIssues, overrideView } from './bundles-tools.js';
 import type { CatalogView } from '../domain/catalog.js';
 import type { Principal } from '../domain/principal.js';
@@ -52,6 +52,9 @@ export class BundlesService {
   private readonly keyPrefix: string;
   private readonly activity: ActivityLog;
 
+  /** The tail of the queue of reads of other instances' writes (`serially`). */
+  private remoteReads: Promise<unknown> = Promise.resolve();
+
   constructor(deps: {
     tx: Transactor;
     bundles: BundlesStore;
@@ -83,10 +86,40 @@ export class BundlesService {
    * Applies a bundle change another instance made (announced on the change bus): re-reads the
    * bundle, or forgets it when it is gone.
    */
-  async applyRemoteChange(id: string): Promise<void> {
-    const row = await this.store.findById(id);
-    if (row) this.registry.put(toLiveBundle(row, await this.store.tools(id)), true);
-    else this.registry.remove(id, true);
+  applyRemoteChange(id: string): Promise<void> {
+    return this.serially(async () => {
+      const row = await this.store.findById(id);
+      if (row) this.registry.put(toLiveBundle(row, await this.store.tools(id)), true);
+      else this.registry.remove(id, true);
+    });
+  }
+
+  /**
+   * Reads the bundle a key hash opens into the registry, for a key this instance does not know yet:
+   * with several instances, a bundle created (or a key rotated) on another one is in the database
+   * before its change message arrives here. Undefined when no bundle has that key.
+   */
+  catchUpByKeyHash(keyHash: string): Promise<LiveBundle | undefined> {
+    return this.serially(async () => {
+      const row = await this.store.findByKeyHash(keyHash);
+      if (!row) return undefined;
+      const current = this.registry.get(row.id);
+      // Its change message got here first: nothing to replace (and no list_changed to send).
+      if (current?.keyHash === keyHash) return current;
+      const bundle = toLiveBundle(row, await this.store.tools(row.id));
+      this.registry.put(bundle, true);
+      return bundle;
+    });
+  }
+
+  /**
+   * Runs the reads of other instances' writes one at a time, in the order they were asked for, so
+   * an older read never replaces a newer one in the registry.
+   */
+  private serially<T>(read: () => Promise<T>): Promise<T> {
+    const next = this.remoteReads.then(read);
+    this.remoteReads = next.catch(() => undefined);
+    return next;
   }
 
   /** Re-reads bundles changed outside this service (a deleted server's tools removed) into the registry. */

@@ -84,6 +84,11 @@ export class BundlesStore {
     return q;
   }
 
+  /** The bundle a key hash opens (an instance catching up on a bundle another one just created). */
+  async findByKeyHash(keyHash: string): Promise<DbBundleRow | undefined> {
+    return this.db('bundles').select(BUNDLE_COLUMNS).where({ key_hash: keyHash }).first();
+  }
+
   async findByAgent(agentId: string): Promise<DbBundleRow | undefined> {
     return this.db('bundles').select(BUNDLE_COLUMNS).where({ agent_id: agentId }).first();
   }

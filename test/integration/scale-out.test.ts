@@ -1,8 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { FaultProxy } from '../helpers/fault-proxy.js';
 import { setupFixtureBundle, type FixtureBundle } from '../helpers/fixture-bundle.js';
 import { RpcCode } from '../../src/mcp/protocol.js';
+import { hashBundleKey } from '../../src/services/bundles-registry.js';
 import { mcpFetch, responseOf } from '../helpers/mcp-http.js';
 import { LOOPBACK_UPSTREAMS, startTestServer, TEST_DATABASE_URL, type TestServer } from '../helpers/test-server.js';
 
@@ -200,6 +201,47 @@ describe('scale-out: two instances, one PostgreSQL, one Redis, a client alternat
       'B knows the new bundle',
     );
     expect((await request(otherOnB, session, 'ping')).status).to.equal(404);
+  });
+
+  it('serves a bundle written to the database but not announced yet on either instance (read by key hash); an unknown key stays 404', async () => {
+    // Written as a write of A looks before its change message reaches anyone: in the database only.
+    const key = `tg_bnd_${randomBytes(24).toString('base64url')}`;
+    const id = randomUUID();
+    await a.server.services.stores.bundles.insert({
+      id,
+      name: `unannounced-${Date.now()}`,
+      description: null,
+      agent_id: null,
+      key_hash: hashBundleKey(key),
+      key_sealed: a.server.services.secrets.seal(key),
+      created_by: null,
+    });
+    await a.server.services.stores.bundles.insertTools([
+      {
+        bundle_id: id,
+        tool_id: fixture.toolIds.test_simple_text!,
+        server_id: fixture.serverId,
+        server_name: a.server.services.catalog.serverState(fixture.serverId)!.name,
+        tool_name: 'test_simple_text',
+        display_order: 0,
+        override: {},
+      },
+    ]);
+    expect(b.server.services.bundleRegistry.byKey(key)).to.equal(undefined);
+    const onBNew = `${b.url}/mcp/bundle/${key}`;
+    const session = await initialize(onBNew);
+    const called = responseOf(await request(onBNew, session, 'tools/call', { name: 'test_simple_text', arguments: {} }));
+    expect(called.error, JSON.stringify(called.error)).to.equal(undefined);
+    expect(b.server.services.bundleRegistry.byKey(key)?.id).to.equal(id);
+    const info = await fetch(`${a.url}/mcp/bundle/${key}/info`);
+    expect(info.status).to.equal(200);
+    expect(((await info.json()) as { tool_count: number }).tool_count).to.equal(1);
+
+    const unknown = `tg_bnd_${randomBytes(24).toString('base64url')}`;
+    for (const s of [a, b]) {
+      const reply = await mcpFetch(`${s.url}/mcp/bundle/${unknown}`, { body: initBody(), unchecked: true });
+      expect(reply.status).to.equal(404);
+    }
   });
 
   it('connects B to a server registered on A after B started, and B serves its bundle; disabling it on A disables it on B', async () => {
