@@ -6,12 +6,13 @@
  * A build is a copy of dist/ made with `node scripts/build-server.mjs --bench` and then copied to a
  * directory beside dist/ (so its relative paths still reach the repository), e.g. `dist-before`.
  * Each gateway uses PGlite, or PostgreSQL with BENCH_DATABASE_URL (then both share it).
+ * AB_RATE=<calls/s>: a fixed rate instead of the closed loop (p99 and the rate reached are the figures then).
  * Usage: tsx bench/build-ab.ts <dirA> <dirB> [clients=32] [trials=6] [ms=3000]
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpuSeconds, MCP_JSON, openSessions, pin, startProcess } from './harness.js';
-import { closedLoop, type Target } from './load.js';
+import { closedLoop, fixedRate, type Target } from './load.js';
 import { benchNodeFlags } from './production-flags.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -20,6 +21,7 @@ if (!dirA || !dirB) throw new Error('usage: tsx bench/build-ab.ts <dirA> <dirB> 
 const CLIENTS = Number(process.argv[4] ?? 32);
 const TRIALS = Number(process.argv[5] ?? 6);
 const RUN_MS = Number(process.argv[6] ?? 3000);
+const RATE = Number(process.env.AB_RATE ?? 0);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 pin(process.pid, 1);
@@ -44,15 +46,15 @@ async function target(info: { port: number; echoKey: string }): Promise<Target> 
 }
 const sides = ['A', 'B'] as const;
 const targets = { A: await target(gateways.A.info), B: await target(gateways.B.info) };
-for (const m of sides) await closedLoop(targets[m], CLIENTS, 2000);
-const trials: Record<'A' | 'B', { cpu_us: number; rps: number; p50_ms: number; errors: number }[]> = { A: [], B: [] };
+for (const m of sides) await (RATE ? fixedRate(targets[m], RATE, 2000) : closedLoop(targets[m], CLIENTS, 2000));
+const trials: Record<'A' | 'B', { cpu_us: number; rps: number; p50_ms: number; p99_ms: number; errors: number }[]> = { A: [], B: [] };
 for (let t = 0; t < TRIALS; t++) {
   for (const m of t % 4 === 0 || t % 4 === 3 ? sides : ([...sides].reverse() as ('A' | 'B')[])) {
     const pid = gateways[m].child.pid!;
     const cpu0 = cpuSeconds(pid);
-    const r = await closedLoop(targets[m], CLIENTS, RUN_MS);
+    const r = RATE ? await fixedRate(targets[m], RATE, RUN_MS) : await closedLoop(targets[m], CLIENTS, RUN_MS);
     const cpu = cpuSeconds(pid) - cpu0;
-    trials[m].push({ cpu_us: Math.round((cpu * 1e6) / r.requests), rps: r.rps, p50_ms: r.p50_ms, errors: r.errors });
+    trials[m].push({ cpu_us: Math.round((cpu * 1e6) / r.requests), rps: r.rps, p50_ms: r.p50_ms, p99_ms: r.p99_ms, errors: r.errors });
     process.stderr.write(`trial ${t + 1} ${m}: ${JSON.stringify(trials[m].at(-1))}\n`);
   }
 }
@@ -61,8 +63,9 @@ const sum = (m: 'A' | 'B') => ({
   cpu_us: median(trials[m].map((x) => x.cpu_us)),
   rps: median(trials[m].map((x) => x.rps)),
   p50_ms: median(trials[m].map((x) => x.p50_ms)),
+  p99_ms: median(trials[m].map((x) => x.p99_ms)),
   errors: trials[m].reduce((a, x) => a + x.errors, 0),
 });
-process.stdout.write(`${JSON.stringify({ clients: CLIENTS, A: sum('A'), B: sum('B'), trials })}\n`);
+process.stdout.write(`${JSON.stringify({ clients: CLIENTS, rate: RATE || undefined, A: sum('A'), B: sum('B'), trials })}\n`);
 for (const p of [gateways.A, gateways.B, upstream]) p.child.kill('SIGTERM');
 await new Promise((r) => setTimeout(r, 1500));
