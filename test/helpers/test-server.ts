@@ -6,6 +6,7 @@ import knexFactory from 'knex';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Clock } from '../../src/lib/clock.js';
 import { createLogger } from '../../src/logger.js';
+import { migrateToLatest, openDatabase } from '../../src/stores/database.js';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server.js';
 import { bootstrapOwner } from '../../src/services/bootstrap-service.js';
 import { ApiClient } from './api-client.js';
@@ -68,6 +69,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.env,
   };
   const config = loadConfig(env);
+  if (!config.databaseUrl && !options.reuse) fs.cpSync(await pgliteTemplate(), path.join(dataDir, 'pglite'), { recursive: true });
   const sink = new Writable({
     write(chunk: Buffer, _enc, cb) {
       capturedLogs.push(chunk.toString('utf8'));
@@ -95,6 +97,30 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+let template: Promise<string> | undefined;
+
+/**
+ * A migrated, empty embedded database, made once per test process and copied into each test
+ * server's data directory: PGlite's initdb takes seconds, a copy of its files milliseconds. The
+ * server then opens it as any existing database (and finds no migration pending). The first start
+ * of a fresh directory is tested through `npm start` (first-run.test.ts, process.test.ts).
+ */
+function pgliteTemplate(): Promise<string> {
+  template ??= (async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-test-template-'));
+    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+    const config = loadConfig({ TOOLGATE_DATA_DIR: dir });
+    const db = openDatabase(config);
+    try {
+      await migrateToLatest(db, createLogger({ logLevel: 'error' }, new Writable({ write: (_c, _e, cb) => cb() })));
+    } finally {
+      await db.close();
+    }
+    return path.join(dir, 'pglite');
+  })();
+  return template;
 }
 
 /** Drops a test schema on PostgreSQL. */
