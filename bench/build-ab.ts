@@ -11,8 +11,8 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuSeconds, MCP_JSON, openSessions, pin, startProcess } from './harness.js';
-import { closedLoop, fixedRate, type Target } from './load.js';
+import { cpuSeconds, echoBundleTarget, median, pin, startProcess } from './harness.js';
+import { closedLoop, fixedRate } from './load.js';
 import { benchNodeFlags } from './production-flags.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -22,30 +22,14 @@ const CLIENTS = Number(process.argv[4] ?? 32);
 const TRIALS = Number(process.argv[5] ?? 6);
 const RUN_MS = Number(process.argv[6] ?? 3000);
 const RATE = Number(process.env.AB_RATE ?? 0);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 pin(process.pid, 1);
 const upstream = await startProcess(['--import', 'tsx', path.join(HERE, 'upstream.ts')], 1);
 const start = (dir: string) =>
   startProcess([...benchNodeFlags(), path.resolve(dir, 'bench', 'gateway.js'), String(upstream.info.port)], 0, { ipc: true });
 const gateways = { A: await start(dirA), B: await start(dirB) };
-const text1k = 'x'.repeat(1024);
-const body = (seq: number) =>
-  JSON.stringify({ jsonrpc: '2.0', id: seq, method: 'tools/call', params: { name: 'echo', arguments: { text: text1k } } });
-
-async function target(info: { port: number; echoKey: string }): Promise<Target> {
-  const origin = `http://127.0.0.1:${info.port}`;
-  const p = `/mcp/bundle/${info.echoKey}`;
-  const sessions = await openSessions(origin + p, CLIENTS, 'ab');
-  return {
-    origin,
-    path: p,
-    headers: (c) => ({ ...MCP_JSON, 'mcp-session-id': sessions[c % CLIENTS]!, 'mcp-protocol-version': '2025-11-25' }),
-    body,
-  };
-}
 const sides = ['A', 'B'] as const;
-const targets = { A: await target(gateways.A.info), B: await target(gateways.B.info) };
+const targets = { A: await echoBundleTarget(gateways.A.info, CLIENTS, 'ab'), B: await echoBundleTarget(gateways.B.info, CLIENTS, 'ab') };
 for (const m of sides) await (RATE ? fixedRate(targets[m], RATE, 2000) : closedLoop(targets[m], CLIENTS, 2000));
 const trials: Record<'A' | 'B', { cpu_us: number; rps: number; p50_ms: number; p99_ms: number; errors: number }[]> = { A: [], B: [] };
 for (let t = 0; t < TRIALS; t++) {

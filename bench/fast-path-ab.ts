@@ -10,8 +10,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuSeconds, pin, startProcess } from './harness.js';
-import { closedLoop, type Target } from './load.js';
+import { cpuSeconds, echoBundleTarget, median, pin, startProcess } from './harness.js';
+import { closedLoop } from './load.js';
 import { gatewayEntry } from './production-flags.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -19,7 +19,6 @@ const TRIALS = Number(process.argv[2] ?? 8);
 const RUN_MS = Number(process.argv[3] ?? 2000);
 /** A bench process on Node (its JSON line read), with an IPC channel: the upstream through tsx, the gateways compiled. */
 const start = (args: string[], core: number) => startProcess(args, core, { ipc: true });
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 pin(process.pid, 1);
 const upstream = await start(['--import', 'tsx', path.join(HERE, 'upstream.ts')], 1);
@@ -28,32 +27,7 @@ const KOA_FIRST = process.argv[4] === 'koa-first';
 const koaFirst = KOA_FIRST ? await start([gatewayEntry(), String(upstream.info.port), 'koa'], 0) : undefined;
 const fast = await start([gatewayEntry(), String(upstream.info.port)], 0);
 const koa = koaFirst ?? (await start([gatewayEntry(), String(upstream.info.port), 'koa'], 0));
-const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-const text1k = 'x'.repeat(1024);
-const body = (seq: number) =>
-  JSON.stringify({ jsonrpc: '2.0', id: seq, method: 'tools/call', params: { name: 'echo', arguments: { text: text1k } } });
-
-async function target(gw: { info: any }): Promise<Target> {
-  const origin = `http://127.0.0.1:${gw.info.port}`;
-  const p = `/mcp/bundle/${gw.info.echoKey}`;
-  const sessions: string[] = [];
-  for (let i = 0; i < 8; i++) {
-    const res = await fetch(origin + p, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'ab', version: '1' } },
-      }),
-    });
-    await res.text();
-    sessions.push(res.headers.get('mcp-session-id')!);
-  }
-  return { origin, path: p, headers: (c) => ({ ...json, 'mcp-session-id': sessions[c % 8]!, 'mcp-protocol-version': '2025-11-25' }), body };
-}
-const targets = { F: await target(fast), K: await target(koa) };
+const targets = { F: await echoBundleTarget(fast.info, 8, 'ab'), K: await echoBundleTarget(koa.info, 8, 'ab') };
 const pids = { F: fast.child.pid!, K: koa.child.pid! };
 for (const m of ['F', 'K'] as const) await closedLoop(targets[m], 8, 2000);
 

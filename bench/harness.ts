@@ -1,7 +1,7 @@
 /**
  * Plumbing the benches share: pinning a process to a core, starting a bench process that prints
- * its JSON facts on its first stdout line, a process's CPU time from /proc, and opening legacy MCP
- * sessions on a bundle endpoint.
+ * its JSON facts on its first stdout line, a process's CPU time from /proc, opening legacy MCP
+ * sessions on a bundle endpoint, and the B1 echo call on a bench gateway's echo bundle.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import type { Target } from './load.js';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
@@ -82,4 +83,29 @@ export async function openSessions(url: string, n: number, clientName = 'bench')
     sessions.push(res.headers.get('mcp-session-id')!);
   }
   return sessions;
+}
+
+/** The middle value (the upper one of an even count): trials are quoted by their median. */
+export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+const TEXT_1K = 'x'.repeat(1024);
+
+/** B1's request body: `tools/call` of `echo` with a 1 KiB argument (echoed back), JSON-RPC id `seq`. */
+export const echoCallBody = (seq: number): string =>
+  JSON.stringify({ jsonrpc: '2.0', id: seq, method: 'tools/call', params: { name: 'echo', arguments: { text: TEXT_1K } } });
+
+/**
+ * B1 on a bench gateway (bench/gateway.ts): the echo call on its echo bundle, client `c` on the
+ * `c mod sessions`-th of `sessions` legacy sessions opened here.
+ */
+export async function echoBundleTarget(gateway: { port: number; echoKey: string }, sessions: number, clientName: string): Promise<Target> {
+  const origin = `http://127.0.0.1:${gateway.port}`;
+  const bundlePath = `/mcp/bundle/${gateway.echoKey}`;
+  const ids = await openSessions(origin + bundlePath, sessions, clientName);
+  return {
+    origin,
+    path: bundlePath,
+    headers: (c) => ({ ...MCP_JSON, 'mcp-session-id': ids[c % sessions]!, 'mcp-protocol-version': '2025-11-25' }),
+    body: echoCallBody,
+  };
 }

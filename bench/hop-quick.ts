@@ -13,7 +13,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuSeconds, MCP_JSON, openSessions, pin, startProcess } from './harness.js';
+import { cpuSeconds, echoBundleTarget, echoCallBody, MCP_JSON, median, pin, startProcess } from './harness.js';
 import { closedLoop, type Target } from './load.js';
 import { benchNodeFlags, gatewayEntry } from './production-flags.js';
 
@@ -23,7 +23,6 @@ const TRIALS = Number(process.argv[3] ?? 3);
 const RUN_MS = Number(process.argv[4] ?? 3000);
 const STDIO = process.argv[5] === 'stdio';
 const tsx = ['--import', 'tsx'];
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 pin(process.pid, 1);
 const upstream = await startProcess([...tsx, path.join(HERE, 'upstream.ts')], 1);
@@ -40,21 +39,9 @@ const gw = await startProcess(
   0,
   { ipc: true },
 );
-const text1k = 'x'.repeat(1024);
-const body = (seq: number) =>
-  JSON.stringify({ jsonrpc: '2.0', id: seq, method: 'tools/call', params: { name: 'echo', arguments: { text: text1k } } });
-
-const origin = `http://127.0.0.1:${gw.info.port}`;
-const bundlePath = `/mcp/bundle/${gw.info.echoKey}`;
-const sessions = await openSessions(origin + bundlePath, CLIENTS, 'hop');
 const targets: Record<'R' | 'G', Target> = {
-  R: { origin: `http://127.0.0.1:${raw.info.port}`, path: '/', headers: () => MCP_JSON, body },
-  G: {
-    origin,
-    path: bundlePath,
-    headers: (c) => ({ ...MCP_JSON, 'mcp-session-id': sessions[c % CLIENTS]!, 'mcp-protocol-version': '2025-11-25' }),
-    body,
-  },
+  R: { origin: `http://127.0.0.1:${raw.info.port}`, path: '/', headers: () => MCP_JSON, body: echoCallBody },
+  G: await echoBundleTarget(gw.info, CLIENTS, 'hop'),
 };
 const pids = { R: raw.child.pid!, G: gw.child.pid! };
 for (const m of ['R', 'G'] as const) await closedLoop(targets[m], CLIENTS, 1500);

@@ -19,7 +19,7 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { closedLoop } from './load.js';
 import { benchNodeFlags, gatewayEntry } from './production-flags.js';
-import { ask, openSessions } from './harness.js';
+import { ask, echoBundleTarget } from './harness.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const RUN_MS = Number(process.env.MEMORY_RUN_S ?? 20) * 1000;
@@ -76,18 +76,8 @@ async function measure(mode: 'pglite' | 'postgresql', upstreamPort: number) {
       v8_spaces_mib: spaces,
     };
   };
-  const gw = `http://127.0.0.1:${gateway.info.port}`;
-  const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-  const sessions = await openSessions(`${gw}/mcp/bundle/${gateway.info.echoKey}`, 32, 'memory');
+  const target = await echoBundleTarget(gateway.info, 32, 'memory');
   const idle = await snapshot();
-  const text1k = 'x'.repeat(1024);
-  const target = {
-    origin: gw,
-    path: `/mcp/bundle/${gateway.info.echoKey}`,
-    headers: (c: number) => ({ ...json, 'mcp-session-id': sessions[c % 32]!, 'mcp-protocol-version': '2025-11-25' }),
-    body: (seq: number) =>
-      JSON.stringify({ jsonrpc: '2.0', id: seq, method: 'tools/call', params: { name: 'echo', arguments: { text: text1k } } }),
-  };
   // RSS peaks during the load: sample it every second while the loop runs.
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, procMemory(gateway.child.pid!).rss_mib)), 1000);

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ask, cpuSeconds, openSessions, pin, startProcess } from './harness.js';
+import { ask, cpuSeconds, echoCallBody, MCP_JSON, median, openSessions, pin, startProcess } from './harness.js';
 import { closedLoop, fixedRate, type RunResult, type Target } from './load.js';
 import { benchNodeFlags, gatewayEntry } from './production-flags.js';
 
@@ -29,7 +29,6 @@ const PG_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:
 const start = (args: string[], core: number, ipc = false, env?: NodeJS.ProcessEnv) =>
   startProcess(args, core, { ipc, ...(env ? { env } : {}) });
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
 
 async function main(): Promise<void> {
@@ -46,10 +45,8 @@ async function main(): Promise<void> {
   });
   const up = `http://127.0.0.1:${upstream.info.port}`;
   const gw = `http://127.0.0.1:${gateway.info.port}`;
-  const text1k = 'x'.repeat(1024);
-  const callBody = (seq: number) =>
-    JSON.stringify({ jsonrpc: '2.0', id: seq, method: 'tools/call', params: { name: 'echo', arguments: { text: text1k } } });
-  const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const callBody = echoCallBody;
+  const json = MCP_JSON;
 
   const gwPg = `http://127.0.0.1:${gatewayPg.info.port}`;
   async function openSession(key: string, origin = gw): Promise<string> {

@@ -15,7 +15,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { fixedRate, type RunResult } from './load.js';
-import { ask, openSessions } from './harness.js';
+import { ask, echoBundleTarget } from './harness.js';
 import { gatewayEntry } from './production-flags.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -43,17 +43,7 @@ async function main(): Promise<void> {
   const tsx = ['--import', 'tsx'];
   const upstream = await start([...tsx, path.join(HERE, 'upstream.ts')]);
   const gateway = await start(['--expose-gc', gatewayEntry(), String(upstream.info.port)], true);
-  const gw = `http://127.0.0.1:${gateway.info.port}`;
-  const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-  const sessions = await openSessions(`${gw}/mcp/bundle/${gateway.info.echoKey}`, SESSIONS, 'soak');
-  const text1k = 'x'.repeat(1024);
-  const target = {
-    origin: gw,
-    path: `/mcp/bundle/${gateway.info.echoKey}`,
-    headers: (c: number) => ({ ...json, 'mcp-session-id': sessions[c % SESSIONS]!, 'mcp-protocol-version': '2025-11-25' }),
-    body: (seq: number) =>
-      JSON.stringify({ jsonrpc: '2.0', id: seq, method: 'tools/call', params: { name: 'echo', arguments: { text: text1k } } }),
-  };
+  const target = await echoBundleTarget(gateway.info, SESSIONS, 'soak');
   const memory = () => ask<{ memory: NodeJS.MemoryUsage; sessions: number }>(gateway.child, { cmd: 'memory' });
   const samples: { minute: number; heap_used_mib: number; rss_mib: number; array_buffers_mib: number; external_mib: number }[] = [];
   const minutes: RunResult[] = [];

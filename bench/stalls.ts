@@ -12,8 +12,8 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ask, MCP_JSON, openSessions, pin, startProcess } from './harness.js';
-import { fixedRate, type Target } from './load.js';
+import { ask, echoBundleTarget, pin, startProcess } from './harness.js';
+import { fixedRate } from './load.js';
 import { benchNodeFlags, gatewayEntry } from './production-flags.js';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 pin(process.pid, 1);
@@ -23,16 +23,7 @@ const gw = await startProcess([...benchNodeFlags(), ...extra, gatewayEntry(), St
   ipc: true,
   env: { BENCH_DATABASE_URL: process.env.STALLS_DB === 'pglite' ? '' : 'postgres://postgres@127.0.0.1:5432/test', BENCH_STALL_LOG: '1' },
 });
-const origin = `http://127.0.0.1:${gw.info.port}`;
-const p = `/mcp/bundle/${gw.info.echoKey}`;
-const sessions = await openSessions(origin + p, 32, 'stall');
-const text1k = 'x'.repeat(1024);
-const target: Target = {
-  origin,
-  path: p,
-  headers: (c) => ({ ...MCP_JSON, 'mcp-session-id': sessions[c % 32]!, 'mcp-protocol-version': '2025-11-25' }),
-  body: (seq) => JSON.stringify({ jsonrpc: '2.0', id: seq, method: 'tools/call', params: { name: 'echo', arguments: { text: text1k } } }),
-};
+const target = await echoBundleTarget(gw.info, 32, 'stall');
 await fixedRate(target, 1000, 3000);
 // HEAP_SAMPLE=<file>: a sampling heap profile of the measured run (for Chrome DevTools or a script),
 // of the objects no young-generation GC freed (what outlives its call, or was pretenured).
