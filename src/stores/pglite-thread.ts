@@ -1,15 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import { workerModule } from '../lib/worker-module.js';
-import type { PGliteAnswer, PGliteFailure, PGliteRequest } from './pglite-worker.js';
+import type { PGliteAnswer, PGliteCommand, PGliteFailure, PGliteRequest, PGliteResult } from './pglite-worker.js';
 
 const WORKER = workerModule(import.meta.url, 'pglite-worker');
-
-/** What knex-pglite's client uses of a PGlite instance (its `connection.pglite`). */
-export interface PGliteLike {
-  readonly waitReady: Promise<void>;
-  query(sql: string, params?: unknown[], options?: unknown): Promise<{ rows: unknown[]; fields: unknown[]; affectedRows?: number }>;
-  close(): Promise<void>;
-}
 
 /** The error a statement fails with: the PostgreSQL fields (code, constraint, detail, ...) as PGlite gave them. */
 function errorOf(failure: PGliteFailure): Error {
@@ -26,10 +19,11 @@ function errorOf(failure: PGliteFailure): Error {
  * thread that stalled every request the gateway was serving meanwhile (BENCHMARKS.md, "PGlite off
  * the event loop"); here it costs the main thread only the message each way.
  *
- * Knex holds it as its single connection (knex-pglite). When the thread dies, every waiting and
+ * Knex holds it as its single connection (knex-pglite reads `waitReady`, `query` and `close` of
+ * its `connection.pglite`, the part of PGlite's interface this class has). When the thread dies, every waiting and
  * later statement fails with a connection error (08006), which the API answers as 503.
  */
-export class PGliteThread implements PGliteLike {
+export class PGliteThread {
   readonly waitReady: Promise<void>;
   private readonly worker: Worker;
   private readonly waiting = new Map<number, { resolve(value: unknown): void; reject(err: Error): void }>();
@@ -69,8 +63,8 @@ export class PGliteThread implements PGliteLike {
     this.worker.on('exit', (code) => died(`exit ${code}`));
   }
 
-  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[]; fields: unknown[]; affectedRows?: number }> {
-    return this.send({ op: 'query', sql, params }) as Promise<{ rows: unknown[]; fields: unknown[]; affectedRows?: number }>;
+  query(sql: string, params?: unknown[]): Promise<PGliteResult> {
+    return this.send({ op: 'query', sql, params }) as Promise<PGliteResult>;
   }
 
   /** Closes the database (flushing it to disk) and ends the thread; safe to call more than once. */
@@ -90,13 +84,13 @@ export class PGliteThread implements PGliteLike {
     return this.closing;
   }
 
-  private send(req: { op: 'query'; sql: string; params: unknown[] | undefined } | { op: 'close' }): Promise<unknown> {
+  private send(command: PGliteCommand): Promise<unknown> {
     if (this.dead) return Promise.reject(this.dead);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       if (this.waiting.size === 0) this.worker.ref();
       this.waiting.set(id, { resolve, reject });
-      this.worker.postMessage({ ...req, id } satisfies PGliteRequest);
+      this.worker.postMessage({ ...command, id } satisfies PGliteRequest);
     });
   }
 }

@@ -9,8 +9,18 @@ import vm from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 
-/** From the main thread: a statement, or the request to close the database. */
-export type PGliteRequest = { id: number; op: 'query'; sql: string; params: unknown[] | undefined } | { id: number; op: 'close' };
+/** What the main thread asks: a statement, or to close the database. */
+export type PGliteCommand = { op: 'query'; sql: string; params: unknown[] | undefined } | { op: 'close' };
+
+/** A command as posted, with the id its answer carries. */
+export type PGliteRequest = PGliteCommand & { id: number };
+
+/** What a statement gives back (the part of PGlite's result knex-pglite reads). */
+export interface PGliteResult {
+  rows: unknown[];
+  fields: unknown[];
+  affectedRows: number | undefined;
+}
 
 /** A PostgreSQL error as plain data: what structured cloning keeps of an Error is only its message. */
 export interface PGliteFailure {
@@ -23,7 +33,7 @@ export interface PGliteFailure {
 export type PGliteAnswer =
   | { ready: true }
   | { ready: false; failure: PGliteFailure }
-  | { id: number; result: { rows: unknown[]; fields: unknown[]; affectedRows: number | undefined } }
+  | { id: number; result: PGliteResult }
   | { id: number; failure: PGliteFailure };
 
 /** The fields of a driver error that callers read (code, constraint, detail, ...), as cloneable data. */
