@@ -5,6 +5,7 @@ import bodyParser from 'koa-bodyparser';
 import { PayloadTooLargeError, RequestValidationError, UnsupportedMediaTypeError } from './errors.js';
 import { toErrorReply } from './http/error-mapping.js';
 import type { Metrics } from './lib/metrics.js';
+import type { ChangeBus } from './services/change-bus.js';
 import type { Logger } from './logger.js';
 import { GatewayResponse } from './http/gateway-response.js';
 import type { McpAccess, McpRoute } from './mcp/endpoint-core.js';
@@ -29,6 +30,12 @@ export interface AppOptions {
   metrics?: Metrics;
   /** `GET /metrics` for scrapers holding the metrics token; served ahead of everything else. */
   metricsRoute?: Middleware;
+  /**
+   * Read-your-writes across instances (the change bus): a REST request is served once the changes
+   * other instances announced before it are applied here, and answered once the changes it made
+   * are on their way to the others.
+   */
+  changes?: Pick<ChangeBus, 'caughtUp' | 'sent'>;
 }
 
 /** Turns body-parser failures into the contract's answers: 422 json_invalid, or 413. */
@@ -190,8 +197,16 @@ export function createApp(options: AppOptions): Koa {
     }),
   );
 
+  const changes = options.changes;
   app.use(async (ctx) => {
-    await options.rest(ctx);
+    const behind = changes?.caughtUp();
+    if (behind) await behind;
+    try {
+      await options.rest(ctx);
+    } finally {
+      const sending = changes?.sent();
+      if (sending) await sending;
+    }
   });
 
   return app;

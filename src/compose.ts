@@ -331,7 +331,7 @@ function buildServices(input: {
     if (m.kind !== 'bundle' || m.from === instanceId || typeof m.bundleId !== 'string') return;
     const bundleId = m.bundleId;
     // Applied one at a time, in the order announced (BundlesService.serially).
-    bundles
+    return bundles
       .applyRemoteChange(bundleId)
       .catch((err: unknown) =>
         logger.warn(
@@ -354,6 +354,7 @@ function buildServices(input: {
           'could not apply a server change of another instance',
         ),
       );
+    return remoteServerChanges;
   });
   // Workers start on first use; the process sandbox is detected by start() (or on first need).
   const sandbox = new SandboxRunner({ logger, processSandbox: config.processSandbox, sandboxUid: config.sandboxUid });
@@ -619,17 +620,16 @@ export function composeMcp(services: Services, config: Config, logger: Logger, o
   });
   // The active embedding provider, now and after every change of the AI provider configurations
   // (on any instance: the change is announced on the bus, which also delivers here).
-  const refreshEmbedder = (): void => {
+  const refreshEmbedder = (): Promise<void> =>
     services.aiProviders.embedder().then(
       (embedder) => search.setEmbedder(embedder),
       (err: unknown) => logger.warn({ reason: err instanceof Error ? err.message.slice(0, 200) : 'unknown' }, 'tool search: no embedder'),
     );
-  };
-  refreshEmbedder();
+  void refreshEmbedder();
   core.onClose(services.aiProviders.onChange(() => services.bus.publish({ kind: 'ai_providers' })));
   core.onClose(
     services.bus.subscribe((m) => {
-      if (m.kind === 'ai_providers') refreshEmbedder();
+      if (m.kind === 'ai_providers') return refreshEmbedder();
     }),
   );
   core.onClose(() => {

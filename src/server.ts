@@ -131,6 +131,7 @@ async function startLocked(config: Config, options: StartOptions, logger: Logger
     isStopping: () => stopping,
     metrics: services.metrics,
     metricsRoute: metricsTokenRoute({ token: config.metricsToken, metrics: services.metrics }),
+    changes: services.bus,
   });
 
   const koa = app.callback();

@@ -200,6 +200,10 @@ export class GatewayEndpoint {
   }
 
   private async resolve(req: IncomingMessage, access: McpAccess): Promise<McpResolution> {
+    // With several instances: what another one changed before this request (a new bundle, the
+    // user's settings, a revoked key) applies here first, however late its notification.
+    const behind = this.deps.bus.caughtUp();
+    if (behind) await behind;
     const token = BEARER.exec(header(req, 'authorization') ?? '')?.[1];
     if (!token) {
       const cookie = /(?:^|;\s*)access_token=/.test(header(req, 'cookie') ?? '');

@@ -10,7 +10,11 @@ export type ChangeMessage =
   | { kind: 'auth_settings' }
   | { kind: string; [field: string]: unknown };
 
-type Listener = (message: ChangeMessage) => void;
+/**
+ * Hears a change. A listener whose work goes on after it returns (a re-read from the database)
+ * returns the promise of that work: the change counts as applied on this instance once it settles.
+ */
+type Listener = (message: ChangeMessage) => void | Promise<unknown>;
 
 /**
  * Change notifications between the instances of one deployment. `publish` delivers to this
@@ -21,6 +25,18 @@ type Listener = (message: ChangeMessage) => void;
 export interface ChangeBus {
   publish(message: ChangeMessage): void;
   subscribe(listener: Listener): () => void;
+  /**
+   * Read-your-writes across instances: settles once every change announced by any instance
+   * before the call has been applied here (its listeners' work settled), or after a bounded wait.
+   * Undefined when there is nothing to wait for (a single instance, Redis unreachable).
+   */
+  caughtUp(): Promise<void> | undefined;
+  /**
+   * Settles once the changes this instance announced so far have reached Redis, or after a
+   * bounded wait; undefined when none is on its way. A write answers only after it, so a client
+   * that goes on to another instance finds the change announced there.
+   */
+  sent(): Promise<void> | undefined;
   close(): Promise<void>;
 }
 
@@ -29,7 +45,7 @@ export class LocalChangeBus implements ChangeBus {
   protected readonly listeners = new Set<Listener>();
 
   publish(message: ChangeMessage): void {
-    this.deliver(message);
+    void this.deliver(message);
   }
 
   subscribe(listener: Listener): () => void {
@@ -37,8 +53,22 @@ export class LocalChangeBus implements ChangeBus {
     return () => this.listeners.delete(listener);
   }
 
-  protected deliver(message: ChangeMessage): void {
-    for (const l of this.listeners) l(message);
+  caughtUp(): Promise<void> | undefined {
+    return undefined;
+  }
+
+  sent(): Promise<void> | undefined {
+    return undefined;
+  }
+
+  /** Calls every listener; returns the work they left running (its failures are theirs to report). */
+  protected deliver(message: ChangeMessage): Promise<unknown>[] {
+    const work: Promise<unknown>[] = [];
+    for (const l of this.listeners) {
+      const running = l(message);
+      if (running) work.push(running.catch(() => undefined));
+    }
+    return work;
   }
 
   async close(): Promise<void> {
@@ -47,24 +77,61 @@ export class LocalChangeBus implements ChangeBus {
 }
 
 const CHANNEL = 'toolgate:changes';
+/** The number of changes ever announced in the deployment; each message carries its own. */
+const SEQUENCE = 'toolgate:changes:seq';
+/** Numbers the message and publishes it in one step, so the count never runs ahead of the channel. */
+const ANNOUNCE = `local n = redis.call('INCR', KEYS[1])
+redis.call('PUBLISH', ARGV[1], n .. ' ' .. ARGV[2])
+return n`;
+
+/** The longest a request waits for a change message, or for Redis to answer. */
+export const CATCH_UP_MS = 500;
+/** After Redis failed to answer in time, requests stop waiting on it for this long. */
+const BACK_OFF_MS = 5000;
+
+type Announcer = Redis & { announce(key: string, channel: string, payload: string): Promise<number> };
 
 /**
  * A bus shared through Redis pub/sub (ioredis). Messages carry this instance's id so it ignores
- * its own echo. While Redis is down, local delivery goes on and remote instances fall back on
- * their cache TTL; ioredis reconnects by itself.
+ * its own echo, and a deployment-wide sequence number (an INCR made with the PUBLISH, in one
+ * script): an instance knows how far it has applied the deployment's changes, and `caughtUp()`
+ * compares that with the current count in Redis. While Redis is down, local delivery goes on,
+ * remote instances fall back on their cache TTL, and nothing waits on Redis; ioredis reconnects
+ * by itself.
  */
 export class RedisChangeBus extends LocalChangeBus {
   private readonly instanceId = randomUUID();
-  private readonly pub: Redis;
+  private readonly pub: Announcer;
   private readonly sub: Redis;
+  /** The highest sequence number whose changes (and every earlier one's) are applied here. */
+  private applied = 0;
+  /** Unset until subscribed: before that there is no message to wait for. */
+  private live = false;
+  private starting = false;
+  /** Settles in arrival order, as each message's listeners finish. */
+  private settling: Promise<unknown> = Promise.resolve();
+  private readonly waiters = new Set<{ seq: number; done: () => void }>();
+  /** The count query in flight, and the one queued behind it for callers that came in after it was sent. */
+  private counting: Promise<number> | undefined;
+  private nextCount: Promise<number> | undefined;
+  private pendingSends = 0;
+  private lastSend: Promise<void> = Promise.resolve();
+  /** Redis failed to answer in time: requests do not wait on it until then (ms since epoch). */
+  private backOffUntil = 0;
 
   constructor(
     redisUrl: string,
     private readonly logger: Logger,
   ) {
     super();
-    const options = { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectionName: 'toolgate-changes' };
-    this.pub = new Redis(redisUrl, options);
+    const options = {
+      lazyConnect: false,
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      connectionName: 'toolgate-changes',
+    };
+    this.pub = new Redis(redisUrl, { ...options, commandTimeout: CATCH_UP_MS }) as Announcer;
+    this.pub.defineCommand('announce', { numberOfKeys: 1, lua: ANNOUNCE });
     this.sub = new Redis(redisUrl, { ...options, enableOfflineQueue: true, maxRetriesPerRequest: null });
     let warned = false;
     for (const client of [this.pub, this.sub]) {
@@ -75,30 +142,149 @@ export class RedisChangeBus extends LocalChangeBus {
       });
       client.on('ready', () => (warned = false));
     }
-    this.sub.subscribe(CHANNEL).catch(() => undefined);
-    this.sub.on('message', (_channel: string, raw: string) => {
-      try {
-        const { from, message } = JSON.parse(raw) as { from: string; message: ChangeMessage };
-        if (from !== this.instanceId) this.deliver(message);
-      } catch {
-        this.logger.warn('ignored a malformed change notification');
-      }
-    });
+    this.sub.subscribe(CHANNEL).then(
+      () => this.startCounting(),
+      () => undefined,
+    );
+    // After a reconnection (ioredis subscribes again), messages sent meanwhile are lost: count from now on.
+    this.sub.on('ready', () => void this.startCounting());
+    this.sub.on('message', (_channel: string, raw: string) => this.receive(raw));
   }
 
   /** Resolves once the subscription is live (tests wait for it before publishing). */
   async ready(): Promise<void> {
-    for (let i = 0; i < 100 && this.sub.status !== 'ready'; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 100 && !(this.sub.status === 'ready' && this.live); i++) await new Promise((r) => setTimeout(r, 20));
   }
 
   override publish(message: ChangeMessage): void {
-    this.deliver(message);
-    this.pub.publish(CHANNEL, JSON.stringify({ from: this.instanceId, message })).catch(() => undefined);
+    void this.deliver(message);
+    this.pendingSends += 1;
+    this.lastSend = this.pub.announce(SEQUENCE, CHANNEL, JSON.stringify({ from: this.instanceId, message })).then(
+      () => void (this.pendingSends -= 1),
+      (err: unknown) => {
+        this.pendingSends -= 1;
+        this.noteFailure(err);
+      },
+    );
+  }
+
+  override sent(): Promise<void> | undefined {
+    // Commands on one connection are answered in order: the last one answered means all were.
+    return this.pendingSends > 0 ? this.lastSend : undefined;
+  }
+
+  override caughtUp(): Promise<void> | undefined {
+    if (this.sub.status !== 'ready' || Date.now() < this.backOffUntil) return undefined;
+    if (!this.live) {
+      void this.startCounting();
+      return undefined;
+    }
+    return this.count().then((seq) => this.reached(seq));
   }
 
   override async close(): Promise<void> {
     await super.close();
+    for (const w of this.waiters) w.done();
     this.pub.disconnect();
     this.sub.disconnect();
+  }
+
+  private receive(raw: string): void {
+    let seq: number | undefined;
+    let body = raw;
+    // `<seq> <json>`; an instance of an earlier version sends the JSON alone.
+    const space = raw.indexOf(' ');
+    if (raw.charCodeAt(0) !== 123 && space > 0) {
+      seq = Number(raw.slice(0, space));
+      body = raw.slice(space + 1);
+    }
+    let work: Promise<unknown>[] = [];
+    try {
+      const { from, message } = JSON.parse(body) as { from: string; message: ChangeMessage };
+      if (from !== this.instanceId) work = this.deliver(message);
+    } catch {
+      this.logger.warn('ignored a malformed change notification');
+    }
+    if (seq === undefined || !Number.isSafeInteger(seq)) return;
+    const applied = seq;
+    this.settling = this.settling.then(() => (work.length ? Promise.all(work) : undefined)).then(() => this.advance(applied));
+  }
+
+  private advance(seq: number): void {
+    if (seq <= this.applied) return;
+    this.applied = seq;
+    for (const w of this.waiters) if (w.seq <= seq) w.done();
+  }
+
+  /** Waits until the changes up to `seq` are applied here, at most CATCH_UP_MS. */
+  private reached(seq: number): Promise<void> | void {
+    if (seq <= this.applied) return;
+    return new Promise<void>((resolve) => {
+      const waiter = {
+        seq,
+        done: () => {
+          clearTimeout(timer);
+          this.waiters.delete(waiter);
+          resolve();
+        },
+      };
+      const timer = setTimeout(() => {
+        // The message is late or was lost (a reconnection): later requests need not wait for it.
+        this.logger.warn({ waitedMs: CATCH_UP_MS }, 'a change notification from another instance is late; serving without it');
+        this.advance(seq);
+        waiter.done();
+      }, CATCH_UP_MS);
+      this.waiters.add(waiter);
+    });
+  }
+
+  /**
+   * The deployment's change count, read after the call: concurrent callers share one query, and a
+   * caller that comes in while one is in flight (it may have been answered already) joins the next.
+   */
+  private count(): Promise<number> {
+    if (!this.counting) return this.query();
+    this.nextCount ??= this.counting.then(() => {
+      this.nextCount = undefined;
+      return this.query();
+    });
+    return this.nextCount;
+  }
+
+  private query(): Promise<number> {
+    const q: Promise<number> = this.pub.get(SEQUENCE).then(
+      (value) => Number(value ?? 0) || 0,
+      (err: unknown) => {
+        this.noteFailure(err);
+        return 0;
+      },
+    );
+    this.counting = q;
+    void q.then(() => {
+      if (this.counting === q) this.counting = undefined;
+    });
+    return q;
+  }
+
+  /**
+   * Once subscribed: what was announced before is history (the caches were loaded after it, or
+   * have their TTL). Until this has read the count, requests do not wait.
+   */
+  private async startCounting(): Promise<void> {
+    if (this.starting) return;
+    this.starting = true;
+    try {
+      this.advance(Number((await this.pub.get(SEQUENCE)) ?? 0) || 0);
+      this.live = true;
+    } catch (err) {
+      this.noteFailure(err);
+    } finally {
+      this.starting = false;
+    }
+  }
+
+  private noteFailure(err: unknown): void {
+    // A command that timed out: Redis is slow or swallowing packets, so nothing waits on it for a while.
+    if (err instanceof Error && /timed? ?out/i.test(err.message)) this.backOffUntil = Date.now() + BACK_OFF_MS;
   }
 }

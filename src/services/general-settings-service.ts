@@ -148,7 +148,7 @@ export class GeneralSettingsService {
   async load(): Promise<void> {
     this.apply(this.resolve(await this.deps.store.get()));
     this.unsubscribe ??= this.deps.bus.subscribe((m) => {
-      if (m.kind === 'general_settings') void this.reload();
+      if (m.kind === 'general_settings') return this.reload();
     });
     this.timer ??= setInterval(() => void this.reload(), RELOAD_MS);
     this.timer.unref();

@@ -4,7 +4,9 @@ import { FaultProxy } from '../helpers/fault-proxy.js';
 import { setupFixtureBundle, type FixtureBundle } from '../helpers/fixture-bundle.js';
 import { RpcCode } from '../../src/mcp/protocol.js';
 import { hashBundleKey } from '../../src/services/bundles-registry.js';
-import { mcpFetch, responseOf } from '../helpers/mcp-http.js';
+import { ApiClient } from '../helpers/api-client.js';
+import { createUser } from '../helpers/identity.js';
+import { mcpFetch, modernRequest, responseOf } from '../helpers/mcp-http.js';
 import { LOOPBACK_UPSTREAMS, startTestServer, TEST_DATABASE_URL, type TestServer } from '../helpers/test-server.js';
 
 /**
@@ -241,6 +243,49 @@ describe('scale-out: two instances, one PostgreSQL, one Redis, a client alternat
     for (const s of [a, b]) {
       const reply = await mcpFetch(`${s.url}/mcp/bundle/${unknown}`, { body: initBody(), unchecked: true });
       expect(reply.status).to.equal(404);
+    }
+  });
+
+  it('serves a change made on A in B’s very next request, however late B hears of it: a new bundle and settings on /mcp/gateway, a revoked key everywhere', async () => {
+    const user = await createUser(a, 'admin');
+    const gatewayList = async () => {
+      const { headers, body } = modernRequest('tools/list');
+      const reply = await mcpFetch(`${b.url}/mcp/gateway`, {
+        body,
+        headers: { ...headers, authorization: `Bearer ${user.key}` },
+        unchecked: true,
+      });
+      return { status: reply.status, names: (reply.json?.result?.tools ?? []).map((x: { name: string }) => x.name) as string[] };
+    };
+    // B's view and the user's settings are cached before the changes.
+    const before = await gatewayList();
+    expect(before.status).to.equal(200);
+    const renamed = `made_on_a_${randomBytes(4).toString('hex')}`;
+    expect(before.names).to.not.include(renamed);
+    // From here B hears of every change 300 ms late (its listeners run then).
+    const busB = b.server.services.bus as unknown as { deliver(m: unknown): Promise<unknown>[] };
+    const deliver = busB.deliver;
+    busB.deliver = function (this: unknown, m: unknown) {
+      return [new Promise((r) => setTimeout(r, 300)).then(() => Promise.all(deliver.call(this, m)))];
+    };
+    try {
+      const created = await user.client.post('/api/v1/bundles', {
+        name: `late-${renamed}`,
+        tools: [{ tool_id: fixture.toolIds.test_simple_text, override: { name: renamed } }],
+      });
+      expect(created.status).to.equal(201);
+      expect((await gatewayList()).names).to.include(renamed);
+
+      expect((await user.client.put('/api/v1/users/me/gateway-settings', { mode: 'search_execute' })).status).to.equal(200);
+      expect((await gatewayList()).names).to.deep.equal(['search', 'execute']);
+
+      const onB = new ApiClient(b.url, user.key);
+      expect((await onB.get('/api/v1/users/me')).status).to.equal(200);
+      expect((await user.client.delete(`/api/v1/users/me/api-keys/${user.keyId}`)).status).to.equal(204);
+      expect((await onB.get('/api/v1/users/me', { unchecked: true })).status).to.equal(401);
+      expect((await gatewayList()).status).to.equal(401);
+    } finally {
+      busB.deliver = deliver;
     }
   });
 
