@@ -76,6 +76,11 @@ export class LocalChangeBus implements ChangeBus {
   }
 }
 
+/**
+ * Pub/sub channels are server-wide while keys belong to one database number: the channel of a
+ * deployment on database n > 0 carries the number too, so deployments on one Redis server with
+ * their own database numbers never hear each other's changes (nor count them).
+ */
 const CHANNEL = 'toolgate:changes';
 /** The number of changes ever announced in the deployment; each message carries its own. */
 const SEQUENCE = 'toolgate:changes:seq';
@@ -103,6 +108,7 @@ export class RedisChangeBus extends LocalChangeBus {
   private readonly instanceId = randomUUID();
   private readonly pub: Announcer;
   private readonly sub: Redis;
+  private readonly channel: string;
   /** The highest sequence number whose changes (and every earlier one's) are applied here. */
   private applied = 0;
   /** Unset until subscribed: before that there is no message to wait for. */
@@ -132,6 +138,8 @@ export class RedisChangeBus extends LocalChangeBus {
     };
     this.pub = new Redis(redisUrl, { ...options, commandTimeout: CATCH_UP_MS }) as Announcer;
     this.pub.defineCommand('announce', { numberOfKeys: 1, lua: ANNOUNCE });
+    const db = this.pub.options.db ?? 0;
+    this.channel = db ? `${CHANNEL}:${db}` : CHANNEL;
     this.sub = new Redis(redisUrl, { ...options, enableOfflineQueue: true, maxRetriesPerRequest: null });
     let warned = false;
     for (const client of [this.pub, this.sub]) {
@@ -142,7 +150,7 @@ export class RedisChangeBus extends LocalChangeBus {
       });
       client.on('ready', () => (warned = false));
     }
-    this.sub.subscribe(CHANNEL).then(
+    this.sub.subscribe(this.channel).then(
       () => this.startCounting(),
       () => undefined,
     );
@@ -159,7 +167,7 @@ export class RedisChangeBus extends LocalChangeBus {
   override publish(message: ChangeMessage): void {
     void this.deliver(message);
     this.pendingSends += 1;
-    this.lastSend = this.pub.announce(SEQUENCE, CHANNEL, JSON.stringify({ from: this.instanceId, message })).then(
+    this.lastSend = this.pub.announce(SEQUENCE, this.channel, JSON.stringify({ from: this.instanceId, message })).then(
       () => void (this.pendingSends -= 1),
       (err: unknown) => {
         this.pendingSends -= 1;

@@ -143,6 +143,31 @@ describe('change bus (Redis): delivery and read-your-writes across instances', f
     expect(heard[0]).to.deep.equal({ kind: 'auth_settings' });
   });
 
+  it('keeps deployments on different database numbers of one Redis server apart', async () => {
+    const url1 = new URL(REDIS_URL);
+    url1.pathname = '/1';
+    const c = await bus(url1.toString());
+    const d = await bus(url1.toString());
+    try {
+      const heardB: ChangeMessage[] = [];
+      const heardD: ChangeMessage[] = [];
+      b.subscribe((m) => void heardB.push(m));
+      d.subscribe((m) => void heardD.push(m));
+      const countOn0 = Number(await redis.get(SEQUENCE));
+      c.publish({ kind: 'user', userId: 'on-db-1' });
+      await c.sent();
+      await until(() => heardD.length === 1);
+      expect(heardD[0]).to.deep.equal({ kind: 'user', userId: 'on-db-1' });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(heardB).to.deep.equal([]);
+      expect(Number(await redis.get(SEQUENCE))).to.equal(countOn0);
+      expect(await took(b.caughtUp())).to.be.below(CATCH_UP_MS / 2);
+    } finally {
+      await c.close();
+      await d.close();
+    }
+  });
+
   it('never makes a request wait on an unreachable Redis', async () => {
     const proxy = await new FaultProxy('127.0.0.1', Number(new URL(REDIS_URL).port || 6379)).start();
     const c = await bus(`redis://127.0.0.1:${proxy.port}`);
