@@ -11,6 +11,8 @@ import { GatewayResponse } from './http/gateway-response.js';
 import type { McpAccess, McpRoute } from './mcp/endpoint-core.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** The load balancer's probes. */
+const PROBES = new Set(['/health', '/ready']);
 /** Path segments that are secrets (invitation tokens, bundle keys) and must not reach a log line. */
 const SECRET_PATH = /^(\/api\/v1\/invitations\/accept\/|\/mcp\/bundle\/)[^/]+/;
 const logPath = (p: string): string => p.replace(SECRET_PATH, '$1[redacted]');
@@ -199,7 +201,8 @@ export function createApp(options: AppOptions): Koa {
 
   const changes = options.changes;
   app.use(async (ctx) => {
-    const behind = changes?.caughtUp();
+    // Probes read no cache and must never wait on Redis.
+    const behind = PROBES.has(ctx.path) ? undefined : changes?.caughtUp();
     if (behind) await behind;
     try {
       await options.rest(ctx);

@@ -154,8 +154,13 @@ export class RedisChangeBus extends LocalChangeBus {
       () => this.startCounting(),
       () => undefined,
     );
-    // After a reconnection (ioredis subscribes again), messages sent meanwhile are lost: count from now on.
-    this.sub.on('ready', () => void this.startCounting());
+    // After a reconnection (ioredis subscribes again), messages sent meanwhile are lost: count from
+    // now on. Not on the first connection: the subscription above counts once it holds, and a
+    // second count taken later would skip a change that arrived in between, unapplied.
+    let connections = 0;
+    this.sub.on('ready', () => {
+      if (connections++ > 0) void this.startCounting();
+    });
     this.sub.on('message', (_channel: string, raw: string) => this.receive(raw));
   }
 

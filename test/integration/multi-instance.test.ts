@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { CATCH_UP_MS } from '../../src/services/change-bus.js';
 import { ApiClient } from '../helpers/api-client.js';
 import { FaultProxy } from '../helpers/fault-proxy.js';
 import { createUser } from '../helpers/identity.js';
@@ -85,6 +86,22 @@ describe('two instances with Redis', function () {
     expect(res.body.code).to.equal('rate_limited');
     expect(Number(res.headers.get('retry-after'))).to.be.greaterThan(0);
     expect((await onA.get('/api/v1/users/me')).status).to.equal(429);
+  });
+
+  it('never makes the probes wait on Redis: while it swallows packets, /health and /ready answer at once', async () => {
+    proxy.blackhole();
+    try {
+      for (const probe of ['/health', '/ready']) {
+        const t0 = performance.now();
+        const res = await fetch(`${b.url}${probe}`);
+        const ms = performance.now() - t0;
+        expect(res.status).to.equal(200);
+        // A request that waits on Redis here gives up only after CATCH_UP_MS (500 ms).
+        expect(ms, `${probe} took ${ms.toFixed(0)} ms`).to.be.below(CATCH_UP_MS * 0.8);
+      }
+    } finally {
+      proxy.restore();
+    }
   });
 
   it('keeps serving when Redis goes away (per-instance limits, a logged warning) and shares again when it returns', async () => {
