@@ -84,9 +84,13 @@ export class LocalChangeBus implements ChangeBus {
 const CHANNEL = 'toolgate:changes';
 /** The number of changes ever announced in the deployment; each message carries its own. */
 const SEQUENCE = 'toolgate:changes:seq';
-/** Numbers the message and publishes it in one step, so the count never runs ahead of the channel. */
+/**
+ * Numbers the message and publishes it in one step, so the count never runs ahead of the channel.
+ * The number goes first in the message's JSON object (`{"seq":n,"from":…}`): an instance of an
+ * earlier version, during a rolling upgrade, reads the rest as before.
+ */
 const ANNOUNCE = `local n = redis.call('INCR', KEYS[1])
-redis.call('PUBLISH', ARGV[1], n .. ' ' .. ARGV[2])
+redis.call('PUBLISH', ARGV[1], '{"seq":' .. n .. ',' .. string.sub(ARGV[2], 2))
 return n`;
 
 /** The longest a request waits for a change message, or for Redis to answer. */
@@ -203,22 +207,17 @@ export class RedisChangeBus extends LocalChangeBus {
   }
 
   private receive(raw: string): void {
-    let seq: number | undefined;
-    let body = raw;
-    // `<seq> <json>`; an instance of an earlier version sends the JSON alone.
-    const space = raw.indexOf(' ');
-    if (raw.charCodeAt(0) !== 123 && space > 0) {
-      seq = Number(raw.slice(0, space));
-      body = raw.slice(space + 1);
-    }
+    let seq: unknown;
     let work: Promise<unknown>[] = [];
     try {
-      const { from, message } = JSON.parse(body) as { from: string; message: ChangeMessage };
-      if (from !== this.instanceId) work = this.deliver(message);
+      const parsed = JSON.parse(raw) as { seq?: unknown; from: string; message: ChangeMessage };
+      seq = parsed.seq;
+      if (parsed.from !== this.instanceId) work = this.deliver(parsed.message);
     } catch {
       this.logger.warn('ignored a malformed change notification');
     }
-    if (seq === undefined || !Number.isSafeInteger(seq)) return;
+    // An instance of an earlier version sends no number: its change is applied, nothing counted.
+    if (typeof seq !== 'number' || !Number.isSafeInteger(seq)) return;
     const applied = seq;
     this.settling = this.settling.then(() => (work.length ? Promise.all(work) : undefined)).then(() => this.advance(applied));
   }

@@ -156,6 +156,24 @@ describe('change bus (Redis): delivery and read-your-writes across instances', f
     expect(heard[0]).to.deep.equal({ kind: 'auth_settings' });
   });
 
+  it('sends what an instance of the previous version reads: one JSON object with from and message (and the number)', async () => {
+    const raw = new Redis(REDIS_URL);
+    try {
+      const seen: string[] = [];
+      raw.on('message', (_channel: string, text: string) => seen.push(text));
+      await raw.subscribe('toolgate:changes');
+      a.publish({ kind: 'user', userId: 'u-wire' });
+      await a.sent();
+      await until(() => seen.length === 1);
+      const parsed = JSON.parse(seen[0]!) as { seq: number; from: string; message: ChangeMessage };
+      expect(parsed.message).to.deep.equal({ kind: 'user', userId: 'u-wire' });
+      expect(parsed.from).to.be.a('string');
+      expect(parsed.seq).to.equal(Number(await redis.get(SEQUENCE)));
+    } finally {
+      raw.disconnect();
+    }
+  });
+
   it('keeps deployments on different database numbers of one Redis server apart', async () => {
     const url1 = new URL(REDIS_URL);
     url1.pathname = '/1';
