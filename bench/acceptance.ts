@@ -184,58 +184,41 @@ async function main(): Promise<void> {
   const verdicts: Verdict[] = [];
   const read: Record<string, string> = {};
   const failed: string[] = [];
-  const missing = (part: Part, target: string): Verdict => ({
-    target,
-    bar: '',
-    measured: `${part} part failed: no result`,
-    met: undefined,
-  });
+  /**
+   * Each part: how to run it (its exit code, or null when a non-zero exit still leaves a result
+   * worth reading), the result file it writes, and how its targets are judged.
+   */
+  const plan: Record<Part, { run: () => Promise<number | null>; file: RegExp; judge: (data: Json) => Verdict[]; what: string }> = {
+    core: { run: () => run(path.join(HERE, 'run.ts'), quickEnv), file: /^latest\.json$/, judge: coreVerdicts, what: 'B1, B4, B7 targets' },
+    peers: {
+      // mcp-proxy lives with the Node 22 dev tools (installed once, checked by a stamp after).
+      run: async () => (await run(path.join(ROOT, 'scripts/node22.ts'), {}, ['install'])) || run(path.join(HERE, 'peers.ts'), quickEnv),
+      file: /^peers-/,
+      judge: peersVerdicts,
+      what: 'peers',
+    },
+    memory: {
+      // Exits 1 when the PostgreSQL figure is over the bar: the result file says by how much.
+      run: async () => (await run(path.join(HERE, 'memory.ts'), quickEnv), null),
+      file: /^memory-/,
+      judge: memoryVerdicts,
+      what: 'RSS under load',
+    },
+    soak: { run: async () => (await run(path.join(HERE, 'soak.ts'), quickEnv), null), file: /^soak-/, judge: soakVerdicts, what: 'soak' },
+  };
 
   for (const part of parts) {
     const since = Date.now() - 1000;
     process.stdout.write(`\n=== ${part} ===\n`);
-    if (part === 'core') {
-      const code = await run(path.join(HERE, 'run.ts'), quickEnv);
-      const result = code === 0 ? newestResult(/^latest\.json$/, since) : undefined;
-      if (result) {
-        read.core = result.file;
-        verdicts.push(...coreVerdicts(result.data));
-      } else {
-        failed.push(part);
-        verdicts.push(missing(part, 'B1, B4, B7 targets'));
-      }
-    } else if (part === 'peers') {
-      // mcp-proxy lives with the Node 22 dev tools (installed once, checked by a stamp after).
-      const code = (await run(path.join(ROOT, 'scripts/node22.ts'), {}, ['install'])) || (await run(path.join(HERE, 'peers.ts'), quickEnv));
-      const result = code === 0 ? newestResult(/^peers-/, since) : undefined;
-      if (result) {
-        read.peers = result.file;
-        verdicts.push(...peersVerdicts(result.data));
-      } else {
-        failed.push(part);
-        verdicts.push(missing(part, 'peers'));
-      }
-    } else if (part === 'memory') {
-      // Exits 1 when the PostgreSQL figure is over the bar: the result file says by how much.
-      await run(path.join(HERE, 'memory.ts'), quickEnv);
-      const result = newestResult(/^memory-/, since);
-      if (result) {
-        read.memory = result.file;
-        verdicts.push(...memoryVerdicts(result.data));
-      } else {
-        failed.push(part);
-        verdicts.push(missing(part, 'RSS under load'));
-      }
+    const step = plan[part];
+    const code = await step.run();
+    const result = code === null || code === 0 ? newestResult(step.file, since) : undefined;
+    if (result) {
+      read[part] = result.file;
+      verdicts.push(...step.judge(result.data));
     } else {
-      await run(path.join(HERE, 'soak.ts'), quickEnv);
-      const result = newestResult(/^soak-/, since);
-      if (result) {
-        read.soak = result.file;
-        verdicts.push(...soakVerdicts(result.data));
-      } else {
-        failed.push(part);
-        verdicts.push(missing(part, 'soak'));
-      }
+      failed.push(part);
+      verdicts.push({ target: step.what, bar: '', measured: `${part} part failed: no result`, met: undefined });
     }
   }
 

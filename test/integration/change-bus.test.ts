@@ -199,34 +199,34 @@ describe('change bus (Redis): delivery and read-your-writes across instances', f
     }
   });
 
-  it('never makes a request wait on an unreachable Redis', async () => {
+  /** A bus whose Redis is reached through a fault proxy, for `fn`; everything closed after. */
+  async function behindProxy(fn: (c: Awaited<ReturnType<typeof bus>>, proxy: FaultProxy) => Promise<void>): Promise<void> {
     const proxy = await new FaultProxy('127.0.0.1', Number(new URL(REDIS_URL).port || 6379)).start();
     const c = await bus(`redis://127.0.0.1:${proxy.port}`);
     try {
+      await fn(c, proxy);
+    } finally {
+      proxy.restore();
+      await c.close();
+      await proxy.stop();
+    }
+  }
+
+  it('never makes a request wait on an unreachable Redis', () =>
+    behindProxy(async (c, proxy) => {
       proxy.block();
       await until(() => c.caughtUp() === undefined);
       c.publish({ kind: 'auth_settings' });
       expect(await took(c.sent())).to.be.below(CATCH_UP_MS * 3);
-    } finally {
-      await c.close();
-      await proxy.stop();
-    }
-  });
+    }));
 
-  it('waits at most once on a Redis that swallows packets, then not at all for a while', async () => {
-    const proxy = await new FaultProxy('127.0.0.1', Number(new URL(REDIS_URL).port || 6379)).start();
-    const c = await bus(`redis://127.0.0.1:${proxy.port}`);
-    try {
+  it('waits at most once on a Redis that swallows packets, then not at all for a while', () =>
+    behindProxy(async (c, proxy) => {
       proxy.blackhole();
       const first = await took(c.caughtUp());
       expect(first).to.be.within(CATCH_UP_MS - 20, CATCH_UP_MS * 3);
       expect(c.caughtUp()).to.equal(undefined);
       c.publish({ kind: 'auth_settings' });
       expect(await took(c.sent())).to.be.below(CATCH_UP_MS * 3);
-    } finally {
-      proxy.restore();
-      await c.close();
-      await proxy.stop();
-    }
-  });
+    }));
 });
