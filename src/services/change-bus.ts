@@ -186,8 +186,10 @@ export class RedisChangeBus extends LocalChangeBus {
   }
 
   override sent(): Promise<void> | undefined {
+    // Redis known to be unresponsive: a write does not wait for its announcement either.
+    if (this.pendingSends === 0 || Date.now() < this.backOffUntil) return undefined;
     // Commands on one connection are answered in order: the last one answered means all were.
-    return this.pendingSends > 0 ? this.lastSend : undefined;
+    return this.lastSend;
   }
 
   override caughtUp(): Promise<void> | undefined {

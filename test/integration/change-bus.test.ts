@@ -220,13 +220,14 @@ describe('change bus (Redis): delivery and read-your-writes across instances', f
       expect(await took(c.sent())).to.be.below(CATCH_UP_MS * 3);
     }));
 
-  it('waits at most once on a Redis that swallows packets, then not at all for a while', () =>
+  it('waits at most once on a Redis that swallows packets, then not at all for a while, writes included', () =>
     behindProxy(async (c, proxy) => {
       proxy.blackhole();
       const first = await took(c.caughtUp());
       expect(first).to.be.within(CATCH_UP_MS - 20, CATCH_UP_MS * 3);
       expect(c.caughtUp()).to.equal(undefined);
+      // Nor does a write wait for its announcement meanwhile.
       c.publish({ kind: 'auth_settings' });
-      expect(await took(c.sent())).to.be.below(CATCH_UP_MS * 3);
+      expect(c.sent()).to.equal(undefined);
     }));
 });
