@@ -189,7 +189,13 @@ async function main(): Promise<void> {
    * worth reading), the result file it writes, and how its targets are judged.
    */
   const plan: Record<Part, { run: () => Promise<number | null>; file: RegExp; judge: (data: Json) => Verdict[]; what: string }> = {
-    core: { run: () => run(path.join(HERE, 'run.ts'), quickEnv), file: /^latest\.json$/, judge: coreVerdicts, what: 'B1, B4, B7 targets' },
+    // Its own time-stamped file (latest.json holds the same, until the next run overwrites it).
+    core: {
+      run: () => run(path.join(HERE, 'run.ts'), quickEnv),
+      file: /^\d{4}-\d\d-\d\dT[\d-]+Z\.json$/,
+      judge: coreVerdicts,
+      what: 'B1, B4, B7 targets',
+    },
     peers: {
       // mcp-proxy lives with the Node 22 dev tools (installed once, checked by a stamp after).
       run: async () => (await run(path.join(ROOT, 'scripts/node22.ts'), {}, ['install'])) || run(path.join(HERE, 'peers.ts'), quickEnv),
