@@ -25,11 +25,13 @@ export interface DirectRequestOptions {
 /** Send options of a transport that can tag a request's answer stream (`RawMessageSource`). */
 export type TaggedSendOptions = TransportSendOptions & { readonly tag?: object };
 
-/** One direct request waiting for its answer. */
+/** One direct request waiting for its answer (both emptied once it settles). */
 interface Pending {
-  resolve(reply: DirectReply): void;
-  reject(err: unknown): void;
+  resolve: (reply: DirectReply) => void;
+  reject: (err: unknown) => void;
 }
+
+const SETTLED = (): void => undefined;
 
 /** Ids of direct requests: strings, so they never meet the SDK `Client`'s numeric ids on the same connection. */
 const ID_PREFIX = 'tg.';
@@ -87,6 +89,10 @@ export class DirectCalls {
     return new Promise<DirectReply>((resolve, reject) => {
       const done = () => {
         this.pending.delete(id);
+        // The entry lets go of the request's promise (and the answer it resolved with): a map as
+        // old as the connection may still hold it in a stale hash table until the next full
+        // collection (see DownstreamRouter.forget).
+        entry.resolve = entry.reject = SETTLED;
         deadline.cancel();
         signal?.removeEventListener('abort', onAbort);
       };
@@ -98,13 +104,7 @@ export class DirectCalls {
         cancel(String(signal?.reason ?? 'cancelled'));
         reject(signal?.reason ?? new Error('aborted'));
       };
-      const deadline = this.deadlines.schedule(timeoutMs, () => {
-        done();
-        cancel('timeout');
-        reject(new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs }));
-      });
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.pending.set(id, {
+      const entry: Pending = {
         resolve: (reply) => {
           done();
           resolve(reply);
@@ -113,7 +113,14 @@ export class DirectCalls {
           done();
           reject(err);
         },
+      };
+      const deadline = this.deadlines.schedule(timeoutMs, () => {
+        done();
+        cancel('timeout');
+        reject(new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs }));
       });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(id, entry);
       const options: TaggedSendOptions | undefined = tag === undefined ? undefined : { tag };
       transport.send({ jsonrpc: '2.0', id, method, params }, options).catch((err: unknown) => {
         // Failed to send (or, over HTTP, the POST itself failed): the answer will never come.

@@ -26,7 +26,8 @@ export const RELAY_CLIENT_CAPABILITIES: ClientCapabilities = { sampling: {}, eli
  * stream of the request that caused it) hands the call back with the message as its tag.
  */
 export interface InFlightCall {
-  readonly peer: DownstreamPeer | undefined;
+  /** The caller; cleared when the call leaves the router (see `forget`). */
+  peer: DownstreamPeer | undefined;
 }
 
 /** A call registered without an async context: its tag travels with its request (`release` when it settles). */
@@ -139,6 +140,12 @@ export class DownstreamRouter {
 
   private forget(call: InFlightCall): void {
     this.calls.delete(call);
+    // A settled call lets go of its caller (the request's response channel, session and all they
+    // reach). A Set that lives as long as the connection keeps its hash tables in the old
+    // generation, and a table it grew or shrank out of stays there, entries and all, until the
+    // next full collection: every young-generation collection until then would copy and promote
+    // a finished request through that stale entry (issue 13: most of a call's promoted bytes).
+    call.peer = undefined;
     if (this.tagged.size === 0) return;
     for (const [id, c] of this.tagged) if (c === call) this.tagged.delete(id);
   }

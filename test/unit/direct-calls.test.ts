@@ -101,6 +101,28 @@ describe('DirectCalls (requests sent without the SDK client, issue 13)', () => {
     wheel.close();
   });
 
+  it('a settled request leaves nothing of itself in its map entry (a stale hash table must not keep the caller alive)', async () => {
+    const { wheel, calls, transport } = setup();
+    // The map is private; what it held is what a stale copy of its table would still point to.
+    const pending = (calls as unknown as { pending: Map<string, { resolve: unknown; reject: unknown }> }).pending;
+    const answered = calls.request(transport, 'tools/call', {}, 10_000);
+    const failed = calls.request(transport, 'tools/call', {}, 10_000);
+    const entries = [...pending.values()];
+    expect(entries).to.have.length(2);
+    const closures = entries.map((e) => [e.resolve, e.reject]);
+    transport.deliverRaw(`{"jsonrpc":"2.0","id":${JSON.stringify(transport.sent[0]!.id)},"result":{"content":[]}}`);
+    calls.failAll();
+    await answered;
+    await failed.catch(() => undefined);
+    expect(pending.size).to.equal(0);
+    entries.forEach((e, i) => {
+      expect(e.resolve).to.not.equal(closures[i]![0]);
+      expect(e.reject).to.not.equal(closures[i]![1]);
+      expect(e.resolve).to.equal(e.reject); // one shared no-op
+    });
+    wheel.close();
+  });
+
   it('a failed send rejects at once; failAll rejects what is in flight with "connection closed"', async () => {
     const { wheel, calls, transport } = setup();
     transport.fail = new Error('EPIPE');

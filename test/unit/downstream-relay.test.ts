@@ -100,6 +100,10 @@ describe('DownstreamRouter (attribution of upstream requests to callers)', () =>
     expect((again as { code?: number }).code).to.equal(-32603);
     callA.release();
     callB.release();
+    // A released call lets go of its caller: a stale hash table of the router's long-lived set may
+    // still point at it until the next full GC, and must not keep the request alive through it.
+    expect(callA.peer).to.equal(undefined);
+    expect(callB.peer).to.equal(undefined);
     // A tag of a call that has ended attributes nothing.
     expect(router.arrived({ jsonrpc: '2.0', id: 9, method: 'sampling/createMessage' }, callA)).to.equal(false);
     const none = await sample(SAMPLE, { ...extra, requestId: 9 }).catch((e: { code?: number }) => e);
