@@ -137,8 +137,12 @@ const listKey = await createBundle('bench 1000 tools', listTools);
 // or were allocated in the old generation): what lives past a call, or is pretenured (bench/stalls.ts).
 // BENCH_HEAP_SAMPLE_ALL=1 keeps every sample (where a call's allocations come from).
 // {cmd: "heap-snapshot", file}: a heap snapshot now (what is alive while calls flow).
+// {cmd: "cpu-profile-start"} / {cmd: "cpu-profile-stop", file}: a CPU profile (100 µs sampling) of the
+// steady state between the two, without the start-up `--cpu-prof` would include (bench/promotion.ts).
+
 const gc = (globalThis as { gc?: () => void }).gc;
 let heapSampler: Session | undefined;
+let cpuProfiler: Session | undefined;
 process.on('message', (msg: { cmd?: string; file?: string }) => {
   if (msg.cmd === 'heap') {
     gc?.();
@@ -163,6 +167,22 @@ process.on('message', (msg: { cmd?: string; file?: string }) => {
       },
       () => process.send!({ sampling: true }),
     );
+  }
+  if (msg.cmd === 'cpu-profile-start') {
+    cpuProfiler = new Session();
+    cpuProfiler.connect();
+    cpuProfiler.post('Profiler.enable', () =>
+      cpuProfiler!.post('Profiler.setSamplingInterval', { interval: 100 }, () =>
+        cpuProfiler!.post('Profiler.start', () => process.send!({ profiling: true })),
+      ),
+    );
+  }
+  if (msg.cmd === 'cpu-profile-stop' && cpuProfiler) {
+    cpuProfiler.post('Profiler.stop', (err, res) => {
+      if (!err) fs.writeFileSync(msg.file!, JSON.stringify(res.profile));
+      cpuProfiler!.disconnect();
+      process.send!({ profiled: !err });
+    });
   }
   if (msg.cmd === 'heap-snapshot') process.send!({ snapshot: v8.writeHeapSnapshot(msg.file) });
   if (msg.cmd === 'heap-sample-stop' && heapSampler) {

@@ -7,7 +7,8 @@
  * what a scavenge finds alive is copied, and what it finds alive twice is promoted and waits for a
  * full collection, so promoted bytes per call is the measure of what outlives a call.
  * Usage: npx tsx bench/promotion.ts [method=call|ping] [ms=3000]
- *   GATEWAY_ENTRY=<dir>/bench/gateway.js runs another build (an A/B of two builds, one after the other).
+ *   GATEWAY_ENTRY=<dir>/bench/gateway.js runs another build (an A/B of two builds, one after the other);
+ *   PROMOTION_CPU_PROFILE=<file> writes a CPU profile of the measured run (100 µs sampling).
  * Prints one JSON line and writes it to bench/results/promotion-<time>.json.
  */
 import { spawn } from 'node:child_process';
@@ -15,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { echoBundleTarget, pin, startProcess } from './harness.js';
+import { ask, echoBundleTarget, pin, startProcess } from './harness.js';
 import { closedLoop } from './load.js';
 import { benchNodeFlags, gatewayEntry } from './production-flags.js';
 
@@ -50,7 +51,11 @@ const target =
     : echo;
 await closedLoop(target, CLIENTS, 2000);
 trace = [];
+// PROMOTION_CPU_PROFILE=<file>: a CPU profile of the measured run too (the gateway's steady state).
+const profile = process.env.PROMOTION_CPU_PROFILE;
+if (profile) await ask(gw, { cmd: 'cpu-profile-start' });
 const run = await closedLoop(target, CLIENTS, RUN_MS);
+if (profile) await ask(gw, { cmd: 'cpu-profile-stop', file: path.resolve(profile) });
 const lines = trace;
 trace = undefined;
 
