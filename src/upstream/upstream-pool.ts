@@ -238,13 +238,15 @@ export class UpstreamPool implements UpstreamCaller {
     return c;
   }
 
-  async callTool(
-    serverId: string,
-    toolName: string,
-    args: Record<string, unknown>,
-    options: UpstreamCallOptions = {},
-  ): Promise<ToolCallResult> {
-    const connection = this.connection(serverId);
+  callTool(serverId: string, toolName: string, args: Record<string, unknown>, options: UpstreamCallOptions = {}): Promise<ToolCallResult> {
+    // Not an async function: the hot path returns the connection's promise itself (an async
+    // function resolving with a promise costs two more microtask turns per call).
+    let connection: UpstreamConnection;
+    try {
+      connection = this.connection(serverId);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     // Sent directly rather than through client.callTool / client.request: a gateway passes results
     // through untouched (no client-side outputSchema enforcement, no re-parsing), with the text
     // they arrived as where the transport keeps it.
