@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { JSONRPCRequest, JSONRPCServer } from 'json-rpc-2.0';
+import type { JSONRPCRequest } from 'json-rpc-2.0';
 import type { ParameterizedContext } from 'koa';
 import type { Config } from '../config.js';
 import type { CallSignal, UpstreamCaller } from '../domain/catalog.js';
@@ -32,7 +32,7 @@ import {
 import { INPUT_REQUIRED_METHODS, InputExchanges, type JsonRpcAnswer } from './input-required.js';
 import { InvalidFilterError, ListenStreams } from './listen.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
-import { createRpcServer, METHOD_NAMES } from './rpc-server.js';
+import { McpDispatcher, METHOD_NAMES } from './rpc-server.js';
 import { SessionStore, type Session, type SharedSessions } from './sessions.js';
 import { paramHeaderMismatch } from './param-headers.js';
 import { TaskRegistry } from './tasks.js';
@@ -171,7 +171,7 @@ export class EndpointCore {
   readonly sessions: SessionStore;
   readonly serverInfo: { name: string; version: string };
   readonly toolsPageSize: number;
-  private readonly rpc: JSONRPCServer<McpContext>;
+  private readonly rpc: McpDispatcher;
   /** In-flight requests of each legacy session, for `notifications/cancelled` and DELETE. */
   private readonly inFlight = new Map<string, Map<string, Cancellation>>();
   private allowedOrigins = new Set<string>();
@@ -213,7 +213,7 @@ export class EndpointCore {
     };
     this.serverInfo = { name: 'toolgate', version: deps.version };
     this.toolsPageSize = o.toolsPageSize ?? 1000;
-    this.rpc = createRpcServer({
+    this.rpc = new McpDispatcher({
       upstreams: deps.upstreams,
       recorder: deps.recorder,
       logger: deps.logger,
