@@ -29,10 +29,11 @@ import type * as ServerModule from '../src/server.js';
 import type * as BootstrapModule from '../src/services/bootstrap-service.js';
 import type { CatalogTool } from '../src/domain/catalog.js';
 
-// dist/bench/gateway.js → the repository two folders up, the server in dist/; bench/gateway.ts → src/.
+// <build>/bench/gateway.js → the repository two folders up, the server in <build>/ (dist/, or a copy
+// of it beside dist/ for bench/build-ab.ts); bench/gateway.ts → src/.
 const COMPILED = !import.meta.url.endsWith('.ts');
 const ROOT = fileURLToPath(new URL(COMPILED ? '../../' : '../', import.meta.url));
-const SERVER_DIR = pathToFileURL(`${path.join(ROOT, COMPILED ? 'dist' : 'src')}/`);
+const SERVER_DIR = COMPILED ? new URL('../', import.meta.url) : pathToFileURL(`${path.join(ROOT, 'src')}/`);
 const serverModule = async <T>(name: string): Promise<T> => (await import(new URL(name, SERVER_DIR).href)) as T;
 const { loadConfig } = await serverModule<typeof ConfigModule>('config.js');
 const { createLogger } = await serverModule<typeof LoggerModule>('logger.js');
