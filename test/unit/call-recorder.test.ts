@@ -51,6 +51,41 @@ describe('CallRecorder', () => {
     await recorder.stop();
   });
 
+  it('under load writes full batches only: what arrives during a write waits for the next full batch or the timer', async () => {
+    const batches: number[] = [];
+    let release: () => void = () => undefined;
+    const sink: CallRecordSink = {
+      insertMany: async (records) => {
+        batches.push(records.length);
+        await new Promise<void>((resolve) => (release = resolve));
+      },
+    };
+    const recorder = new CallRecorder(sink, silent, { batchSize: 10, flushIntervalMs: 60_000 });
+    const settle = () => new Promise((resolve) => setImmediate(resolve));
+    for (let i = 0; i < 10; i++) recorder.record(record(`a${i}`));
+    await settle();
+    expect(batches).to.deep.equal([10]); // a full batch goes at once
+    for (let i = 0; i < 4; i++) recorder.record(record(`b${i}`));
+    release();
+    await settle();
+    expect(batches).to.deep.equal([10]); // not a batch of 4 right behind it
+    expect(recorder.pending).to.equal(4);
+    for (let i = 0; i < 13; i++) recorder.record(record(`c${i}`));
+    await settle();
+    expect(batches).to.deep.equal([10, 10]);
+    release();
+    await settle();
+    expect(batches).to.deep.equal([10, 10]); // 7 left: not a full batch
+    expect(recorder.pending).to.equal(7);
+    const flushed = recorder.flush(); // the timer's flush, or stop: everything
+    await settle();
+    expect(batches).to.deep.equal([10, 10, 7]);
+    release();
+    await flushed;
+    expect(recorder.pending).to.equal(0);
+    void recorder.stop();
+  });
+
   it('keeps every record while the database is unreachable and writes them once it is back', async () => {
     const sink = new FakeSink();
     const recorder = new CallRecorder(sink, silent, { batchSize: 100, flushIntervalMs: 60_000 });
