@@ -29,10 +29,7 @@ const COLUMNS = [
 
 const INSERT_COLUMNS = COLUMNS.filter((c) => c !== 'id' && c !== 'call_id');
 
-/**
- * How the statement reads each column from a record's JSON array (the order of `recordRow`):
- * `occurred_at` and the hour it falls in come from epoch milliseconds.
- */
+/** How the statement reads each column from a record's JSON array (the order of `recordRow`). */
 const RECORD_FIELDS = [
   'to_timestamp((e->>0)::float8 / 1000) as occurred_at',
   'e->>1 as endpoint',
@@ -46,7 +43,6 @@ const RECORD_FIELDS = [
   'e->>9 as status',
   '(e->>10)::float8 as latency_ms',
   'e->>11 as error',
-  `to_timestamp(floor((e->>0)::float8 / ${HOUR_MS}) * ${HOUR_MS / 1000}) as hour`,
 ].join(', ');
 
 /** A record as the statement reads it: a JSON array, the columns in RECORD_FIELDS' order. */
@@ -69,25 +65,25 @@ function recordRow(r: CallRecord): unknown[] {
 
 /**
  * One statement: the records, their per hour × server rollups and their hourly latency
- * histograms, all or nothing. Rollup rows are upserted in key order, so two instances writing the
- * same hours never deadlock; histograms are added element-wise (index = latency bucket). Records
- * travel as arrays with the time in epoch milliseconds (issue 13): against objects with ISO dates,
- * a batch costs the gateway a third of the CPU to serialise, is 40 % shorter on the wire, and
- * costs PostgreSQL about a fifth less to unpack.
+ * histograms, all or nothing. The batch's rollup rows and histograms are summed here; the
+ * statement adds them to the stored ones, rollup rows upserted in key order, so two instances
+ * writing the same hours never deadlock, histograms element-wise (index = latency bucket).
+ * Records travel as arrays with the time in epoch milliseconds (issue 13): against objects with
+ * ISO dates, a batch costs the gateway a third of the CPU to serialise and is 40 % shorter on the
+ * wire; with the rollups summed here rather than grouped from the inserted rows, the statement
+ * costs PostgreSQL about a third less per record.
  */
 const INSERT_SQL = `
-with r as materialized (
-  select ${RECORD_FIELDS} from jsonb_array_elements(?::jsonb) as e
-),
-inserted as (
+with inserted as (
   insert into call_records (${INSERT_COLUMNS.join(', ')})
-  select ${INSERT_COLUMNS.join(', ')} from r
+  select ${RECORD_FIELDS} from jsonb_array_elements(?::jsonb) as e
 ),
 rolled as (
   insert into call_rollups as c (hour, server_id, server_name, calls, errors, latency_sum_ms)
-  select hour, coalesce(server_id, '${NO_SERVER_ID}'::uuid), max(server_name),
-         count(*), count(*) filter (where status <> 'ok'), sum(latency_ms)
-  from r group by 1, 2 order by 1, 2
+  select hour, server_id, server_name, calls, errors, latency_sum_ms
+  from jsonb_to_recordset(?::jsonb)
+    as x(hour timestamptz, server_id uuid, server_name text, calls bigint, errors bigint, latency_sum_ms double precision)
+  order by hour, server_id
   on conflict (hour, server_id) do update
     set calls = c.calls + excluded.calls,
         errors = c.errors + excluded.errors,
@@ -100,30 +96,55 @@ on conflict (hour) do update
   set counts = (select array_agg(coalesce(a, 0) + coalesce(b, 0) order by i)
                 from unnest(h.counts, excluded.counts) with ordinality as u(a, b, i))`;
 
+/** A batch's calls of one hour and one server (the nil id: no server), as `call_rollups` adds them up. */
+interface Rollup {
+  hour: Date;
+  server_id: string;
+  /** The server's name in the batch's last record that has one. */
+  server_name: string | null;
+  calls: number;
+  errors: number;
+  latency_sum_ms: number;
+}
+
 /** Persistence of call records and of the rollups that are kept with them. */
 export class CallRecordsStore implements CallRecordSink {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
   /**
-   * Inserts a batch and folds it into the rollups in one statement with one parameter (a JSON
-   * array unpacked by the database), so a batch of hundreds costs one small query to build and
-   * parse instead of thousands of bindings, and the rollups never disagree with the records.
+   * Inserts a batch and folds it into the rollups in one statement with three parameters (JSON
+   * arrays unpacked by the database: the records, the batch's rollup rows, its histograms), so a
+   * batch of hundreds costs one small query to build and parse instead of thousands of bindings,
+   * and the rollups never disagree with the records.
    */
   async insertMany(records: readonly CallRecord[]): Promise<void> {
     if (records.length === 0) return;
     const histograms = new Map<number, number[]>();
+    const rollups = new Map<string, Rollup>();
     const rows = records.map((r) => {
-      const hour = Math.floor(r.occurred_at.getTime() / HOUR_MS) * HOUR_MS;
+      const time = r.occurred_at.getTime();
+      const hour = Math.floor(time / HOUR_MS) * HOUR_MS;
       let counts = histograms.get(hour);
       if (!counts) histograms.set(hour, (counts = []));
       const bucket = latencyBucket(r.latency_ms);
       for (let i = counts.length; i <= bucket; i++) counts.push(0);
       counts[bucket]! += 1;
+      const serverId = r.server_id ?? NO_SERVER_ID;
+      const key = `${hour} ${serverId}`;
+      let rollup = rollups.get(key);
+      if (!rollup) {
+        rollup = { hour: new Date(hour), server_id: serverId, server_name: null, calls: 0, errors: 0, latency_sum_ms: 0 };
+        rollups.set(key, rollup);
+      }
+      rollup.calls += 1;
+      if (r.status !== 'ok') rollup.errors += 1;
+      rollup.latency_sum_ms += r.latency_ms;
+      if (r.server_name !== null) rollup.server_name = r.server_name;
       return recordRow(r);
     });
     const hours = [...histograms].map(([hour, counts]) => ({ hour: new Date(hour), counts }));
     // A caller may send U+0000 in a tool name, which jsonb refuses: it is stored as U+FFFD.
-    await this.db.raw(INSERT_SQL, [jsonWithoutNul(rows), JSON.stringify(hours)]);
+    await this.db.raw(INSERT_SQL, [jsonWithoutNul(rows), jsonWithoutNul([...rollups.values()]), JSON.stringify(hours)]);
   }
 
   /** The most recent records first (optionally of one bundle). */
