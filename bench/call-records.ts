@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CallRecord } from '../src/domain/call-records.js';
 import { createLogger } from '../src/logger.js';
-import { CallRecordsStore } from '../src/stores/call-records-store.js';
+import { CallRecordsStore, recordRow } from '../src/stores/call-records-store.js';
 import { migrateToLatest, openDatabase } from '../src/stores/database.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -60,24 +60,7 @@ for (let i = 0; i < 5; i++) await store.insertMany(batch()); // warm-up: connect
 const pids = await backends();
 const batches = Array.from({ length: BATCHES }, batch);
 // The records' JSON as the statement receives it (what `insertMany` sends as its first parameter).
-const bytesPerRecord = Math.round(
-  JSON.stringify(
-    batches[0]!.map((r) => [
-      r.occurred_at.getTime(),
-      r.endpoint,
-      r.bundle_id,
-      r.server_id,
-      r.server_name,
-      r.tool_id,
-      r.tool_name,
-      r.user_id,
-      r.api_key_id,
-      r.status,
-      r.latency_ms,
-      r.error,
-    ]),
-  ).length / BATCH,
-);
+const bytesPerRecord = Math.round(JSON.stringify(batches[0]!.map(recordRow)).length / BATCH);
 const pgBefore = pids.map(cpuOf);
 const ownBefore = process.cpuUsage();
 const started = performance.now();

@@ -46,7 +46,7 @@ const RECORD_FIELDS = [
 ].join(', ');
 
 /** A record as the statement reads it: a JSON array, the columns in RECORD_FIELDS' order. */
-function recordRow(r: CallRecord): unknown[] {
+export function recordRow(r: CallRecord): unknown[] {
   return [
     r.occurred_at.getTime(),
     r.endpoint,
