@@ -92,9 +92,8 @@ export class CallRecorder {
   /**
    * Writes batches while there is a full one (or, with `all`, anything). Under load, the records
    * that arrive during a write wait for the next full batch or the timer rather than going out at
-   * once as a small batch: a statement costs the database (and the gateway) about as much for a
-   * hundred records as for five hundred, so back-to-back small batches cost several times the CPU
-   * per record (issue 13).
+   * once as a small batch: each statement has a fixed cost (a round trip, parse and plan, a
+   * commit) that back-to-back small batches pay for a few records each (issue 13).
    */
   private async writeAll(all: boolean): Promise<void> {
     while (this.buffer.length >= (all ? 1 : this.batchSize)) {
