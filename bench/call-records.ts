@@ -9,13 +9,13 @@
  *   (BENCH_DATABASE_URL, default the local server; the schema is dropped at the end)
  */
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CallRecord } from '../src/domain/call-records.js';
 import { createLogger } from '../src/logger.js';
 import { CallRecordsStore, recordRow } from '../src/stores/call-records-store.js';
 import { migrateToLatest, openDatabase } from '../src/stores/database.js';
+import { cpuSeconds, writeResult } from './harness.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const BATCH = Number(process.argv[2] ?? 500);
@@ -44,11 +44,6 @@ const batch = (): CallRecord[] =>
     error: i % 50 === 0 ? 'the tool reported an error' : null,
   }));
 
-const TICKS = 100; // USER_HZ on Linux
-const cpuOf = (pid: number): number => {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS;
-};
 const backends = async (): Promise<number[]> =>
   (
     (await db.knex.raw("select pid from pg_stat_activity where datname = current_database() and backend_type = 'client backend'")) as {
@@ -61,13 +56,13 @@ const pids = await backends();
 const batches = Array.from({ length: BATCHES }, batch);
 // The records' JSON as the statement receives it (what `insertMany` sends as its first parameter).
 const bytesPerRecord = Math.round(JSON.stringify(batches[0]!.map(recordRow)).length / BATCH);
-const pgBefore = pids.map(cpuOf);
+const pgBefore = pids.map(cpuSeconds);
 const ownBefore = process.cpuUsage();
 const started = performance.now();
 for (const b of batches) await store.insertMany(b);
 const wallMs = performance.now() - started;
 const own = process.cpuUsage(ownBefore);
-const pgSeconds = pids.reduce((sum, pid, i) => sum + cpuOf(pid) - pgBefore[i]!, 0);
+const pgSeconds = pids.reduce((sum, pid, i) => sum + cpuSeconds(pid) - pgBefore[i]!, 0);
 const records = BATCH * BATCHES;
 const result = {
   time: new Date().toISOString(),
@@ -79,10 +74,6 @@ const result = {
   json_bytes_per_record: bytesPerRecord,
 };
 console.log(JSON.stringify(result));
-fs.mkdirSync(path.join(HERE, 'results'), { recursive: true });
-fs.writeFileSync(
-  path.join(HERE, 'results', `call-records-${result.time.replace(/[:.]/g, '-')}.json`),
-  `${JSON.stringify(result, null, 2)}\n`,
-);
+writeResult('call-records', result.time, result);
 await db.knex.raw('drop schema ?? cascade', [schema]);
 await db.close();

@@ -12,7 +12,6 @@
  * Results: bench/results/change-barrier-<time>.json and a line per case.
  * Usage: npx tsx bench/change-barrier.ts   (REDIS_URL, default redis://127.0.0.1:6379; BENCH_MS per case)
  */
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -20,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { createLogger } from '../src/logger.js';
 import { RedisChangeBus } from '../src/services/change-bus.js';
-import { median } from './harness.js';
+import { median, writeResult } from './harness.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -78,8 +77,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify(row)}\n`);
   }
   const out = { at: new Date().toISOString(), loadavg: os.loadavg(), run_ms: RUN_MS, cases };
-  const file = path.join(HERE, 'results', `change-barrier-${out.at.replace(/[:.]/g, '-')}.json`);
-  fs.writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
+  const file = writeResult('change-barrier', out.at, out);
   process.stdout.write(`written: ${path.relative(path.join(HERE, '..'), file)}\n`);
   stats.disconnect();
   await bus.close();

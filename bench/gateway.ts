@@ -140,7 +140,6 @@ const listKey = await createBundle('bench 1000 tools', listTools);
 // {cmd: "heap-snapshot", file}: a heap snapshot now (what is alive while calls flow).
 // {cmd: "cpu-profile-start"} / {cmd: "cpu-profile-stop", file}: a CPU profile (100 µs sampling) of the
 // steady state between the two, without the start-up `--cpu-prof` would include (bench/promotion.ts).
-
 const gc = (globalThis as { gc?: () => void }).gc;
 let heapSampler: Session | undefined;
 let cpuProfiler: Session | undefined;

@@ -1,7 +1,8 @@
 /**
  * Plumbing the benches share: pinning a process to a core, starting a bench process that prints
- * its JSON facts on its first stdout line, a process's CPU time from /proc, opening legacy MCP
- * sessions on a bundle endpoint, and the B1 echo call on a bench gateway's echo bundle.
+ * its JSON facts on its first stdout line, a process's CPU time from /proc, writing a result file,
+ * opening legacy MCP sessions on a bundle endpoint, and the B1 echo call on a bench gateway's echo
+ * bundle.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -63,6 +64,18 @@ export function cpuSeconds(pid: number): number {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / TICKS;
+}
+
+/**
+ * Writes a bench's result to `bench/results/<name>-<at>.json` (`at` an ISO time, its `:` and `.`
+ * as `-`), pretty-printed; returns the file's path.
+ */
+export function writeResult(name: string, at: string, result: unknown): string {
+  const dir = path.join(ROOT, 'bench', 'results');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${name}-${at.replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  return file;
 }
 
 /** Opens `n` legacy (2025-11-25) sessions on an MCP endpoint; their ids. */

@@ -19,7 +19,7 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { closedLoop } from './load.js';
 import { benchNodeFlags, gatewayEntry } from './production-flags.js';
-import { ask, echoBundleTarget } from './harness.js';
+import { ask, echoBundleTarget, writeResult } from './harness.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const RUN_MS = Number(process.env.MEMORY_RUN_S ?? 20) * 1000;
@@ -107,10 +107,7 @@ async function main(): Promise<void> {
     pglite_cost_external_mib: round(pglite.external_mib - pg.external_mib),
     postgresql_within_256_mib: pg.rss_peak_during_load_mib <= 256 && pg.rss_mib <= 256,
   };
-  const dir = path.join(HERE, 'results');
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `memory-${result.at.replace(/[:.]/g, '-')}.json`);
-  fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  const file = writeResult('memory', result.at, result);
   process.stdout.write(`${JSON.stringify(result, null, 2)}\nwritten: ${file}\n`);
   // The acceptance check of issue 13: RSS after the load and at its peak, PostgreSQL, ≤ 256 MiB.
   if (!result.postgresql_within_256_mib) {

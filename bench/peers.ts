@@ -26,6 +26,7 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { benchNodeFlags, gatewayEntry } from './production-flags.js';
+import { writeResult } from './harness.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.join(HERE, '..');
@@ -262,9 +263,7 @@ async function main(): Promise<void> {
       Math.round((pick('T@1', 'p50_ms') - Math.min(pick('SG@1', 'p50_ms'), pick('MP@1', 'p50_ms'))) * 1000) / 1000,
   };
   const out = { at: new Date().toISOString(), load: os.loadavg(), quick: QUICK, trials: TRIALS, run_ms: RUN_MS, results, rss, derived };
-  const file = path.join(HERE, 'results', `peers-${out.at.replace(/[:.]/g, '-')}.json`);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
+  const file = writeResult('peers', out.at, out);
   console.log(table.join('\n'));
   console.log(`\nderived: ${JSON.stringify(derived)}\nraw: ${path.relative(ROOT, file)}`);
   process.exit(0);

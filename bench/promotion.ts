@@ -12,11 +12,10 @@
  * Prints one JSON line and writes it to bench/results/promotion-<time>.json.
  */
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { ask, echoBundleTarget, pin, startProcess } from './harness.js';
+import { ask, echoBundleTarget, pin, startProcess, writeResult } from './harness.js';
 import { closedLoop } from './load.js';
 import { benchNodeFlags, gatewayEntry } from './production-flags.js';
 
@@ -82,7 +81,6 @@ const result = {
   full_gc_ms: Math.round(sum(full, 'pause')),
 };
 console.log(JSON.stringify(result));
-fs.mkdirSync(path.join(HERE, 'results'), { recursive: true });
-fs.writeFileSync(path.join(HERE, 'results', `promotion-${result.time.replace(/[:.]/g, '-')}.json`), `${JSON.stringify(result, null, 2)}\n`);
+writeResult('promotion', result.time, result);
 gw.kill('SIGTERM');
 upstream.child.kill('SIGTERM');

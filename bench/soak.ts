@@ -9,13 +9,12 @@
  * Usage: npm run bench:soak   (SOAK_MINUTES=1 for a short run)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { fixedRate, type RunResult } from './load.js';
-import { ask, echoBundleTarget } from './harness.js';
+import { ask, echoBundleTarget, writeResult } from './harness.js';
 import { gatewayEntry } from './production-flags.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -90,10 +89,7 @@ async function main(): Promise<void> {
     samples,
     per_minute: minutes,
   };
-  const dir = path.join(HERE, 'results');
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `soak-${result.at.replace(/[:.]/g, '-')}.json`);
-  fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  const file = writeResult('soak', result.at, result);
   process.stdout.write(`${JSON.stringify({ ...result, samples: undefined, per_minute: undefined })}\nwritten: ${file}\n`);
   for (const c of [gateway.child, upstream.child]) c.kill('SIGTERM');
 }
