@@ -237,9 +237,19 @@ export class SessionStore {
       this.endHere(id);
       return undefined;
     }
-    s.lastSeen = now;
+    this.touch(s, now);
     s.provisional = false;
     return s;
+  }
+
+  /**
+   * Marks a session used now. Its scope's set is kept in order of use, least recent first, which
+   * is what eviction reads: timestamps alone tie within a millisecond.
+   */
+  private touch(s: Session, now: number): void {
+    s.lastSeen = now;
+    const scoped = this.byScope.get(s.scope);
+    if (scoped?.delete(s)) scoped.add(s);
   }
 
   /**
@@ -309,7 +319,7 @@ export class SessionStore {
     stream.once('close', () => {
       if (session.stream === stream) {
         session.stream = null;
-        session.lastSeen = this.now();
+        this.touch(session, this.now());
         this.streaming.delete(session);
       }
     });
@@ -411,13 +421,15 @@ function toRecord(s: Session): SessionRecord {
   };
 }
 
-/** The session to evict from a full scope: the least recently used without an open stream, else the least recently used. */
+/**
+ * The session to evict from a full scope (its set in order of use, least recent first): the least
+ * recently used without an open stream, else the least recently used.
+ */
 function leastRecentlyUsed(scoped: ReadonlySet<Session>): Session | undefined {
-  let idle: Session | undefined;
-  let any: Session | undefined;
+  let first: Session | undefined;
   for (const s of scoped) {
-    if (!any || s.lastSeen < any.lastSeen) any = s;
-    if (!s.stream && (!idle || s.lastSeen < idle.lastSeen)) idle = s;
+    if (!s.stream) return s;
+    first ??= s;
   }
-  return idle ?? any;
+  return first;
 }
