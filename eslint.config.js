@@ -1,9 +1,10 @@
 import tseslint from 'typescript-eslint';
 
 /**
- * The layering of src/ (see README "Layout"), enforced: each entry forbids what a folder must not
- * import, with the reason. `http → handlers → services → stores → domain/lib`, and the MCP side
- * (`mcp/`, `upstream/`) beside it; `compose.ts` alone builds and wires everything.
+ * The layering of src/ (docs/architecture.md), enforced: each entry forbids what a folder must not
+ * import, with the reason. `http → handlers → services → stores → domain/lib`; the MCP side
+ * (`mcp/`) beside it reads the in-memory world (`live/`) that the services keep current; `redis/`,
+ * `upstream/`, `sandbox/` and `ai/` are self-contained; `compose.ts` alone builds and wires everything.
  */
 const layer = (files, patterns) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } });
 const forbid = (group, message) => ({ group, message });
@@ -35,6 +36,8 @@ export default tseslint.config(
           '**/mcp/**',
           '**/upstream/**',
           '**/sandbox/**',
+          '**/live/**',
+          '**/redis/**',
           '**/compose.js',
           '**/server.js',
         ],
@@ -48,7 +51,7 @@ export default tseslint.config(
     ['src/stores/**/*.ts'],
     [
       forbid(
-        ['**/services/**', '**/handlers/**', '**/http/**', '**/mcp/**', '**/upstream/**', '**/sandbox/**', '**/compose.js', '**/server.js'],
+        ['**/services/**', '**/handlers/**', '**/http/**', '**/mcp/**', '**/upstream/**', '**/sandbox/**', '**/live/**', '**/redis/**', '**/compose.js', '**/server.js'],
         'Stores are the persistence layer: they map rows and turn driver errors into domain errors (src/errors.ts), and import nothing above them. Shared types go in src/domain.',
       ),
       WEB('Stores know no HTTP framework or JSON-RPC.'),
@@ -98,13 +101,39 @@ export default tseslint.config(
         'src/mcp calls upstreams (and script tools, through the sandbox) only through the UpstreamCaller interface (src/domain/catalog.ts).',
       ),
       forbid(['**/handlers/**', '**/http/**'], 'src/mcp is the MCP server side; the REST layer is separate.'),
+      forbid(
+        ['**/services/**'],
+        'src/mcp serves from memory: it reads the live world (src/live) and pure rules (src/domain); services are the write side, which keeps the live world current.',
+      ),
+    ],
+  ),
+  layer(
+    ['src/live/**/*.ts'],
+    [
+      forbid(
+        ['**/stores/**', '**/services/**', '**/handlers/**', '**/http/**', '**/mcp/**', '**/upstream/**', '**/sandbox/**', '**/compose.js', '**/server.js'],
+        'src/live is the in-memory world the MCP routes read: it holds domain values (no rows) and is kept current by the services, which it never calls; it is given callbacks instead.',
+      ),
+      DB('src/live never touches the database: the services load it and keep it current.'),
+      WEB('src/live knows no HTTP framework or JSON-RPC.'),
+    ],
+  ),
+  layer(
+    ['src/redis/**/*.ts'],
+    [
+      forbid(
+        ['**/stores/**', '**/services/**', '**/handlers/**', '**/http/**', '**/mcp/**', '**/live/**', '**/upstream/**', '**/sandbox/**', '**/compose.js', '**/server.js'],
+        'src/redis is the one home of Redis (connections, the change bus, shared rate limits and sessions): the layers above use it; it imports only domain types and lib helpers.',
+      ),
+      DB('src/redis never touches the database.'),
+      WEB('src/redis knows no HTTP framework or JSON-RPC.'),
     ],
   ),
   layer(
     ['src/upstream/**/*.ts'],
     [
       forbid(
-        ['**/mcp/**', '**/http/**', '**/handlers/**', '**/services/**', '**/stores/**', '**/compose.js', '**/server.js'],
+        ['**/mcp/**', '**/http/**', '**/handlers/**', '**/services/**', '**/stores/**', '**/live/**', '**/redis/**', '**/compose.js', '**/server.js'],
         'src/upstream is the client pool of upstream MCP servers: it implements UpstreamCaller (src/domain) and reports through UpstreamEvents; it imports no other layer.',
       ),
       DB('The upstream pool never touches the database; the catalog sync (a service) stores what it reports.'),

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/server.js';
-import { bootstrapOwner } from '../src/services/bootstrap-service.js';
+import { bootstrapOwner } from '../src/services/identity/bootstrap-service.js';
 
 async function time(
   label: string,

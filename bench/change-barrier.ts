@@ -1,5 +1,5 @@
 /**
- * The price of read-your-writes across instances (src/services/change-bus.ts): every request to
+ * The price of read-your-writes across instances (src/redis/change-bus.ts): every request to
  * `/mcp/gateway` and the REST API on an instance with Redis first awaits `caughtUp()`, one GET of
  * the deployment's change count (shared by the requests that arrive while one is in flight). This
  * measures that await alone against the local Redis, with nothing pending:
@@ -18,7 +18,7 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { createLogger } from '../src/logger.js';
-import { RedisChangeBus } from '../src/services/change-bus.js';
+import { RedisChangeBus } from '../src/redis/change-bus.js';
 import { median, writeResult } from './harness.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));

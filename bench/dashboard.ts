@@ -20,7 +20,7 @@ import { loadConfig } from '../src/config.js';
 import { latencyBucket, latencyBucketValue, percentileRank, type Percent } from '../src/lib/latency-histogram.js';
 import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/server.js';
-import { bootstrapOwner } from '../src/services/bootstrap-service.js';
+import { bootstrapOwner } from '../src/services/identity/bootstrap-service.js';
 import type { CallRecord, CallStatus } from '../src/domain/call-records.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));

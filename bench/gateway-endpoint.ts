@@ -28,7 +28,7 @@ import { loadConfig } from '../src/config.js';
 import type { CatalogTool, ToolCallResult, UpstreamCaller } from '../src/domain/catalog.js';
 import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/server.js';
-import { bootstrapOwner } from '../src/services/bootstrap-service.js';
+import { bootstrapOwner } from '../src/services/identity/bootstrap-service.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);

@@ -26,7 +26,7 @@ import knexFactory from 'knex';
 import type * as ConfigModule from '../src/config.js';
 import type * as LoggerModule from '../src/logger.js';
 import type * as ServerModule from '../src/server.js';
-import type * as BootstrapModule from '../src/services/bootstrap-service.js';
+import type * as BootstrapModule from '../src/services/identity/bootstrap-service.js';
 import type { CatalogTool } from '../src/domain/catalog.js';
 
 // <build>/bench/gateway.js → the repository two folders up, the server in <build>/ (dist/, or a copy
@@ -38,7 +38,7 @@ const serverModule = async <T>(name: string): Promise<T> => (await import(new UR
 const { loadConfig } = await serverModule<typeof ConfigModule>('config.js');
 const { createLogger } = await serverModule<typeof LoggerModule>('logger.js');
 const { startServer } = await serverModule<typeof ServerModule>('server.js');
-const { bootstrapOwner } = await serverModule<typeof BootstrapModule>('services/bootstrap-service.js');
+const { bootstrapOwner } = await serverModule<typeof BootstrapModule>('services/identity/bootstrap-service.js');
 
 const upstreamPort = Number(process.argv[2]);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-bench-'));

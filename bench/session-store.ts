@@ -2,7 +2,7 @@
  * Scale-out session options (issue 13), measured side by side in one run:
  *  - local: the in-memory lookup every request of a session known on this instance takes (both
  *    options keep it: only an id the instance has never seen costs more);
- *  - redis: the shared store as built (src/mcp/shared-sessions.ts): SET on initialize, GET the
+ *  - redis: the shared store as built (src/redis/shared-sessions.ts): SET on initialize, GET the
  *    first time another instance sees the id, the per-sweep batched PEXPIRE of sessions in use;
  *  - signed: the alternative, a self-contained session id (the record, base64url, plus an
  *    HMAC-SHA256 tag) that any instance verifies and decodes without a round trip.
@@ -17,8 +17,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { SessionStore, type SessionRecord } from '../src/mcp/sessions.js';
-import { RedisSharedSessions } from '../src/mcp/shared-sessions.js';
-import { LocalChangeBus } from '../src/services/change-bus.js';
+import { RedisSharedSessions } from '../src/redis/shared-sessions.js';
+import { LocalChangeBus } from '../src/redis/change-bus.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -5,7 +5,7 @@ import bodyParser from 'koa-bodyparser';
 import { PayloadTooLargeError, RequestValidationError, UnsupportedMediaTypeError } from './errors.js';
 import { toErrorReply } from './http/error-mapping.js';
 import type { Metrics } from './lib/metrics.js';
-import type { ChangeBus } from './services/change-bus.js';
+import type { ChangeBus } from './redis/change-bus.js';
 import type { Logger } from './logger.js';
 import { GatewayResponse } from './http/gateway-response.js';
 import type { McpAccess, McpRoute } from './mcp/endpoint-core.js';

@@ -9,9 +9,9 @@ import { ConflictError } from './errors.js';
 import { DataDirLock, DataDirLockedError, holderAlive, readLockHolder, type LockHolder } from './lib/data-dir-lock.js';
 import { createLogger, type Logger } from './logger.js';
 import { openServices, type Services } from './compose.js';
-import { bootstrapOwner } from './services/bootstrap-service.js';
+import { bootstrapOwner } from './services/identity/bootstrap-service.js';
 import { decodeKey, keyId, loadMasterKey } from './lib/secret-box.js';
-import { rotateMasterKey } from './services/master-key-rotation.js';
+import { rotateMasterKey } from './services/operations/master-key-rotation.js';
 
 const USAGE = `Usage: npm run toolgate -- <command> [options]
 

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Config } from './config.js';
 import type { UpstreamCaller } from './domain/catalog.js';
@@ -12,42 +11,42 @@ import { BundleEndpoint } from './mcp/bundle-endpoint.js';
 import { EndpointCore, type McpOptions, type McpRoute } from './mcp/endpoint-core.js';
 import { GatewayEndpoint } from './mcp/gateway-endpoint.js';
 import { GatewayToolIndex } from './mcp/gateway-index.js';
-import { RedisSharedSessions } from './mcp/shared-sessions.js';
+import { RedisSharedSessions } from './redis/shared-sessions.js';
 import { ToolSearch, type ToolSearchOptions } from './search/index.js';
-import { mayUseBundle } from './services/bundle-access.js';
 import { EmbeddingCacheStore } from './stores/embedding-cache-store.js';
 import { CallRecorder, type CallRecorderOptions } from './mcp/call-recorder.js';
-import { AiProvidersService } from './services/ai-providers-service.js';
-import { ActivityLog } from './services/activity-log.js';
+import { AiProvidersService } from './services/generation/ai-providers-service.js';
+import { ActivityLog } from './services/operations/activity-log.js';
 import { SandboxRunner } from './sandbox/sandbox-runner.js';
-import { ApiKeyAuthenticator } from './services/api-key-authenticator.js';
-import { ApiKeysService } from './services/api-keys-service.js';
-import { AuthSettingsService } from './services/auth-settings-service.js';
-import { BundlesRegistry } from './services/bundles-registry.js';
-import { BundlesService } from './services/bundles-service.js';
-import { CatalogService } from './services/catalog-service.js';
-import { CatalogSync } from './services/catalog-sync.js';
-import { BundleCatchUp } from './services/bundle-catch-up.js';
-import { LocalChangeBus, RedisChangeBus, type ChangeBus } from './services/change-bus.js';
-import { DashboardService } from './services/dashboard-service.js';
-import { GatewaySettingsService } from './services/gateway-settings-service.js';
+import { ApiKeyAuthenticator } from './services/identity/api-key-authenticator.js';
+import { ApiKeysService } from './services/identity/api-keys-service.js';
+import { AuthSettingsService } from './services/identity/auth-settings-service.js';
+import { BundlesRegistry } from './live/bundles-registry.js';
+import { Replication } from './live/replication.js';
+import { BundlesService } from './services/bundles/bundles-service.js';
+import { CatalogService } from './services/catalog/catalog-service.js';
+import { CatalogSync } from './services/catalog/catalog-sync.js';
+import { BundleCatchUp } from './live/bundle-catch-up.js';
+import { LocalChangeBus, RedisChangeBus, type ChangeBus } from './redis/change-bus.js';
+import { DashboardService } from './services/operations/dashboard-service.js';
+import { GatewaySettingsService } from './services/bundles/gateway-settings-service.js';
 import { GenerationService, type GenerationServiceOptions } from './services/generation/generation-service.js';
-import { GeneralSettingsService, generalSettingsDefaults, type EffectiveGeneralSettings } from './services/general-settings-service.js';
-import { InMemoryCatalog } from './services/in-memory-catalog.js';
-import { InvitationsService } from './services/invitations-service.js';
-import { KeySessionService } from './services/key-session-service.js';
-import { OAuthLoginService } from './services/oauth-login-service.js';
-import { OAuthProvidersService } from './services/oauth-providers-service.js';
-import { RateLimiter } from './services/rate-limiter.js';
-import { RetentionService } from './services/retention-service.js';
-import { ServersService } from './services/servers-service.js';
-import { SessionsService } from './services/sessions-service.js';
+import { GeneralSettingsService, generalSettingsDefaults, type EffectiveGeneralSettings } from './services/operations/general-settings-service.js';
+import { InMemoryCatalog } from './live/in-memory-catalog.js';
+import { InvitationsService } from './services/identity/invitations-service.js';
+import { KeySessionService } from './services/identity/key-session-service.js';
+import { OAuthLoginService } from './services/identity/oauth-login-service.js';
+import { OAuthProvidersService } from './services/identity/oauth-providers-service.js';
+import { RateLimiter } from './redis/rate-limiter.js';
+import { RetentionService } from './services/operations/retention-service.js';
+import { ServersService } from './services/catalog/servers-service.js';
+import { SessionsService } from './services/identity/sessions-service.js';
 import { ScriptToolRegistry, ScriptToolRouter } from './services/skills/script-tools.js';
 import { registryGithubToken, SkillCatalogs } from './services/skills/skill-catalogs.js';
 import { SkillToolsService } from './services/skills/skill-tools-service.js';
 import { SkillGenerator } from './services/skills/skill-generator.js';
 import { SkillsService } from './services/skills/skills-service.js';
-import { UsersService } from './services/users-service.js';
+import { UsersService } from './services/identity/users-service.js';
 import { migrateToLatest, openDatabase, type Database } from './stores/database.js';
 import { RetentionStore } from './stores/retention-store.js';
 import { createStores, Transactor, type Stores } from './stores/transactor.js';
@@ -280,7 +279,8 @@ function buildServices(input: {
     onUserChange,
     activity: activityLog,
   });
-  const gatewaySettings = new GatewaySettingsService(stores.gatewaySettings, clock, bus, tx, activityLog);
+  const bundleRegistry = new BundlesRegistry();
+  const gatewaySettings = new GatewaySettingsService(stores.gatewaySettings, clock, bus, tx, activityLog, bundleRegistry);
 
   const catalog = new InMemoryCatalog();
   const pool = new UpstreamPool({
@@ -304,13 +304,6 @@ function buildServices(input: {
     logger,
     connectTimeoutMs: config.upstreamConnectTimeoutMs,
   });
-  const bundleRegistry = new BundlesRegistry();
-  // A user selects only bundles they may use on the gateway (the rule the gateway's view applies too).
-  gatewaySettings.unusableBundles = (user, ids) =>
-    ids.filter((id) => {
-      const bundle = bundleRegistry.get(id);
-      return !bundle || !mayUseBundle(user, bundle);
-    });
   const bundles = new BundlesService({
     tx,
     bundles: stores.bundles,
@@ -321,41 +314,15 @@ function buildServices(input: {
     keyPrefix: config.keyPrefix,
     activity: activityLog,
   });
-  // Scale-out: a bundle written on this instance is re-read by the others (their registries, the
-  // list_changed of their sessions). A change applied from another instance is not announced again.
-  const instanceId = randomUUID();
-  bundleRegistry.onChange((change) => {
-    if (!change.remote) bus.publish({ kind: 'bundle', bundleId: change.bundleId, from: instanceId });
+  // Scale-out: bundles and servers written on one instance are re-read by the others.
+  const replication = new Replication({
+    bus,
+    registry: bundleRegistry,
+    rereadBundle: (id) => bundles.applyRemoteChange(id),
+    rereadServer: (id) => catalogSync.applyRemoteChange(id),
+    logger,
   });
-  bus.subscribe((m) => {
-    if (m.kind !== 'bundle' || m.from === instanceId || typeof m.bundleId !== 'string') return;
-    const bundleId = m.bundleId;
-    // Applied one at a time, in the order announced (BundlesService.serially).
-    return bundles
-      .applyRemoteChange(bundleId)
-      .catch((err: unknown) =>
-        logger.warn(
-          { bundleId, reason: err instanceof Error ? err.message.slice(0, 200) : 'unknown' },
-          'could not apply a bundle change of another instance',
-        ),
-      );
-  });
-  // Likewise servers: another instance connects (or drops) its own upstream connection and re-reads the catalog entry.
-  const announceServer = (serverId: string): void => bus.publish({ kind: 'server', serverId, from: instanceId });
-  let remoteServerChanges: Promise<void> = Promise.resolve();
-  bus.subscribe((m) => {
-    if (m.kind !== 'server' || m.from === instanceId || typeof m.serverId !== 'string') return;
-    const serverId = m.serverId;
-    remoteServerChanges = remoteServerChanges
-      .then(() => catalogSync.applyRemoteChange(serverId))
-      .catch((err: unknown) =>
-        logger.warn(
-          { serverId, reason: err instanceof Error ? err.message.slice(0, 200) : 'unknown' },
-          'could not apply a server change of another instance',
-        ),
-      );
-    return remoteServerChanges;
-  });
+  const announceServer = (serverId: string): void => replication.announceServer(serverId);
   // Workers start on first use; the process sandbox is detected by start() (or on first need).
   const sandbox = new SandboxRunner({ logger, processSandbox: config.processSandbox, sandboxUid: config.sandboxUid });
   const scriptTools = new ScriptToolRegistry();
@@ -428,14 +395,10 @@ function buildServices(input: {
     clock,
     logger,
     activity: activityLog,
+    bus,
   });
   const skillGenerator = new SkillGenerator({
-    llm: async (providerId) => {
-      const client = await aiProviders.llm(providerId);
-      // Reasoning is asked for where the admin gave it a budget (it costs tokens, and not every model has it).
-      const { config } = await aiProviders.resolveDto('llm', providerId);
-      return { client, thinking: typeof config.thinking_budget_tokens === 'number' };
-    },
+    llm: (providerId) => aiProviders.llmWithReasoning(providerId),
     skills,
     logger,
   });
@@ -450,7 +413,7 @@ function buildServices(input: {
         get: (id) => servers.get(id),
         refresh: (id) => servers.refresh(id),
         delete: (id) => servers.delete(id),
-        nameTaken: async (name) => (await stores.servers.findByName(name)) !== undefined,
+        nameTaken: (name) => servers.nameTaken(name),
       },
       activity: activityLog,
       clock,
@@ -539,6 +502,7 @@ function buildServices(input: {
         await sandbox.close();
         await apiKeyAuth.stop();
         await rateLimiter.close();
+        replication.close();
         await bus.close();
         await db.close();
       })();
@@ -620,18 +584,7 @@ export function composeMcp(services: Services, config: Config, logger: Logger, o
   });
   // The active embedding provider, now and after every change of the AI provider configurations
   // (on any instance: the change is announced on the bus, which also delivers here).
-  const refreshEmbedder = (): Promise<void> =>
-    services.aiProviders.embedder().then(
-      (embedder) => search.setEmbedder(embedder),
-      (err: unknown) => logger.warn({ reason: err instanceof Error ? err.message.slice(0, 200) : 'unknown' }, 'tool search: no embedder'),
-    );
-  void refreshEmbedder();
-  core.onClose(services.aiProviders.onChange(() => services.bus.publish({ kind: 'ai_providers' })));
-  core.onClose(
-    services.bus.subscribe((m) => {
-      if (m.kind === 'ai_providers') return refreshEmbedder();
-    }),
-  );
+  core.onClose(services.aiProviders.watchEmbedder((embedder) => search.setEmbedder(embedder)));
   core.onClose(() => {
     index.close();
     search.close();

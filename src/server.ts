@@ -23,8 +23,8 @@ import { metricsTokenRoute } from './http/metrics-route.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createLogger, type Logger } from './logger.js';
 import type { CallRecorderOptions } from './mcp/call-recorder.js';
-import { rateLimitHeaders } from './services/rate-limiter.js';
-import { checkScope } from './services/authorization.js';
+import { rateLimitHeaders } from './redis/rate-limiter.js';
+import { checkScope } from './domain/authorization.js';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OPENAPI_PATH = path.join(ROOT_DIR, 'openapi.yaml');
@@ -32,7 +32,7 @@ export const OPENAPI_PATH = path.join(ROOT_DIR, 'openapi.yaml');
 export const CONSOLE_DIR = path.join(ROOT_DIR, 'web', 'dist');
 import { DataDirLock } from './lib/data-dir-lock.js';
 import { adminSocketPath, startAdminSocket, type AdminSocket } from './admin-socket.js';
-import { bootstrapOwner } from './services/bootstrap-service.js';
+import { bootstrapOwner } from './services/identity/bootstrap-service.js';
 import { ConflictError } from './errors.js';
 
 export interface RunningServer {

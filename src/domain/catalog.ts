@@ -1,5 +1,5 @@
 /**
- * The seam between the upstream side (server registry, catalog sync: src/services/servers-service.ts,
+ * The seam between the upstream side (server registry, catalog sync: src/services/catalog/servers-service.ts,
  * catalog-sync.ts, and the pool in src/upstream/) and the downstream side (bundles, the MCP endpoints). The upstream side
  * implements these interfaces; bundles and the MCP endpoints only consume them, from memory,
  * so the hot path never waits on the database.

@@ -1,6 +1,6 @@
 import { readCookie, setCookie } from '../http/cookies.js';
 import type { PartialHandlerMap } from '../http/handler-types.js';
-import { STATE_COOKIE, STATE_TTL_SECONDS } from '../services/oauth-login-service.js';
+import { STATE_COOKIE, STATE_TTL_SECONDS } from '../services/identity/oauth-login-service.js';
 import type { HandlerDeps } from './deps.js';
 
 type Ops = 'listLoginProviders' | 'startOAuthLogin' | 'oauthCallback' | 'createSession' | 'logout';

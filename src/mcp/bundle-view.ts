@@ -1,5 +1,5 @@
-import type { LiveBundle } from '../services/bundles-registry.js';
-import { effectiveName, effectiveTool } from '../services/bundles-tools.js';
+import type { LiveBundle } from '../live/bundles-registry.js';
+import { effectiveName, effectiveTool } from '../domain/bundle-tools.js';
 import type { CatalogView } from '../domain/catalog.js';
 import { META_SERVER_INFO, RawResult, RpcCode, rpcError, type Era } from './protocol.js';
 import type { McpView, OfferedTool, UnavailableReason, UnavailableTool } from './view.js';

@@ -5,18 +5,21 @@ import type { Principal } from '../domain/principal.js';
 import { RateLimitedError, UnauthorizedError } from '../errors.js';
 import { isConnectionError } from '../lib/database-errors.js';
 import type { Logger } from '../logger.js';
-import { hashKey } from '../services/api-key-format.js';
-import { mayUseBundle } from '../services/bundle-access.js';
-import type { BundlesRegistry, LiveBundle } from '../services/bundles-registry.js';
-import type { ChangeBus } from '../services/change-bus.js';
-import type { GatewaySettingsView } from '../services/gateway-settings-service.js';
-import { rateLimitHeaders, type RateLimitState } from '../services/rate-limiter.js';
+import { hashKey } from '../domain/api-key-format.js';
+import { mayUseBundle } from '../domain/bundle-access.js';
+import type { BundlesRegistry, LiveBundle } from '../live/bundles-registry.js';
+import type { ChangeBus } from '../redis/change-bus.js';
+import type { components } from '../generated/openapi.js';
+import { rateLimitHeaders, type RateLimitState } from '../redis/rate-limiter.js';
 import type { BundleViews } from './bundle-view.js';
 import { header, type EndpointCore, type McpAccess, type McpResolution, type McpRoute } from './endpoint-core.js';
 import { GatewayView, type GatewaySearcher } from './gateway-view.js';
 import { sendRpcError } from './http-transport.js';
 import { RpcCode } from './protocol.js';
 import type { Session } from './sessions.js';
+
+/** A user's `/mcp/gateway` settings, as the contract defines them. */
+type GatewaySettingsView = components['schemas']['GatewaySettings'];
 
 export interface GatewayEndpointDeps {
   core: EndpointCore;

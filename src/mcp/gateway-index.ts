@@ -1,5 +1,5 @@
 import type { CatalogView } from '../domain/catalog.js';
-import type { BundlesRegistry, LiveBundle } from '../services/bundles-registry.js';
+import type { BundlesRegistry, LiveBundle } from '../live/bundles-registry.js';
 import { toolDocumentId, toToolDocument, type ToolSearch } from '../search/index.js';
 import type { BundleViews } from './bundle-view.js';
 

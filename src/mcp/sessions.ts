@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import type { McpLogLevel, SessionRecord, SharedSessions } from '../domain/shared-sessions.js';
+
+export type { SessionRecord, SharedSessions } from '../domain/shared-sessions.js';
 
 /**
  * A legacy MCP session: a few hundred bytes of plain state bound to the scope (a bundle, or one
@@ -37,42 +40,9 @@ export interface Session {
   /** The `capabilities` the client declared in `initialize` (sampling, elicitation, roots are relayed only to a client that has them). */
   clientCapabilities?: Record<string, unknown>;
   /** The level `logging/setLevel` chose; unset: every upstream log message of the session's calls is relayed. */
-  logLevel?: 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+  logLevel?: McpLogLevel;
   /** Resource URIs the session subscribed to, with the upstream server of each. */
   subscriptions?: Map<string, string>;
-}
-
-/**
- * What another instance needs to serve a session opened here: its binding and the state the
- * client negotiated. Not its GET stream or replay log (those live where the stream is open).
- */
-export interface SessionRecord {
-  readonly id: string;
-  readonly scope: string;
-  readonly credential: string;
-  readonly protocolVersion: string;
-  readonly initialized: boolean;
-  readonly clientCapabilities?: Record<string, unknown>;
-  readonly logLevel?: Session['logLevel'];
-}
-
-/**
- * Sessions shared between the instances of one deployment (src/mcp/shared-sessions.ts keeps them
- * in Redis). The local store stays the first place a request looks: a session known here is served
- * without asking; only an id this instance has never seen is looked up.
- */
-export interface SharedSessions {
-  /** Stores (or replaces) a session's record; it lives `ttlMs` unless touched. Never rejects. */
-  save(record: SessionRecord, ttlMs: number): Promise<void>;
-  /** The record of a session opened on another instance, or undefined (unknown, ended, expired, unreachable). */
-  load(id: string): Promise<SessionRecord | undefined>;
-  /** Extends the life of sessions used on this instance since the last touch (one batched round trip). */
-  touch(ids: readonly string[], ttlMs: number): void;
-  /** Ends a session everywhere: forgets its record and tells the other instances. */
-  end(id: string): void;
-  /** Listens for sessions ended on other instances. */
-  onEnded(listener: (id: string) => void): () => void;
-  close(): Promise<void>;
 }
 
 /** Tunables of the session store. */

@@ -8,7 +8,7 @@ import type { Clock } from '../../src/lib/clock.js';
 import { createLogger } from '../../src/logger.js';
 import { migrateToLatest, openDatabase } from '../../src/stores/database.js';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server.js';
-import { bootstrapOwner } from '../../src/services/bootstrap-service.js';
+import { bootstrapOwner } from '../../src/services/identity/bootstrap-service.js';
 import { ApiClient } from './api-client.js';
 
 /** Every log line written by every server the tests started (scanned for secrets). */

@@ -8,7 +8,7 @@ import type {
   UpstreamCaller,
 } from '../../src/domain/catalog.js';
 import { UpstreamError } from '../../src/domain/catalog.js';
-import type { InMemoryCatalog } from '../../src/services/in-memory-catalog.js';
+import type { InMemoryCatalog } from '../../src/live/in-memory-catalog.js';
 
 /** One call that reached the test upstream. */
 export interface SeenCall {

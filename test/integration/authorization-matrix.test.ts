@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { OPERATIONS } from '../../src/generated/operation-index.js';
 import { ManualClock } from '../../src/lib/clock.js';
-import { requiredScope } from '../../src/services/authorization.js';
+import { requiredScope } from '../../src/domain/authorization.js';
 import { roleAtLeast, type Role } from '../../src/domain/principal.js';
 import { ApiClient, type ApiResponse } from '../helpers/api-client.js';
 import { SPEC } from '../helpers/contract.js';

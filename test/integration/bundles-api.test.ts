@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { hashBundleKey } from '../../src/services/bundles-registry.js';
+import { hashBundleKey } from '../../src/live/bundles-registry.js';
 import { startTestServer, capturedLogs, type TestServer } from '../helpers/test-server.js';
 import { putFixtureServer, schema, TestUpstreams } from '../helpers/test-upstreams.js';
 

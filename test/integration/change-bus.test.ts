@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { createLogger } from '../../src/logger.js';
-import { CATCH_UP_MS, RedisChangeBus, type ChangeMessage } from '../../src/services/change-bus.js';
+import { CATCH_UP_MS, RedisChangeBus, type ChangeMessage } from '../../src/redis/change-bus.js';
 import { FaultProxy } from '../helpers/fault-proxy.js';
 
 /**
@@ -95,7 +95,7 @@ describe('change bus (Redis): delivery and read-your-writes across instances', f
     });
     // Nothing announced yet: B is caught up at once.
     expect(await took(b.caughtUp())).to.be.below(CATCH_UP_MS / 2);
-    a.publish({ kind: 'bundle', bundleId: 'x' });
+    a.publish({ kind: 'bundle', bundleId: 'x', from: 'instance-a' });
     await a.sent();
     let caughtUp = false;
     const waiting = b.caughtUp()!.then(() => void (caughtUp = true));
@@ -111,7 +111,7 @@ describe('change bus (Redis): delivery and read-your-writes across instances', f
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
     b.subscribe((m) => (m.kind === 'bundle' ? held : undefined));
-    a.publish({ kind: 'bundle', bundleId: 'y' });
+    a.publish({ kind: 'bundle', bundleId: 'y', from: 'instance-a' });
     await a.sent();
     const gets = async () => Number(/cmdstat_get:calls=(\d+)/.exec(await redis.info('commandstats'))?.[1] ?? 0);
     const getsBefore = await gets();
@@ -138,7 +138,7 @@ describe('change bus (Redis): delivery and read-your-writes across instances', f
   it('after its subscription reconnects, does not wait for the changes announced while it was away', async () => {
     // Every subscriber connection dropped: what A announces now reaches no one.
     await redis.client('KILL', 'TYPE', 'pubsub');
-    a.publish({ kind: 'bundle', bundleId: 'lost' });
+    a.publish({ kind: 'bundle', bundleId: 'lost', from: 'instance-a' });
     await a.sent();
     await b.ready();
     const sub = (b as unknown as { sub: Redis }).sub;

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { keyId, loadMasterKey, SecretBox } from '../../src/lib/secret-box.js';
-import { rotateMasterKey } from '../../src/services/master-key-rotation.js';
+import { rotateMasterKey } from '../../src/services/operations/master-key-rotation.js';
 import { SEALED_COLUMNS } from '../../src/stores/sealed-columns.js';
 import { ROOT } from '../helpers/contract.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';

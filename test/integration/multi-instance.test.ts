@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CATCH_UP_MS } from '../../src/services/change-bus.js';
+import { CATCH_UP_MS } from '../../src/redis/change-bus.js';
 import { ApiClient } from '../helpers/api-client.js';
 import { FaultProxy } from '../helpers/fault-proxy.js';
 import { createUser } from '../helpers/identity.js';

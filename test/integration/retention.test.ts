@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import knexFactory from 'knex';
 import { ManualClock } from '../../src/lib/clock.js';
-import { RetentionService } from '../../src/services/retention-service.js';
+import { RetentionService } from '../../src/services/operations/retention-service.js';
 import { RetentionStore } from '../../src/stores/retention-store.js';
 import { expectRollupsMatchRecords, HOUR_MS, hourOf, rawRecords, syntheticRecords } from '../helpers/call-stats.js';
 import { startTestServer, TEST_DATABASE_URL, type TestServer } from '../helpers/test-server.js';

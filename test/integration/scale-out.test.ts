@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { FaultProxy } from '../helpers/fault-proxy.js';
 import { setupFixtureBundle, type FixtureBundle } from '../helpers/fixture-bundle.js';
 import { RpcCode } from '../../src/mcp/protocol.js';
-import { hashBundleKey } from '../../src/services/bundles-registry.js';
+import { hashBundleKey } from '../../src/live/bundles-registry.js';
 import { ApiClient } from '../helpers/api-client.js';
 import { createUser } from '../helpers/identity.js';
 import { mcpFetch, modernRequest, responseOf } from '../helpers/mcp-http.js';

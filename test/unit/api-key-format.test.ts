@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { hashKey, looksLikeUserKey, mintUserKey, sameHash } from '../../src/services/api-key-format.js';
+import { hashKey, looksLikeUserKey, mintUserKey, sameHash } from '../../src/domain/api-key-format.js';
 
 describe('user API key format', () => {
   it('mints <prefix>_usr_<env>_<random> with at least 128 bits of randomness', () => {

@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { createLogger } from '../../src/logger.js';
-import { BundleCatchUp } from '../../src/services/bundle-catch-up.js';
-import type { LiveBundle } from '../../src/services/bundles-registry.js';
+import { BundleCatchUp } from '../../src/live/bundle-catch-up.js';
+import type { LiveBundle } from '../../src/live/bundles-registry.js';
 
 const lines: string[] = [];
 const logger = createLogger(

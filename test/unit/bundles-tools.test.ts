@@ -5,7 +5,7 @@ import {
   overrideSchemaIssues,
   publishedInputSchema,
   upstreamArguments,
-} from '../../src/services/bundles-tools.js';
+} from '../../src/domain/bundle-tools.js';
 import type { CatalogTool } from '../../src/domain/catalog.js';
 
 const tool: CatalogTool = {

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { effectiveTool } from '../../src/services/bundles-tools.js';
+import { effectiveTool } from '../../src/domain/bundle-tools.js';
 import type { CatalogTool } from '../../src/domain/catalog.js';
 import { effectiveWireTool, type OverrideShape } from '../../web/src/lib/effective-tool.js';
 
 /**
  * The console's live preview of a bundle tool must show what `tools/list` will really publish:
- * the browser's copy of the rules must agree with the server's (src/services/bundles-tools.ts).
+ * the browser's copy of the rules must agree with the server's (src/domain/bundle-tools.ts).
  */
 const upstream: CatalogTool = {
   id: '5b0c2f4e-8d1a-4c39-9f1e-2a3b4c5d6e7f',

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { CatalogTool } from '../../src/domain/catalog.js';
-import { InMemoryCatalog } from '../../src/services/in-memory-catalog.js';
+import { InMemoryCatalog } from '../../src/live/in-memory-catalog.js';
 
 function tool(id: string, serverId: string, name: string): CatalogTool {
   return {

@@ -29,13 +29,24 @@ describe('layering rules (eslint.config.js no-restricted-imports)', function () 
     ['src/upstream/new-transport.ts', '../mcp/protocol.js', /imports no other layer/],
     ['src/upstream/new-transport.ts', '../http/public-url.js', /imports no other layer/],
     ['src/domain/new-type.ts', '../services/principal.js', /bottom floor/],
-    ['web/src/views/new-view.tsx', '../../../src/services/bundles-tools.js', /contract types/],
+    ['web/src/views/new-view.tsx', '../../../src/domain/bundle-tools.js', /contract types/],
     ['web/src/lib/new-lib.ts', '../../../src/domain/catalog.js', /contract types/],
     ['web/src/lib/new-lib.ts', 'koa', /no server framework/],
     ['src/sandbox/new-runner.ts', '../services/skills/script-tools.js', /imports no other layer/],
     ['src/sandbox/new-runner.ts', '../stores/skills-store.js', /imports no other layer/],
     ['src/mcp/new-method.ts', '../sandbox/sandbox-runner.js', /UpstreamCaller/],
     ['src/handlers/new-tag.ts', '../sandbox/sandbox-runner.js', /only through services/],
+    ['src/mcp/new-route.ts', '../services/bundles/bundles-service.js', /serves from memory/],
+    ['src/mcp/methods/new-method.ts', '../../services/catalog/catalog-sync.js', /serves from memory/],
+    ['src/live/new-index.ts', '../stores/bundles-store.js', /no rows/],
+    ['src/live/new-index.ts', '../services/bundles/bundles-service.js', /never calls/],
+    ['src/live/new-index.ts', '../mcp/context.js', /in-memory world/],
+    ['src/live/new-index.ts', 'knex', /never touches the database/],
+    ['src/redis/new-store.ts', '../mcp/sessions.js', /one home of Redis/],
+    ['src/redis/new-store.ts', '../services/identity/sessions-service.js', /one home of Redis/],
+    ['src/redis/new-store.ts', 'pg', /never touches the database/],
+    ['src/domain/new-rule.ts', '../live/bundles-registry.js', /bottom floor/],
+    ['src/upstream/new-transport.ts', '../redis/change-bus.js', /imports no other layer/],
   ];
   for (const [file, from, reason] of refused) {
     it(`refuses ${from} in ${file}, saying why`, async () => {
@@ -55,6 +66,12 @@ describe('layering rules (eslint.config.js no-restricted-imports)', function () 
     ['web/src/views/new-view.tsx', '../lib/api.js'],
     ['src/services/skills/new-service.ts', '../../sandbox/sandbox-types.js'],
     ['src/sandbox/new-runner.ts', '../logger.js'],
+    ['src/mcp/new-route.ts', '../live/bundles-registry.js'],
+    ['src/mcp/new-route.ts', '../domain/bundle-access.js'],
+    ['src/mcp/new-route.ts', '../redis/rate-limiter.js'],
+    ['src/live/new-index.ts', '../redis/change-bus.js'],
+    ['src/services/bundles/new-service.ts', '../../live/bundles-registry.js'],
+    ['src/redis/new-store.ts', '../domain/shared-sessions.js'],
   ];
   for (const [file, from] of allowed) {
     it(`allows ${from} in ${file}`, async () => {

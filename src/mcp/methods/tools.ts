@@ -1,4 +1,4 @@
-import { ConcealedArgumentError, upstreamArguments } from '../../services/bundles-tools.js';
+import { ConcealedArgumentError, upstreamArguments } from '../../domain/bundle-tools.js';
 import { UpstreamError, type ToolCallResult } from '../../domain/catalog.js';
 import type { CallStatus } from '../../domain/call-records.js';
 import type { OfferedTool, UnavailableTool } from '../view.js';

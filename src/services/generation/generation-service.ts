@@ -7,9 +7,9 @@ import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../logger.js';
 import type { DbGenerationJobRow, DbReasoningEntry, GenerationJobPatch, GenerationJobsStore } from '../../stores/generation-jobs-store.js';
 import type { Transactor } from '../../stores/transactor.js';
-import type { ActivityLog } from '../activity-log.js';
+import type { ActivityLog } from '../operations/activity-log.js';
 import { currentActor } from '../actor-context.js';
-import type { AiProvidersService } from '../ai-providers-service.js';
+import type { AiProvidersService } from './ai-providers-service.js';
 import { pageResult, pageWindow, type PageOf, type PageQuery } from '../pagination.js';
 import {
   DEFAULT_GENERATION_LIMITS,

@@ -13,7 +13,7 @@ import type {
 import type { DbSkillRow, SkillsStore } from '../../stores/skills-store.js';
 import type { ServersStore } from '../../stores/servers-store.js';
 import type { Stores, Transactor } from '../../stores/transactor.js';
-import type { ActivityLog } from '../activity-log.js';
+import type { ActivityLog } from '../operations/activity-log.js';
 import { renderSkillMd } from './skill-md.js';
 import type { ScriptToolRegistry, ScriptToolSpec } from './script-tools.js';
 import { DEFAULT_SCRIPT_TIMEOUT_MS, type SkillScriptToolDef, type SkillWorkflow } from './workflow.js';

@@ -4,7 +4,7 @@ import type { components } from '../../generated/openapi.js';
 import type { Clock } from '../../lib/clock.js';
 import type { DbSkillFileRow, DbSkillRow, SkillsStore } from '../../stores/skills-store.js';
 import type { Transactor } from '../../stores/transactor.js';
-import type { ActivityEntryInput, ActivityLog } from '../activity-log.js';
+import type { ActivityEntryInput, ActivityLog } from '../operations/activity-log.js';
 import { pageResult, pageWindow, type PageQuery } from '../pagination.js';
 import type { FetchedSkill } from './skill-catalogs.js';
 import { checkSkillFiles, SKILL_LIMITS, skillTooLarge } from './skill-limits.js';

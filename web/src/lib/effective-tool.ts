@@ -1,7 +1,7 @@
 /**
  * The tool as MCP clients of a bundle will see it in `tools/list`, computed in the browser while
  * an override is being edited (the live preview). It mirrors the server's rules
- * (src/services/bundles-tools.ts); test/unit/console-effective-tool.test.ts checks that both
+ * (src/domain/bundle-tools.ts); test/unit/console-effective-tool.test.ts checks that both
  * agree.
  */
 

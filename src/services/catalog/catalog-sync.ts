@@ -1,0 +1,449 @@
+import { randomUUID } from 'node:crypto';
+import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CatalogTool, JsonSchemaObject } from '../../domain/catalog.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import type { Logger } from '../../logger.js';
+import type { CatalogStore, DbPromptRow, DbResourceRow, DbToolRow } from '../../stores/catalog-store.js';
+import type { DbServerRow, ServersStore } from '../../stores/servers-store.js';
+import type { Transactor } from '../../stores/transactor.js';
+import type { UpstreamEvents, UpstreamServerSpec, UpstreamState } from '../../upstream/upstream-connection.js';
+import type { UpstreamListing, UpstreamPool } from '../../upstream/upstream-pool.js';
+import type { InMemoryCatalog, ServerCatalogEntry } from '../../live/in-memory-catalog.js';
+
+const SYNC_DEBOUNCE_MS = 50;
+/** Attempts of a scheduled sync that fails while the upstream stays connected, and the base delay between them. */
+const SYNC_ATTEMPTS = 3;
+const SYNC_RETRY_MS = 1000;
+
+/** A server's connection state as shown to admins (live where the pool knows it, else last recorded). */
+export interface ServerStatusView {
+  status: 'connecting' | 'connected' | 'error' | 'disabled';
+  lastError: string | null;
+  lastConnectedAt: Date | null;
+  protocolVersion: string | null;
+  serverInfo: Record<string, unknown> | null;
+  latencyMs: number | null;
+  toolCount: number;
+  resourceCount: number;
+  promptCount: number;
+}
+
+/** Coerces an upstream's schema into an object schema (MCP requires `type: object`). */
+export function asObjectSchema(value: unknown): JsonSchemaObject {
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const v = value as Record<string, unknown>;
+    return (v.type === 'object' ? v : { ...v, type: 'object' }) as JsonSchemaObject;
+  }
+  return { type: 'object' };
+}
+
+const nullable = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
+const objOrNull = (v: unknown): Record<string, unknown> | null =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+
+/**
+ * Catalog sync and health: keeps the shared upstream pool connected to every enabled server, reads
+ * each upstream's lists into the database and into the in-memory catalog the hot path reads (on
+ * connect, on `list_changed`, on refresh), and records connection health. It is the pool's event
+ * listener. The registry (`ServersService`) tells it when a server is saved, enabled or removed.
+ */
+export class CatalogSync implements UpstreamEvents {
+  private readonly syncs = new Map<string, { running: Promise<void>; again: boolean }>();
+  private readonly syncTimers = new Map<string, NodeJS.Timeout>();
+  private readonly pendingWrites = new Set<Promise<unknown>>();
+  /**
+   * Servers connected but not yet synced since: they report `connecting` until their catalog is
+   * stored, so "connected" always means the tools are listed (a client that waits for it and then
+   * reads the catalog never sees an empty one).
+   */
+  private readonly awaitingSync = new Set<string>();
+  private closing = false;
+
+  constructor(
+    private readonly deps: {
+      tx: Transactor;
+      servers: ServersStore;
+      catalogStore: CatalogStore;
+      catalog: InMemoryCatalog;
+      pool: UpstreamPool;
+      secrets: SecretBox;
+      logger: Logger;
+      /** Longest a connect + initialize may take; also the default budget of one sync. */
+      connectTimeoutMs: number;
+    },
+  ) {
+    deps.pool.listen(this);
+  }
+
+  // ---------------------------------------------------------------- start and stop
+
+  /** Fills the in-memory catalog from the database (before the HTTP server listens). */
+  async loadCatalog(): Promise<void> {
+    const rows = await this.deps.servers.all();
+    const [tools, resources, prompts] = await Promise.all([
+      this.deps.catalogStore.toolsOfServers(),
+      this.deps.catalogStore.resourcesOfServers(),
+      this.deps.catalogStore.promptsOfServers(),
+    ]);
+    for (const row of rows) {
+      this.deps.catalog.putServer(
+        row.id,
+        this.entry(
+          row,
+          tools.filter((t) => t.server_id === row.id),
+          resources.filter((r) => r.server_id === row.id),
+          prompts.filter((p) => p.server_id === row.id),
+        ),
+      );
+    }
+  }
+
+  /** Starts connecting every enabled server, in the background (never awaited by start-up). */
+  connectAll(): void {
+    void (async () => {
+      try {
+        for (const row of await this.deps.servers.all()) if (row.enabled) await this.connect(row);
+      } catch (err) {
+        this.deps.logger.error({ err }, 'could not start upstream connections');
+      }
+    })();
+  }
+
+  /** Closes the pool (every stdio process ends) and waits for pending health writes and syncs. */
+  async close(): Promise<void> {
+    this.closing = true;
+    for (const t of this.syncTimers.values()) clearTimeout(t);
+    this.syncTimers.clear();
+    await this.deps.pool.close();
+    await Promise.allSettled([...this.pendingWrites, ...[...this.syncs.values()].map((s) => s.running)]);
+  }
+
+  // ---------------------------------------------------------------- what the registry tells it
+
+  /** A new server is in the registry: it enters the in-memory catalog, with empty lists until its first sync. */
+  registered(row: DbServerRow): void {
+    this.deps.catalog.putServer(row.id, this.entry(row, [], [], []));
+  }
+
+  /** Connects (or reconnects, when its connection changed) a saved, enabled server. */
+  async connect(row: DbServerRow): Promise<void> {
+    await this.deps.pool.upsert(this.spec(row));
+  }
+
+  /** Disconnects a disabled or deleted server (its stdio process ends). */
+  async disconnect(serverId: string): Promise<void> {
+    this.awaitingSync.delete(serverId);
+    await this.deps.pool.remove(serverId);
+  }
+
+  /** Reconnects when needed and re-reads the server's lists within `timeoutMs`; never throws for upstream trouble. */
+  async refresh(row: DbServerRow): Promise<void> {
+    if (!this.deps.pool.has(row.id)) await this.connect(row);
+    if (this.deps.pool.state(row.id)?.status === 'error') this.deps.pool.reconnect(row.id, 'refresh requested');
+    await this.sync(row.id, this.deps.connectTimeoutMs + row.call_timeout_ms).catch(() => undefined);
+  }
+
+  /** Connection state and catalog counts of a server, live where known. */
+  status(row: DbServerRow): ServerStatusView {
+    const live = row.enabled ? this.deps.pool.state(row.id) : undefined;
+    const connected = live?.status === 'connected';
+    const { catalog } = this.deps;
+    const liveStatus = connected && this.awaitingSync.has(row.id) ? 'connecting' : live?.status;
+    return {
+      status: !row.enabled ? 'disabled' : (liveStatus ?? 'connecting'),
+      lastError: live ? live.lastError : row.enabled ? row.last_error : null,
+      lastConnectedAt: live?.lastConnectedAt ?? row.last_connected_at,
+      protocolVersion: live?.protocolVersion ?? row.protocol_version,
+      serverInfo: (live?.serverInfo as Record<string, unknown> | null | undefined) ?? row.server_info,
+      latencyMs: connected ? (live?.latencyMs ?? row.latency_ms) : row.latency_ms,
+      toolCount: catalog.toolsOfServer(row.id).length,
+      resourceCount: catalog.resourcesOfServer(row.id).length + catalog.resourceTemplatesOfServer(row.id).length,
+      promptCount: catalog.promptsOfServer(row.id).length,
+    };
+  }
+
+  /** Whether the server is enabled and connected right now (from memory). */
+  isConnected(serverId: string): boolean {
+    return this.deps.pool.state(serverId)?.status === 'connected';
+  }
+
+  // ---------------------------------------------------------------- pool events
+
+  onConnected(serverId: string): void {
+    if (!this.closing) this.awaitingSync.add(serverId);
+    this.scheduleSync(serverId, 0);
+  }
+
+  onListChanged(serverId: string, kind: 'tools' | 'resources' | 'prompts'): void {
+    this.deps.logger.info({ serverId, kind }, 'upstream list changed');
+    this.scheduleSync(serverId, SYNC_DEBOUNCE_MS);
+  }
+
+  /** Health: mirrors connectivity into the catalog and records it in the server row (off the request path). */
+  onStateChange(serverId: string, state: UpstreamState): void {
+    const connected = state.status === 'connected';
+    const known = this.deps.catalog.serverState(serverId);
+    if (known && known.connected !== connected) this.deps.catalog.patchServer(serverId, { connected });
+    if (this.closing) return;
+    const patch =
+      state.status === 'connected'
+        ? {
+            last_error: null,
+            last_connected_at: state.lastConnectedAt,
+            protocol_version: state.protocolVersion,
+            server_info: (state.serverInfo as Record<string, unknown> | null) ?? null,
+            latency_ms: state.latencyMs,
+          }
+        : state.status === 'error'
+          ? { last_error: state.lastError }
+          : undefined;
+    if (!patch) return;
+    const write = this.deps.servers
+      .recordHealth(serverId, patch)
+      .catch((err) => this.deps.logger.debug({ serverId, err: String(err) }, 'could not record upstream health'));
+    this.pendingWrites.add(write);
+    void write.finally(() => this.pendingWrites.delete(write));
+  }
+
+  // ---------------------------------------------------------------- sync
+
+  /** Syncs soon (coalescing bursts of list_changed notifications). */
+  private scheduleSync(serverId: string, delayMs: number, attempt = 1): void {
+    if (this.closing) return;
+    clearTimeout(this.syncTimers.get(serverId));
+    const timer = setTimeout(() => {
+      this.syncTimers.delete(serverId);
+      const awaiting = this.awaitingSync.has(serverId);
+      this.sync(serverId).catch((err) => {
+        const retry = attempt < SYNC_ATTEMPTS && this.isConnected(serverId);
+        this.deps.logger.warn(
+          { serverId, attempt, retry, reason: err instanceof Error ? err.message : String(err) },
+          'catalog sync failed',
+        );
+        // A connected upstream whose lists could not be stored (a database hiccup, a timeout) is
+        // tried again a few times, later each time, rather than left with a stale catalog.
+        if (!retry) return;
+        // Still `connecting` to admins until a retry stores the catalog (or the last one fails).
+        if (awaiting) this.awaitingSync.add(serverId);
+        this.scheduleSync(serverId, SYNC_RETRY_MS * attempt, attempt + 1);
+      });
+    }, delayMs);
+    timer.unref();
+    this.syncTimers.set(serverId, timer);
+  }
+
+  /**
+   * Reads every list of the upstream and stores it: one sync per server at a time; a request
+   * arriving during a sync runs once more after it (so the newest list always wins).
+   */
+  async sync(serverId: string, timeoutMs?: number): Promise<void> {
+    const current = this.syncs.get(serverId);
+    if (current) {
+      current.again = true;
+      return current.running;
+    }
+    const slot = { running: Promise.resolve(), again: false };
+    slot.running = (async () => {
+      try {
+        do {
+          slot.again = false;
+          await this.syncOnce(serverId, timeoutMs);
+        } while (slot.again && !this.closing);
+      } finally {
+        this.syncs.delete(serverId);
+        // Synced, or the sync failed (the failure is logged): either way the server is no longer waiting.
+        this.awaitingSync.delete(serverId);
+      }
+    })();
+    this.syncs.set(serverId, slot);
+    return slot.running;
+  }
+
+  private async syncOnce(serverId: string, timeoutMs?: number): Promise<void> {
+    if (this.closing || !this.deps.pool.has(serverId)) return;
+    const listing = await this.deps.pool.list(serverId, { timeoutMs: timeoutMs ?? this.deps.connectTimeoutMs });
+    if (this.closing) return;
+    await this.deps.tx.transaction(async ({ catalog: store }) => {
+      await store.syncTools(serverId, dedupeTools(listing.tools).map(toolUpsert), randomUUID);
+      await store.syncResources(serverId, resourceUpserts(listing), randomUUID);
+      await store.syncPrompts(serverId, listing.prompts.filter((p) => !p.name.includes('\0')).map(promptUpsert), randomUUID);
+    });
+    await this.reloadCatalog(serverId);
+    this.deps.logger.info(
+      {
+        serverId,
+        tools: listing.tools.length,
+        resources: listing.resources.length + listing.resourceTemplates.length,
+        prompts: listing.prompts.length,
+      },
+      'catalog synced',
+    );
+  }
+
+  /**
+   * Applies a change another instance made to a server (announced on the change bus): connects,
+   * reconnects or disconnects this instance's upstream connection as the saved row says, and
+   * rebuilds the server's catalog entry from the database.
+   */
+  async applyRemoteChange(serverId: string): Promise<void> {
+    const row = await this.deps.servers.findById(serverId);
+    if (!row) {
+      await this.disconnect(serverId);
+      this.deps.catalog.removeServer(serverId);
+      return;
+    }
+    if (row.enabled) await this.connect(row);
+    else await this.disconnect(serverId);
+    await this.reloadCatalog(serverId);
+  }
+
+  /** Rebuilds the in-memory entry of one server from the database (removes it when the server is gone). */
+  async reloadCatalog(serverId: string): Promise<void> {
+    const row = await this.deps.servers.findById(serverId);
+    if (!row) {
+      this.deps.catalog.removeServer(serverId);
+      return;
+    }
+    const [tools, resources, prompts] = await Promise.all([
+      this.deps.catalogStore.toolsOfServers([serverId]),
+      this.deps.catalogStore.resourcesOfServers([serverId]),
+      this.deps.catalogStore.promptsOfServers([serverId]),
+    ]);
+    this.deps.catalog.putServer(serverId, this.entry(row, tools, resources, prompts));
+  }
+
+  private entry(row: DbServerRow, tools: DbToolRow[], resources: DbResourceRow[], prompts: DbPromptRow[]): ServerCatalogEntry {
+    return {
+      name: row.name,
+      enabled: row.enabled,
+      connected: row.enabled && this.isConnected(row.id),
+      tools: tools.map((t): CatalogTool => ({
+        id: t.id,
+        serverId: row.id,
+        serverName: row.name,
+        name: t.name,
+        title: t.title,
+        description: t.description,
+        inputSchema: asObjectSchema(t.input_schema),
+        outputSchema: t.output_schema ? asObjectSchema(t.output_schema) : null,
+        annotations: t.annotations,
+        meta: t.meta,
+        execution: t.execution ?? null,
+        enabled: t.enabled,
+        // Offered at the last sync and on an enabled server; live connection is serverState().connected.
+        available: t.available && row.enabled,
+        ...(t.skill_attachment_id ? { script: true } : {}),
+      })),
+      resources: resources
+        .filter((r) => !r.is_template)
+        .map((r) => ({
+          serverId: row.id,
+          uri: r.uri,
+          name: r.name,
+          title: r.title,
+          description: r.description,
+          mimeType: r.mime_type,
+          size: r.size,
+          annotations: r.annotations,
+        })),
+      resourceTemplates: resources
+        .filter((r) => r.is_template)
+        .map((r) => ({
+          serverId: row.id,
+          uriTemplate: r.uri,
+          name: r.name,
+          title: r.title,
+          description: r.description,
+          mimeType: r.mime_type,
+        })),
+      prompts: prompts.map((p) => ({ serverId: row.id, name: p.name, title: p.title, description: p.description, arguments: p.arguments })),
+    };
+  }
+
+  private open(sealed: string | null): Record<string, string> {
+    return sealed ? (JSON.parse(this.deps.secrets.open(sealed)) as Record<string, string>) : {};
+  }
+
+  /** The pool's view of a server: its connection with secrets opened. */
+  private spec(row: DbServerRow): UpstreamServerSpec {
+    const base = {
+      id: row.id,
+      name: row.name,
+      callTimeoutMs: row.call_timeout_ms,
+      healthCheckIntervalMs: row.health_check_interval_seconds * 1000,
+    };
+    if (row.transport === 'stdio') {
+      return {
+        ...base,
+        connection: {
+          transport: 'stdio',
+          command: row.command ?? '',
+          args: row.args,
+          env: { ...row.env, ...this.open(row.secret_env_sealed) },
+          cwd: row.cwd,
+        },
+      };
+    }
+    return { ...base, connection: { transport: row.transport, url: row.url ?? '', headers: this.open(row.headers_sealed) } };
+  }
+}
+
+/**
+ * Tool names are unique per server: the first definition of a name wins. A name holding U+0000
+ * cannot be stored nor sensibly called, so such a tool is left out.
+ */
+function dedupeTools(tools: Tool[]): Tool[] {
+  const seen = new Set<string>();
+  return tools.filter((t) => (seen.has(t.name) || t.name.includes('\0') ? false : (seen.add(t.name), true)));
+}
+
+function toolUpsert(t: Tool) {
+  return {
+    name: t.name,
+    title: nullable(t.title ?? (t.annotations?.title as string | undefined)),
+    description: nullable(t.description),
+    input_schema: asObjectSchema(t.inputSchema),
+    output_schema: t.outputSchema ? asObjectSchema(t.outputSchema) : null,
+    annotations: objOrNull(t.annotations),
+    meta: objOrNull(t._meta),
+    execution: objOrNull(t.execution),
+  };
+}
+
+function resourceUpserts(listing: UpstreamListing) {
+  const fromResource = (r: Resource) => ({
+    uri: r.uri,
+    is_template: false,
+    name: r.name,
+    title: nullable(r.title),
+    description: nullable(r.description),
+    mime_type: nullable(r.mimeType),
+    size: typeof r.size === 'number' ? r.size : null,
+    annotations: objOrNull(r.annotations),
+  });
+  const fromTemplate = (r: ResourceTemplate) => ({
+    uri: r.uriTemplate,
+    is_template: true,
+    name: r.name,
+    title: nullable(r.title),
+    description: nullable(r.description),
+    mime_type: nullable(r.mimeType),
+    size: null,
+    annotations: objOrNull(r.annotations),
+  });
+  // A URI holding U+0000 cannot be stored (nor read back by a client): left out, like such tools.
+  return [...listing.resources.map(fromResource), ...listing.resourceTemplates.map(fromTemplate)].filter((r) => !r.uri.includes('\0'));
+}
+
+function promptUpsert(p: Prompt) {
+  return {
+    name: p.name,
+    title: nullable(p.title),
+    description: nullable(p.description),
+    arguments: (p.arguments ?? []).map((a) => ({
+      name: a.name,
+      ...(a.description !== undefined ? { description: a.description } : {}),
+      ...(a.required !== undefined ? { required: a.required } : {}),
+    })),
+  };
+}

@@ -1,0 +1,426 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { ConflictError, NotFoundError, RequestValidationError, type ValidationIssue } from '../../errors.js';
+import type { components } from '../../generated/openapi.js';
+import type { Clock } from '../../lib/clock.js';
+import { OutboundRefusedError, type OutboundPolicy } from '../../lib/outbound-policy.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import type { Logger } from '../../logger.js';
+import type { DbServerRow, ServersStore } from '../../stores/servers-store.js';
+import type { Transactor } from '../../stores/transactor.js';
+import type { ActivityLog } from '../operations/activity-log.js';
+import type { BundlesService } from '../bundles/bundles-service.js';
+import type { CatalogSync, ServerStatusView } from './catalog-sync.js';
+import type { InMemoryCatalog } from '../../live/in-memory-catalog.js';
+import { pageResult, pageWindow, type PageOf, type PageQuery } from '../pagination.js';
+
+type Schemas = components['schemas'];
+export type ServerView = Schemas['MCPServer'];
+
+/** Defaults given to servers registered without their own values (general settings). */
+export interface ServerDefaults {
+  callTimeoutMs: number;
+  healthCheckIntervalSeconds: number;
+}
+
+/** Built-in defaults, used until general settings provide others. */
+export const BUILTIN_SERVER_DEFAULTS: ServerDefaults = { callTimeoutMs: 60_000, healthCheckIntervalSeconds: 60 };
+
+/** Header names the transport itself owns; an admin may not set them. */
+const RESERVED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'content-type',
+  'accept',
+  'connection',
+  'transfer-encoding',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'mcp-session-id',
+  'mcp-protocol-version',
+  'last-event-id',
+]);
+
+const STDIO_ONLY = ['command', 'args', 'env', 'secret_env', 'cwd'] as const;
+const HTTP_ONLY = ['url', 'headers'] as const;
+
+const issue = (field: string, msg: string, type: string, input: unknown, ctx: Record<string, unknown> = {}): ValidationIssue => ({
+  loc: ['body', field],
+  msg,
+  type,
+  input,
+  ctx,
+});
+
+/** Applies a JSON merge patch of string values (null removes). */
+function mergePatch(base: Record<string, string>, patch: Record<string, string | null>): Record<string, string> {
+  const out = { ...base };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * The server registry: CRUD of upstream servers, with the rules the schema cannot state (URLs under
+ * the outbound-address policy, reserved headers, transport-specific fields, merge patches of
+ * secrets). After each committed change it tells the catalog sync to connect, reconnect or
+ * disconnect; deleting a server also removes its tools from every bundle, in the same transaction.
+ */
+export class ServersService {
+  constructor(
+    private readonly deps: {
+      tx: Transactor;
+      servers: ServersStore;
+      catalog: InMemoryCatalog;
+      sync: CatalogSync;
+      bundles: BundlesService;
+      /** Script tools of attached skills: a deleted server's leave memory with it. */
+      scriptTools: { forgetServer(serverId: string): void };
+      secrets: SecretBox;
+      outboundPolicy: OutboundPolicy;
+      clock: Clock;
+      logger: Logger;
+      /** The admin activity log: each change is recorded in its own transaction. */
+      activity: ActivityLog;
+      /** Current defaults for new servers (general settings); built-in values when absent. */
+      defaults?: () => Promise<ServerDefaults> | ServerDefaults;
+      /** Tells the other instances (scale-out) that a server's registration or catalog changed here. */
+      announce?: (serverId: string) => void;
+      /**
+       * `<dataDir>/generated`, where generation jobs write servers: deleting a server whose working
+       * directory is one of its folders deletes that folder too (nothing else uses it).
+       */
+      generatedRoot?: string;
+    },
+  ) {}
+
+  async create(input: Schemas['MCPServerCreate']): Promise<ServerView> {
+    const issues = this.checkConnectionFields(input);
+    if (issues.length) throw new RequestValidationError(issues);
+    if (await this.deps.servers.findByName(input.name))
+      throw new ConflictError(`A server named "${input.name}" exists`, 'server_name_taken');
+    const defaults = (await this.deps.defaults?.()) ?? BUILTIN_SERVER_DEFAULTS;
+    const stdio = input.transport === 'stdio';
+    const secretEnv = stdio ? (input.secret_env ?? {}) : {};
+    const headers = stdio ? {} : (input.headers ?? {});
+    const row = await this.deps.tx.transaction(async (stores) => {
+      const created = await stores.servers.insert({
+        id: randomUUID(),
+        name: input.name,
+        description: input.description ?? null,
+        transport: input.transport,
+        command: stdio ? (input.command ?? null) : null,
+        args: stdio ? (input.args ?? []) : [],
+        env: stdio ? (input.env ?? {}) : {},
+        secret_env_sealed: this.seal(secretEnv),
+        secret_env_keys: Object.keys(secretEnv).sort(),
+        cwd: stdio ? (input.cwd ?? null) : null,
+        url: stdio ? null : (input.url ?? null),
+        headers_sealed: this.seal(headers),
+        header_names: Object.keys(headers).sort(),
+        enabled: input.enabled ?? true,
+        last_error: null,
+        last_connected_at: null,
+        protocol_version: null,
+        server_info: null,
+        latency_ms: null,
+        call_timeout_ms: input.call_timeout_ms ?? defaults.callTimeoutMs,
+        health_check_interval_seconds: input.health_check_interval_seconds ?? defaults.healthCheckIntervalSeconds,
+      });
+      await this.deps.activity.record(stores, {
+        action: 'server.create',
+        target: { type: 'server', id: created.id, name: created.name },
+        details: { transport: created.transport, enabled: created.enabled },
+      });
+      return created;
+    });
+    this.deps.sync.registered(row);
+    this.deps.logger.info({ serverId: row.id, name: row.name, transport: row.transport }, 'server registered');
+    this.deps.announce?.(row.id);
+    if (row.enabled) await this.deps.sync.connect(row);
+    return this.view(row);
+  }
+
+  /** Whether a server of this name is registered (a generation job checks before it starts). */
+  async nameTaken(name: string): Promise<boolean> {
+    return (await this.deps.servers.findByName(name)) !== undefined;
+  }
+
+  async get(id: string): Promise<ServerView> {
+    return this.view(await this.row(id));
+  }
+
+  async list(
+    query: PageQuery & { search?: string | undefined; status?: ServerStatusView['status'] | undefined },
+  ): Promise<PageOf<ServerView>> {
+    const window = pageWindow(query);
+    const filters = { search: query.search || undefined };
+    if (!query.status) {
+      const { rows, total } = await this.deps.servers.page(window, filters);
+      return pageResult(window, rows, total, (r) => this.view(r));
+    }
+    // Status is live state (memory), so the filter runs over every matching server.
+    const all = await this.deps.servers.page({ offset: 0, limit: 1_000_000 }, filters);
+    const matching = all.rows.filter((r) => this.deps.sync.status(r).status === query.status);
+    return pageResult(window, matching.slice(window.offset, window.offset + window.limit), matching.length, (r) => this.view(r));
+  }
+
+  async update(id: string, patch: Schemas['MCPServerUpdate']): Promise<ServerView> {
+    const issues = this.checkConnectionFields(patch);
+    if (issues.length) throw new RequestValidationError(issues);
+    let before: DbServerRow | undefined;
+    const updated = await this.deps.tx.transaction(async (stores) => {
+      const store = stores.servers;
+      const row = await store.findByIdForUpdate(id);
+      if (!row) throw new NotFoundError('No such server', 'server_not_found');
+      before = row;
+      const transport = patch.transport ?? row.transport;
+      const stdio = transport === 'stdio';
+      const wrong = (stdio ? HTTP_ONLY : STDIO_ONLY).filter((f) => patch[f] !== undefined && patch[f] !== null);
+      if (wrong.length)
+        throw new RequestValidationError(
+          wrong.map((f) => issue(f, `${f} is not allowed with transport ${transport}`, 'extra_forbidden', '[redacted]')),
+        );
+      const changingTransport = transport !== row.transport;
+      const next: Partial<DbServerRow> = {};
+      if (patch.name !== undefined) next.name = patch.name;
+      if (patch.description !== undefined) next.description = patch.description;
+      if (patch.call_timeout_ms !== undefined) next.call_timeout_ms = patch.call_timeout_ms;
+      if (patch.health_check_interval_seconds !== undefined) next.health_check_interval_seconds = patch.health_check_interval_seconds;
+      if (changingTransport) next.transport = transport;
+      if (stdio) {
+        if (changingTransport) Object.assign(next, { url: null, headers_sealed: null, header_names: [] });
+        if (patch.command !== undefined) next.command = patch.command;
+        if (patch.args !== undefined) next.args = patch.args;
+        if (patch.cwd !== undefined) next.cwd = patch.cwd;
+        if (patch.env !== undefined) next.env = mergePatch(row.env, patch.env);
+        if (patch.secret_env !== undefined) {
+          const merged = mergePatch(this.open(row.secret_env_sealed), patch.secret_env);
+          next.secret_env_sealed = this.seal(merged);
+          next.secret_env_keys = Object.keys(merged).sort();
+        }
+      } else {
+        if (changingTransport)
+          Object.assign(next, { command: null, args: [], env: {}, cwd: null, secret_env_sealed: null, secret_env_keys: [] });
+        if (patch.url !== undefined) next.url = patch.url;
+        if (patch.headers !== undefined) {
+          const merged = mergePatch(changingTransport ? {} : this.open(row.headers_sealed), patch.headers);
+          next.headers_sealed = this.seal(merged);
+          next.header_names = Object.keys(merged).sort();
+        }
+      }
+      const merged = { ...row, ...next };
+      const missing = stdio ? (merged.command ? [] : ['command']) : merged.url ? [] : ['url'];
+      if (missing.length)
+        throw new RequestValidationError(missing.map((f) => issue(f, `${f} is required with transport ${transport}`, 'missing', null)));
+      if (Object.keys(merged.env).length > 100 || merged.secret_env_keys.length > 100 || merged.header_names.length > 50)
+        throw new RequestValidationError([issue('env', 'Too many variables or headers after the merge', 'too_long', null)]);
+      if (next.name !== undefined && next.name.toLowerCase() !== row.name.toLowerCase()) {
+        const clash = await store.findByName(next.name);
+        if (clash && clash.id !== id) throw new ConflictError(`A server named "${next.name}" exists`, 'server_name_taken');
+      }
+      const saved = (await store.update(id, next))!;
+      // Field names only: the values of env, secret_env and headers stay out of the log.
+      await this.deps.activity.record(stores, {
+        action: 'server.update',
+        target: { type: 'server', id, name: saved.name },
+        details: { fields: Object.keys(patch).sort() },
+      });
+      return saved;
+    });
+    if (before && before.name !== updated.name) await this.deps.sync.reloadCatalog(id);
+    this.deps.announce?.(id);
+    if (updated.enabled) await this.deps.sync.connect(updated);
+    return this.view(updated);
+  }
+
+  /**
+   * Deletes a server with its catalog, and removes its tools from every bundle that holds them,
+   * in one transaction; the bundles' connected MCP sessions then get `tools/list_changed`. The
+   * script tools of skills attached to it are tools of the server like any other: they leave the
+   * bundles here, their rows and the attachments go with the server's row, and the sandbox
+   * forgets them.
+   */
+  async delete(id: string): Promise<void> {
+    const affected = await this.deps.tx.transaction(async (stores) => {
+      const row = await stores.servers.findByIdForUpdate(id);
+      if (!row) throw new NotFoundError('No such server', 'server_not_found');
+      const bundleIds = await stores.bundles.removeToolsOfServer(id, this.deps.clock.now());
+      await stores.servers.delete(id);
+      await this.deps.activity.record(stores, {
+        action: 'server.delete',
+        target: { type: 'server', id, name: row.name },
+        details: { bundles_changed: bundleIds.length },
+      });
+      return { bundleIds, cwd: row.cwd };
+    });
+    await this.deps.sync.disconnect(id);
+    await this.deps.bundles.republish(affected.bundleIds);
+    this.deps.catalog.removeServer(id);
+    this.deps.announce?.(id);
+    this.deps.scriptTools.forgetServer(id);
+    await this.removeGeneratedFolder(id, affected.cwd);
+    this.deps.logger.info({ serverId: id, bundlesChanged: affected.bundleIds.length }, 'server deleted');
+  }
+
+  /** Deletes the folder of a generated server (its process has ended); a failure is logged, not thrown. */
+  private async removeGeneratedFolder(serverId: string, cwd: string | null): Promise<void> {
+    const root = this.deps.generatedRoot;
+    if (!root || !cwd) return;
+    const folder = path.resolve(cwd);
+    // Only a direct child of the generated root: never the root itself, never anything outside it.
+    if (path.dirname(folder) !== path.resolve(root)) return;
+    await fs
+      .rm(folder, { recursive: true, force: true })
+      .catch((err: unknown) =>
+        this.deps.logger.warn(
+          { serverId, reason: err instanceof Error ? err.message : String(err) },
+          'could not delete the generated server folder',
+        ),
+      );
+  }
+
+  async setEnabled(id: string, enabled: boolean): Promise<ServerView> {
+    const updated = await this.deps.tx.transaction(async (stores) => {
+      const row = await stores.servers.findByIdForUpdate(id);
+      if (!row) throw new NotFoundError('No such server', 'server_not_found');
+      const saved = row.enabled === enabled ? row : ((await stores.servers.update(id, { enabled })) ?? row);
+      await this.deps.activity.record(stores, {
+        action: enabled ? 'server.enable' : 'server.disable',
+        target: { type: 'server', id, name: row.name },
+        details: { changed: row.enabled !== enabled },
+      });
+      return saved;
+    });
+    if (enabled) await this.deps.sync.connect(updated);
+    else await this.deps.sync.disconnect(id);
+    await this.deps.sync.reloadCatalog(id);
+    this.deps.announce?.(id);
+    return this.view(updated);
+  }
+
+  /** Reconnects when needed and re-reads the server's lists; answers with the server as it then is. */
+  async refresh(id: string): Promise<ServerView> {
+    const row = await this.row(id);
+    if (!row.enabled) throw new ConflictError('The server is disabled; enable it first', 'server_disabled');
+    await this.deps.sync.refresh(row);
+    const view = await this.get(id);
+    // The refresh's writes are the catalog sync's own; its outcome is the server's state after it.
+    const failed = view.status === 'error';
+    await this.deps.activity.append({
+      action: 'server.refresh',
+      target: { type: 'server', id, name: row.name },
+      outcome: failed ? 'error' : 'success',
+      details: { status: view.status, tool_count: view.tool_count },
+    });
+    return view;
+  }
+
+  /** The stored row of a server; 404 when there is none. */
+  private async row(id: string): Promise<DbServerRow> {
+    const row = await this.deps.servers.findById(id);
+    if (!row) throw new NotFoundError('No such server', 'server_not_found');
+    return row;
+  }
+
+  /** The wire form of a server: secrets never, only their names. */
+  private view(row: DbServerRow): ServerView {
+    const s = this.deps.sync.status(row);
+    return {
+      id: row.id,
+      name: row.name,
+      description: row.description,
+      transport: row.transport,
+      command: row.command,
+      args: row.args,
+      env: row.env,
+      secret_env_keys: row.secret_env_keys,
+      cwd: row.cwd,
+      url: row.url,
+      header_names: row.header_names,
+      enabled: row.enabled,
+      status: s.status,
+      last_error: s.lastError,
+      last_connected_at: s.lastConnectedAt?.toISOString() ?? null,
+      protocol_version: s.protocolVersion,
+      server_info: s.serverInfo && typeof s.serverInfo.name === 'string' ? (s.serverInfo as Schemas['ServerInfo']) : null,
+      tool_count: s.toolCount,
+      resource_count: s.resourceCount,
+      prompt_count: s.promptCount,
+      latency_ms: s.latencyMs,
+      call_timeout_ms: row.call_timeout_ms,
+      health_check_interval_seconds: row.health_check_interval_seconds,
+      created_at: row.created_at.toISOString(),
+      updated_at: row.updated_at.toISOString(),
+    };
+  }
+
+  /**
+   * What the schema cannot check: a URL that parses as http(s), carries no credentials and passes
+   * the outbound-address policy (no metadata, private or loopback address unless allow-listed; the
+   * address is checked again, resolved, at every connect); header names and values fit for the wire.
+   */
+  private checkConnectionFields(input: { url?: string | null; headers?: Record<string, string | null> }): ValidationIssue[] {
+    const issues: ValidationIssue[] = [];
+    if (typeof input.url === 'string') {
+      let parsed: URL | undefined;
+      try {
+        parsed = new URL(input.url);
+      } catch {
+        issues.push(issue('url', 'URL is not valid', 'url_parsing', input.url));
+      }
+      const before = issues.length;
+      if (parsed && parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+        issues.push(issue('url', 'URL scheme should be http or https', 'url_scheme', input.url, { expected_schemes: 'http, https' }));
+      if (parsed && (parsed.username || parsed.password))
+        issues.push(issue('url', 'Credentials in the URL are not allowed; use headers', 'url_credentials', '[redacted]'));
+      if (parsed && issues.length === before) {
+        try {
+          this.deps.outboundPolicy.checkStatic(parsed);
+        } catch (err) {
+          if (!(err instanceof OutboundRefusedError)) throw err;
+          issues.push(
+            issue(
+              'url',
+              `URL is not allowed: ${err.message} (see TOOLGATE_OUTBOUND_ALLOWLIST)`,
+              'url_refused',
+              `${parsed.origin}${parsed.pathname}`,
+            ),
+          );
+        }
+      }
+    }
+    for (const [name, value] of Object.entries(input.headers ?? {})) {
+      if (RESERVED_HEADERS.has(name.toLowerCase()))
+        issues.push({
+          loc: ['body', 'headers', name],
+          msg: `Header ${name} is set by the transport`,
+          type: 'header_reserved',
+          input: '[redacted]',
+          ctx: {},
+        });
+      if (typeof value === 'string' && /[\r\n\0]/.test(value))
+        issues.push({
+          loc: ['body', 'headers', name],
+          msg: 'Header values may not contain CR, LF or NUL',
+          type: 'header_value',
+          input: '[redacted]',
+          ctx: {},
+        });
+    }
+    return issues;
+  }
+
+  private seal(values: Record<string, string>): string | null {
+    return Object.keys(values).length ? this.deps.secrets.seal(JSON.stringify(values)) : null;
+  }
+
+  private open(sealed: string | null): Record<string, string> {
+    return sealed ? (JSON.parse(this.deps.secrets.open(sealed)) as Record<string, string>) : {};
+  }
+}
