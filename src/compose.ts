@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Config } from './config.js';
-import type { UpstreamCaller } from './domain/catalog.js';
+import type { UpstreamCaller } from './domain/upstream-call.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { Metrics } from './lib/metrics.js';
 import { OutboundPolicy } from './lib/outbound-policy.js';
@@ -31,7 +31,11 @@ import { LocalChangeBus, RedisChangeBus, type ChangeBus } from './redis/change-b
 import { DashboardService } from './services/operations/dashboard-service.js';
 import { GatewaySettingsService } from './services/bundles/gateway-settings-service.js';
 import { GenerationService, type GenerationServiceOptions } from './services/generation/generation-service.js';
-import { GeneralSettingsService, generalSettingsDefaults, type EffectiveGeneralSettings } from './services/operations/general-settings-service.js';
+import {
+  GeneralSettingsService,
+  generalSettingsDefaults,
+  type EffectiveGeneralSettings,
+} from './services/operations/general-settings-service.js';
 import { InMemoryCatalog } from './live/in-memory-catalog.js';
 import { InvitationsService } from './services/identity/invitations-service.js';
 import { KeySessionService } from './services/identity/key-session-service.js';
@@ -51,6 +55,14 @@ import { migrateToLatest, openDatabase, type Database } from './stores/database.
 import { RetentionStore } from './stores/retention-store.js';
 import { createStores, Transactor, type Stores } from './stores/transactor.js';
 import { UpstreamPool } from './upstream/upstream-pool.js';
+
+/**
+ * The composition root: the one place that builds the process's object graph (stores, services,
+ * the live world, the MCP endpoints) and wires the parts together. It holds no behaviour of its
+ * own: what happens when something changes lives in the module that owns it; here a part is only
+ * handed the others it needs. It is one file of about 600 lines on purpose: every dependency of
+ * every part can be read in one place, top to bottom, in the order things are built.
+ */
 
 export const VERSION = '0.1.0';
 

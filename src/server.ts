@@ -13,7 +13,7 @@ import {
   type Services,
 } from './compose.js';
 import type { Config } from './config.js';
-import type { UpstreamCaller } from './domain/catalog.js';
+import type { UpstreamCaller } from './domain/upstream-call.js';
 import { createHandlers } from './handlers/index.js';
 import { consoleStatic } from './http/console-static.js';
 import { PublicUrl } from './http/public-url.js';
@@ -66,8 +66,8 @@ export interface StartOptions {
 }
 
 /**
- * Builds everything from the configuration and listens. The composition root of the process.
- * Takes the data directory's lock first (throws DataDirLockedError, having written nothing, when
+ * Starts the process's HTTP server: the object graph from the composition root (src/compose.ts),
+ * the REST API and the MCP routes on one listener, and the graceful stop. Takes the data directory's lock first (throws DataDirLockedError, having written nothing, when
  * another process holds it) and keeps it until `stop()` has closed the database.
  */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {

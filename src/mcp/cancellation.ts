@@ -1,4 +1,4 @@
-import type { CallSignal } from '../domain/catalog.js';
+import type { CallSignal } from '../domain/upstream-call.js';
 
 /**
  * The cancellation of one MCP request: a CallSignal without an EventTarget behind it. Most

@@ -1,4 +1,4 @@
-import { DownstreamRpcError, type DownstreamPeer } from '../domain/catalog.js';
+import { DownstreamRpcError, type DownstreamPeer } from '../domain/upstream-call.js';
 import type { Era, RpcMessage } from './protocol.js';
 import { RpcCode } from './protocol.js';
 import type { Session } from './sessions.js';

@@ -1,6 +1,6 @@
 import type { DeadlineWheel } from '../lib/deadline-wheel.js';
 import type { Logger } from '../logger.js';
-import type { CallSignal, DownstreamPeer, UpstreamCaller } from '../domain/catalog.js';
+import type { CallSignal, DownstreamPeer, UpstreamCaller } from '../domain/upstream-call.js';
 import type { CallRecorder } from './call-recorder.js';
 import type { ResourceSubscriptions } from './resource-subscriptions.js';
 import type { Era } from './protocol.js';

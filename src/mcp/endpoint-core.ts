@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JSONRPCRequest } from 'json-rpc-2.0';
 import type { ParameterizedContext } from 'koa';
 import type { Config } from '../config.js';
-import type { CallSignal, UpstreamCaller } from '../domain/catalog.js';
+import type { CallSignal, UpstreamCaller } from '../domain/upstream-call.js';
 import { DeadlineWheel } from '../lib/deadline-wheel.js';
 import { isLoopbackName } from '../lib/host-names.js';
 import type { Logger } from '../logger.js';

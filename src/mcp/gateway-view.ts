@@ -1,4 +1,4 @@
-import { abortSignalOf, type ToolCallResult } from '../domain/catalog.js';
+import { abortSignalOf, type ToolCallResult } from '../domain/upstream-call.js';
 import type { CatalogView } from '../domain/catalog.js';
 import { MAX_QUERY_LENGTH, toolDocumentId, type ToolSearchRequest, type ToolSearchResult } from '../search/index.js';
 import { compact, decodeCursor, encodeCursor, LIST_TTL_MS, type BundleView } from './bundle-view.js';

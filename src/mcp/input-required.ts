@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { DownstreamRpcError, type CallSignal, type DownstreamPeer } from '../domain/catalog.js';
+import { DownstreamRpcError, type CallSignal, type DownstreamPeer } from '../domain/upstream-call.js';
 import { LOG_LEVELS, type LogLevel } from './client-requests.js';
 import { RpcCode } from './protocol.js';
 

@@ -1,5 +1,5 @@
 import { JSONRPCErrorException } from 'json-rpc-2.0';
-import { resultText } from '../domain/catalog.js';
+import { resultText } from '../domain/result-text.js';
 
 /** Legacy (initialize + session) protocol versions, oldest first. */
 export const LEGACY_VERSIONS = ['2025-03-26', '2025-06-18', '2025-11-25'] as const;

@@ -1,4 +1,4 @@
-import type { UpstreamCaller } from '../domain/catalog.js';
+import type { UpstreamCaller } from '../domain/upstream-call.js';
 import type { Logger } from '../logger.js';
 import { sseEvent } from './http-transport.js';
 import type { Session } from './sessions.js';

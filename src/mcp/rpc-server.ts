@@ -6,7 +6,7 @@ import {
   type JSONRPCRequest,
   type JSONRPCResponse,
 } from 'json-rpc-2.0';
-import { resultText, withResultText } from '../domain/catalog.js';
+import { resultText, withResultText } from '../domain/result-text.js';
 import type { McpContext, McpMethodDeps } from './context.js';
 import { completionComplete } from './methods/completion.js';
 import { discover, initialize, ping } from './methods/lifecycle.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { JSONRPCErrorException } from 'json-rpc-2.0';
-import { DownstreamRpcError, type DownstreamPeer, type ToolCallResult } from '../domain/catalog.js';
+import { DownstreamRpcError, type DownstreamPeer, type ToolCallResult } from '../domain/upstream-call.js';
 import { RpcCode } from './protocol.js';
 
 /** Where a task is in its life (MCP tasks: 2025-11-25 and the 2026-07-28 extension share the names). */

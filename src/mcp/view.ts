@@ -1,4 +1,4 @@
-import type { ToolCallResult } from '../domain/catalog.js';
+import type { ToolCallResult } from '../domain/upstream-call.js';
 import type { ToolOverride } from '../domain/tool-override.js';
 import type { McpContext, McpMethodDeps } from './context.js';
 import type { Era, RawResult } from './protocol.js';

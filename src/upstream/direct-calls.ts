@@ -1,6 +1,6 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { CallSignal } from '../domain/catalog.js';
+import type { CallSignal } from '../domain/upstream-call.js';
 import type { DeadlineWheel } from '../lib/deadline-wheel.js';
 import type { RawMessageSource } from './raw-message.js';
 

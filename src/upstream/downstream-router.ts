@@ -10,7 +10,7 @@ import {
   McpError,
   type ClientCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
-import { DownstreamRpcError, type DownstreamPeer } from '../domain/catalog.js';
+import { DownstreamRpcError, type DownstreamPeer } from '../domain/upstream-call.js';
 import { scopedStorage } from '../lib/scoped-storage.js';
 
 /**

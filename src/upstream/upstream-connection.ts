@@ -20,7 +20,7 @@ import { OutboundRefusedError, type OutboundPolicy } from '../lib/outbound-polic
 import { LeanStdioClientTransport } from './lean-stdio-transport.js';
 import type { Logger } from '../logger.js';
 import { LeanHttpClientTransport } from './lean-http-transport.js';
-import { abortSignalOf, UpstreamError, type CallSignal, type UpstreamCallOptions } from '../domain/catalog.js';
+import { abortSignalOf, UpstreamError, type CallSignal, type UpstreamCallOptions } from '../domain/upstream-call.js';
 import { DeadlineWheel } from '../lib/deadline-wheel.js';
 import { DirectCalls, type DirectReply, type DirectRequestOptions } from './direct-calls.js';
 import { DownstreamRouter, outsideCalls, RELAY_CLIENT_CAPABILITIES } from './downstream-router.js';

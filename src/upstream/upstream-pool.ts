@@ -20,8 +20,8 @@ import {
   type ToolCallResult,
   type UpstreamCallOptions,
   type UpstreamCaller,
-  withResultText,
-} from '../domain/catalog.js';
+} from '../domain/upstream-call.js';
+import { withResultText } from '../domain/result-text.js';
 import {
   InvalidAnswerError,
   UpstreamConnection,

@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  CallSignal,
-  CatalogTool,
-  JsonSchemaObject,
-  ToolCallResult,
-  UpstreamCallOptions,
-  UpstreamCaller,
-} from '../../src/domain/catalog.js';
-import { UpstreamError } from '../../src/domain/catalog.js';
+import type { CatalogTool, JsonSchemaObject } from '../../src/domain/catalog.js';
+import type { CallSignal, ToolCallResult, UpstreamCallOptions, UpstreamCaller } from '../../src/domain/upstream-call.js';
+import { UpstreamError } from '../../src/domain/upstream-call.js';
 import type { InMemoryCatalog } from '../../src/live/in-memory-catalog.js';
 
 /** One call that reached the test upstream. */

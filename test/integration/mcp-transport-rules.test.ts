@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolCallResult, UpstreamCallOptions } from '../../src/domain/catalog.js';
+import type { ToolCallResult, UpstreamCallOptions } from '../../src/domain/upstream-call.js';
 import { createUser, type TestUser } from '../helpers/identity.js';
 import { mcpFetch, parseSse, RawSession, responseOf } from '../helpers/mcp-http.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { UpstreamError } from '../../src/domain/catalog.js';
+import { UpstreamError } from '../../src/domain/upstream-call.js';
 import { ApiClient } from '../helpers/api-client.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { descendantPids, fixtureStdio, register, waitConnected, waitFor } from '../helpers/upstreams.js';

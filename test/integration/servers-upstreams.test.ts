@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { UpstreamError, type UpstreamProgress } from '../../src/domain/catalog.js';
+import { UpstreamError, type UpstreamProgress } from '../../src/domain/upstream-call.js';
 import { capturedLogs, LOOPBACK_UPSTREAMS, startTestServer, type TestServer } from '../helpers/test-server.js';
 import {
   EVERYTHING_BIN,

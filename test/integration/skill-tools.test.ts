@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { UpstreamError } from '../../src/domain/catalog.js';
+import { UpstreamError } from '../../src/domain/upstream-call.js';
 import { setupFixtureBundle, type FixtureBundle } from '../helpers/fixture-bundle.js';
 import { createUser } from '../helpers/identity.js';
 import { mcpFetch, modernRequest, RawSession, responseOf } from '../helpers/mcp-http.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { resultText } from '../../src/domain/catalog.js';
+import { resultText } from '../../src/domain/result-text.js';
 import { InvalidAnswerError } from '../../src/upstream/upstream-connection.js';
 import { callResult } from '../../src/upstream/upstream-pool.js';
 

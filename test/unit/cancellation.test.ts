@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { abortSignalOf } from '../../src/domain/catalog.js';
+import { abortSignalOf } from '../../src/domain/upstream-call.js';
 import { Cancellation } from '../../src/mcp/cancellation.js';
 
 describe('Cancellation (the per-request CallSignal of the MCP endpoints)', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { DownstreamRpcError, type DownstreamPeer } from '../../src/domain/catalog.js';
+import { DownstreamRpcError, type DownstreamPeer } from '../../src/domain/upstream-call.js';
 import { ClientRequests } from '../../src/mcp/client-requests.js';
 import type { Session } from '../../src/mcp/sessions.js';
 import { DownstreamRouter } from '../../src/upstream/downstream-router.js';

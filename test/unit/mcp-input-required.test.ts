@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import type { DownstreamPeer } from '../../src/domain/catalog.js';
+import type { DownstreamPeer } from '../../src/domain/upstream-call.js';
 import { InputExchanges, type InputRound, type StartCall } from '../../src/mcp/input-required.js';
 
 /** A fake upstream call: asks the peer what `script` says, then answers with what it got. */

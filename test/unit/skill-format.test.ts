@@ -3,7 +3,7 @@ import { resultFromOutput } from '../../src/sandbox/sandbox-types.js';
 import { ScriptToolRegistry, ScriptToolRouter } from '../../src/services/skills/script-tools.js';
 import { isSkillName, parseSkillMd, renderSkillMd, SkillFormatError } from '../../src/services/skills/skill-md.js';
 import { parseWorkflow, WORKFLOW_SCHEMA } from '../../src/services/skills/workflow.js';
-import type { UpstreamCaller } from '../../src/domain/catalog.js';
+import type { UpstreamCaller } from '../../src/domain/upstream-call.js';
 import { SPEC } from '../helpers/contract.js';
 
 describe('SKILL.md (skill-md.ts)', () => {

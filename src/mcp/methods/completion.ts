@@ -1,4 +1,4 @@
-import { UpstreamError, type CompletionRef } from '../../domain/catalog.js';
+import { UpstreamError, type CompletionRef } from '../../domain/upstream-call.js';
 import type { McpContext, McpMethodDeps } from '../context.js';
 import { RpcCode, rpcError } from '../protocol.js';
 import { callUpstream, upstreamRpcError } from './upstream-call.js';

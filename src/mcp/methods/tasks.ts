@@ -1,4 +1,4 @@
-import type { DownstreamPeer, ToolCallResult } from '../../domain/catalog.js';
+import type { DownstreamPeer, ToolCallResult } from '../../domain/upstream-call.js';
 import type { McpContext, McpMethodDeps } from '../context.js';
 import { RpcCode, rpcError } from '../protocol.js';
 import type { Task } from '../tasks.js';

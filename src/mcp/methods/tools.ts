@@ -1,5 +1,5 @@
 import { ConcealedArgumentError, upstreamArguments } from '../../domain/bundle-tools.js';
-import { UpstreamError, type ToolCallResult } from '../../domain/catalog.js';
+import { UpstreamError, type ToolCallResult } from '../../domain/upstream-call.js';
 import type { CallStatus } from '../../domain/call-records.js';
 import type { OfferedTool, UnavailableTool } from '../view.js';
 import type { McpContext, McpMethodDeps } from '../context.js';

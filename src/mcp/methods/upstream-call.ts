@@ -1,5 +1,5 @@
 import type { JSONRPCErrorException } from 'json-rpc-2.0';
-import { UpstreamError, type UpstreamCallOptions, type UpstreamProgress } from '../../domain/catalog.js';
+import { UpstreamError, type UpstreamCallOptions, type UpstreamProgress } from '../../domain/upstream-call.js';
 import type { McpContext, McpMethodDeps } from '../context.js';
 import { RpcCode, rpcError } from '../protocol.js';
 

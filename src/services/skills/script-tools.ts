@@ -1,5 +1,11 @@
 import type { ScriptLanguage, ScriptRunner } from '../../sandbox/sandbox-types.js';
-import { abortSignalOf, UpstreamError, type ToolCallResult, type UpstreamCallOptions, type UpstreamCaller } from '../../domain/catalog.js';
+import {
+  abortSignalOf,
+  UpstreamError,
+  type ToolCallResult,
+  type UpstreamCallOptions,
+  type UpstreamCaller,
+} from '../../domain/upstream-call.js';
 
 /** A script tool as the call path needs it: where its code is and how to run it. */
 export interface ScriptToolSpec {

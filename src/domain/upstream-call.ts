@@ -1,0 +1,138 @@
+/**
+ * Calling a tool (or another method) of an upstream server: what the MCP endpoints hand the
+ * pool (UpstreamCaller) and what comes back. The upstream side implements it; src/mcp consumes it.
+ */
+
+/** Progress reported by an upstream during a call. */
+export interface UpstreamProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/**
+ * What a call needs of its caller's cancellation: whether and why it was cancelled, and a
+ * listener. An AbortSignal is one; the MCP endpoints pass a lighter one per request (an
+ * AbortController and its EventTarget per request cost about 3 % of the hot path's CPU), which
+ * makes an AbortSignal only when something asks for one (`abortSignalOf`).
+ */
+export interface CallSignal {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/** An AbortSignal that aborts with `signal` (`signal` itself when it is one), for APIs that need one. */
+export function abortSignalOf(signal: CallSignal): AbortSignal {
+  if (signal instanceof AbortSignal) return signal;
+  const lazy = (signal as { readonly abortSignal?: AbortSignal }).abortSignal;
+  if (lazy) return lazy;
+  const controller = new AbortController();
+  if (signal.aborted) controller.abort(signal.reason);
+  else signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+  return controller.signal;
+}
+
+export interface UpstreamCallOptions {
+  /** Aborting cancels the upstream request (`notifications/cancelled` is sent upstream). */
+  signal?: CallSignal;
+  /** Overrides the server's configured per-call timeout. */
+  timeoutMs?: number;
+  /**
+   * An upper bound on the call's timeout (the caller's backstop): the call times out at the earlier
+   * of this and its own timeout, and is then cancelled upstream like any timed-out call.
+   */
+  maxTimeoutMs?: number;
+  /** Receives upstream progress notifications for this call. */
+  onProgress?: (progress: UpstreamProgress) => void;
+  /**
+   * The downstream client this call runs for: server-to-client requests (sampling, elicitation,
+   * roots) and log messages the upstream sends during the call are relayed to it.
+   */
+  downstream?: DownstreamPeer;
+  /**
+   * Run the tool call as a task on the upstream when it offers task-augmented `tools/call` (the
+   * gateway's own task for the call waits on it); otherwise the call runs as an ordinary one.
+   */
+  asTask?: { readonly ttlMs: number };
+}
+
+/**
+ * The downstream client behind one upstream call, as the pool sees it: what it declared, and how
+ * to reach it while the call runs. Implemented by the MCP endpoints.
+ */
+export interface DownstreamPeer {
+  /** Whether the client declared the capability a server-to-client method needs (`sampling`, `elicitation`, `roots`). */
+  has(capability: 'sampling' | 'elicitation' | 'roots'): boolean;
+  /**
+   * Sends a server-to-client request to the client and resolves with its result; rejects with a
+   * DownstreamRpcError when the client answers an error, or when it cannot be reached.
+   */
+  request(method: string, params: Record<string, unknown> | undefined, signal: AbortSignal): Promise<Record<string, unknown>>;
+  /** Relays an upstream `notifications/message` (the peer applies the client's log level). */
+  log(params: Record<string, unknown>): void;
+}
+
+/** A JSON-RPC error answer of a downstream client (or the gateway's own refusal on its behalf). */
+export class DownstreamRpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'DownstreamRpcError';
+  }
+}
+
+/** A `completion/complete` reference, in the upstream's names. */
+export type CompletionRef = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+
+/** Result of `tools/call` (MCP CallToolResult): content blocks, structured content, isError. */
+export interface ToolCallResult {
+  content: unknown[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** Raised by the pool when an upstream cannot serve a call (down, timeout, protocol error). */
+export class UpstreamError extends Error {
+  constructor(
+    readonly kind: 'unavailable' | 'timeout' | 'protocol' | 'cancelled' | 'rejected',
+    message: string,
+    /** JSON-RPC error the upstream answered with, when it did. */
+    readonly rpcError?: { code: number; message: string; data?: unknown },
+  ) {
+    super(message);
+    this.name = 'UpstreamError';
+  }
+}
+
+/** Calls into upstream servers through the shared pool (one client per server). */
+export interface UpstreamCaller {
+  callTool(serverId: string, toolName: string, args: Record<string, unknown>, options?: UpstreamCallOptions): Promise<ToolCallResult>;
+  readResource(serverId: string, uri: string, options?: UpstreamCallOptions): Promise<{ contents: unknown[]; [key: string]: unknown }>;
+  getPrompt(
+    serverId: string,
+    name: string,
+    args: Record<string, string>,
+    options?: UpstreamCallOptions,
+  ): Promise<{ messages: unknown[]; description?: string; [key: string]: unknown }>;
+  /** `completion/complete` on the upstream (absent: completion is not offered). */
+  complete?(
+    serverId: string,
+    params: { ref: CompletionRef; argument: { name: string; value: string }; context?: Record<string, unknown> },
+    options?: UpstreamCallOptions,
+  ): Promise<{ completion: { values: string[]; total?: number; hasMore?: boolean }; [key: string]: unknown }>;
+  /** `resources/subscribe` on the upstream (absent: subscriptions are not offered). */
+  subscribeResource?(serverId: string, uri: string, options?: UpstreamCallOptions): Promise<void>;
+  /** `resources/unsubscribe` on the upstream. */
+  unsubscribeResource?(serverId: string, uri: string, options?: UpstreamCallOptions): Promise<void>;
+  /** Calls `listener` for every upstream `notifications/resources/updated`; returns the unsubscribe. */
+  onResourceUpdated?(listener: (serverId: string, uri: string) => void): () => void;
+  /** Calls `listener` whenever an upstream connection (re)initialises; returns the unsubscribe. */
+  onUpstreamConnected?(listener: (serverId: string) => void): () => void;
+}
