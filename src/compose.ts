@@ -127,7 +127,7 @@ export interface Services {
   /** Writes call records in batches, off the request path. */
   readonly callRecorder: CallRecorder;
 
-  // AI (issue 10).
+  // AI: providers and server generation.
   /** AI provider configurations; `llm()` / `embedder()` give the clients generation, skills and search use. */
   readonly aiProviders: AiProvidersService;
   /** Server generation jobs: the API and the scheduler that runs them (started by `start`). */
