@@ -22,8 +22,8 @@ import {
   type UpstreamCaller,
   withResultText,
 } from '../domain/catalog.js';
+import { InvalidAnswerError } from './upstream-errors.js';
 import {
-  InvalidAnswerError,
   UpstreamConnection,
   type UpstreamEvents,
   type UpstreamPoolOptions,
