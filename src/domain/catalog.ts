@@ -190,7 +190,8 @@ export interface ToolCallResult {
 /**
  * Where a result object keeps the JSON text it arrived as (a non-enumerable property, so a copy or
  * a spread of the result never carries it). An MCP endpoint answering with the same, unchanged
- * object splices this text in instead of serialising the object again (issue 13).
+ * object splices this text in instead of serialising the object again (a passed-through result
+ * costs the gateway no serialisation).
  */
 export const RESULT_TEXT: unique symbol = Symbol('toolgate.resultText');
 
