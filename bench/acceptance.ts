@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: every measurement behind issue 13's targets in one run, one part after the
+ * `npm run bench`: every measurement behind the performance targets in one run, one part after the
  * other (they share the two cores, so never side by side), then one table of the targets with
  * what this run measured and whether it met them. The parts are the benches that measure them:
  *

@@ -1,5 +1,5 @@
 /**
- * A/B of two builds of the gateway (issue 13): for a change whose effect is smaller than this
+ * A/B of two builds of the gateway: for a change whose effect is smaller than this
  * machine's drift between runs, both builds run side by side, pinned to core 0 (the bench
  * upstream and this load client on core 1), each idle while the other is measured, with trials
  * in ABBA order. Closed-loop `tools/call` echo (1 KiB); CPU per request from /proc (all threads).

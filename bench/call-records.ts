@@ -1,5 +1,5 @@
 /**
- * What a recorded call costs the database (issue 13): batches of call records written through
+ * What a recorded call costs the database: batches of call records written through
  * the production store (`CallRecordsStore.insertMany`: the records, their rollups and histograms
  * in one statement) into a schema of its own on PostgreSQL, one batch after the other. Reports,
  * per record, the PostgreSQL backend's CPU (from /proc: the server must run on this machine),

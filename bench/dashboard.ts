@@ -1,5 +1,5 @@
 /**
- * Dashboard benchmark (issue 12): 1,000,000 call records over 100 servers in the last 24 hours,
+ * Dashboard benchmark: 1,000,000 call records over 100 servers in the last 24 hours,
  * written through the production path (`CallRecordsStore.insertMany`, which keeps the rollups),
  * then each dashboard operation timed over HTTP through the real server (authentication, rate
  * limit, validation, handler, service, store), on the embedded PGlite and on PostgreSQL. Also

@@ -1,8 +1,9 @@
 /**
- * `/mcp/gateway` benchmark (issue 9): the real server (`startServer`, embedded PGlite, API key
- * check, rate limit, settings from memory) with 10,000 catalog tools from 200 synthetic servers in
- * 10 bundles of 1,000, and a stub upstream (no call reaches one). Measures, over loopback HTTP
- * with one keep-alive undici connection and microsecond timings:
+ * `/mcp/gateway` benchmark (the unified endpoint with search and execute): the real server
+ * (`startServer`, embedded PGlite, API key check, rate limit, settings from memory) with 10,000
+ * catalog tools from 200 synthetic servers in 10 bundles of 1,000, and a stub upstream (no call
+ * reaches one). Measures, over loopback HTTP with one keep-alive undici connection and microsecond
+ * timings:
  *
  * - warm `tools/list` on the gateway in direct mode, one user whose view is 1,000 tools (one bundle),
  *   beside the bundle endpoint's `tools/list` of the same bundle (the floor, same run);

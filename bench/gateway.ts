@@ -1,17 +1,17 @@
 /**
  * Bench gateway process (G): Toolgate with its production stack (credential check by key hash,
  * bundle policy, call records, embedded PGlite, the upstream pool's MCP SDK client over the lean
- * Streamable HTTP transport, or the SDK's own transport with `sdk`), debug logging
- * off. Registers the bench upstream as a real `streamable_http` server through the REST API, adds
- * 1,000 catalog tools from 50 synthetic servers for the list scenario, creates the bundles through
- * the REST API, prints {"port", "echoKey", "listKey"} and answers `{cmd: "heap"}` over IPC with the heap
- * after a full GC (for the session memory scenario). Run with --expose-gc.
+ * Streamable HTTP transport), debug logging off. Registers the bench upstream as a real
+ * `streamable_http` server through the REST API, adds 1,000 catalog tools from 50 synthetic servers
+ * for the list scenario, creates the bundles through the REST API, prints {"port", "echoKey",
+ * "listKey"} and answers `{cmd: "heap"}` over IPC with the heap after a full GC (for the session
+ * memory scenario). Run with --expose-gc.
  *
  * The benches run it compiled, as production runs the server: `gatewayEntry()` (bench/production-flags.ts)
  * runs `scripts/build-server.mjs --bench`, which transpiles the server into dist/ (as `npm start`
  * does) and this file into dist/bench/gateway.js; compiled, it loads the server from dist/, so the
  * process has no tsx in it. Run as .ts (through tsx) it loads src/ instead.
- * Usage: node --expose-gc dist/bench/gateway.js <upstream-port | stdio> [lean|sdk|koa]
+ * Usage: node --expose-gc dist/bench/gateway.js <upstream-port | stdio>
  *    or: node --expose-gc --import tsx bench/gateway.ts ... (the sources)
  */
 import fs from 'node:fs';
@@ -54,16 +54,10 @@ const config = loadConfig({
   TOOLGATE_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
   // The bench upstream listens on loopback, which the outbound-address policy refuses unless allow-listed.
   TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1',
-  // argv[3] = 'sdk' runs the MCP SDK's Streamable HTTP client transport instead of the lean one.
-  TOOLGATE_UPSTREAM_HTTP_CLIENT: process.argv[3] === 'sdk' ? 'sdk' : 'lean',
-  // BENCH_STDIO_CLIENT=sdk: the MCP SDK's stdio client transport instead of the lean one (with `stdio`).
-  TOOLGATE_UPSTREAM_STDIO_CLIENT: process.env.BENCH_STDIO_CLIENT === 'sdk' ? 'sdk' : 'lean',
 });
-// argv[3] = 'koa' serves the MCP paths through the Koa chain instead of the fast path (K column).
 const server = await startServer(config, {
   // As in production (the buffered JSON destination of stdout), into /dev/null.
   logger: createLogger(config, '/dev/null'),
-  mcpFastPath: process.argv[3] !== 'koa',
   // BENCH_RECORD_BATCH: call records per insert instead of the default 500 (what the batch size costs).
   ...(process.env.BENCH_RECORD_BATCH ? { callRecorder: { batchSize: Number(process.env.BENCH_RECORD_BATCH) } } : {}),
 });

@@ -1,5 +1,5 @@
 /**
- * Quick hop comparison for profiling work on the gateway's hot path (issue 13): the bench upstream,
+ * Quick hop comparison for profiling work on the gateway's hot path: the bench upstream,
  * the raw proxy R and one gateway G (production path: PGlite, or PostgreSQL with
  * BENCH_DATABASE_URL), each pinned as in `npm run bench`; closed-loop `tools/call` echo (1 KiB)
  * at N clients, trials interleaving R and G; CPU per request from /proc. Not the acceptance

@@ -1,14 +1,15 @@
 /**
- * Memory under load (issue 13): the gateway process (bench/gateway.ts, production path) on the
- * embedded PGlite and on PostgreSQL (BENCH_DATABASE_URL, default the local server), each after
- * start-up (idle) and right after a 32-client closed loop of `tools/call` (1 KiB echo) for
- * MEMORY_RUN_S seconds (default 20). Reports RSS (/proc), its split (anonymous vs file-backed,
+ * Memory under load (a target of BENCHMARKS.md): the gateway process (bench/gateway.ts, production
+ * path) on the embedded PGlite and on PostgreSQL (BENCH_DATABASE_URL, default the local server),
+ * each after start-up (idle) and right after a 32-client closed loop of `tools/call` (1 KiB echo)
+ * for MEMORY_RUN_S seconds (default 20). Reports RSS (/proc), its split (anonymous vs file-backed,
  * smaps_rollup), the V8 heap, `external` (off-heap memory V8 knows of, PGlite's WebAssembly memory
  * among it) and array buffers, and the thread count. The two modes run one after the other in one
  * run (same load on the machine, load average reported). Results: bench/results/memory-<time>.json.
- * The gateway runs with the Node/V8 flags of `npm start` (bench/production-flags.ts); BENCH_NODE_FLAGS
- * replaces them (e.g. `BENCH_NODE_FLAGS=` for none, `--max-semi-space-size=4`) to measure others.
- * Exits 1 when the PostgreSQL gateway's RSS after the load or at its peak is over 256 MiB.
+ * The gateway runs with the Node/V8 flags of `npm start` (bench/production-flags.ts);
+ * BENCH_NODE_FLAGS replaces them (e.g. `BENCH_NODE_FLAGS=` for none, `--max-semi-space-size=4`) to
+ * measure others. Exits 1 when the PostgreSQL gateway's RSS after the load or at its peak is over
+ * 256 MiB.
  * Usage: npm run bench:memory
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -109,7 +110,7 @@ async function main(): Promise<void> {
   };
   const file = writeResult('memory', result.at, result);
   process.stdout.write(`${JSON.stringify(result, null, 2)}\nwritten: ${file}\n`);
-  // The acceptance check of issue 13: RSS after the load and at its peak, PostgreSQL, ≤ 256 MiB.
+  // The memory target (BENCHMARKS.md): RSS after the load and at its peak, PostgreSQL, ≤ 256 MiB.
   if (!result.postgresql_within_256_mib) {
     process.stderr.write(`PostgreSQL RSS over 256 MiB: after the load ${pg.rss_mib}, peak ${pg.rss_peak_during_load_mib}\n`);
     process.exitCode = 1;

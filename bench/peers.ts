@@ -1,5 +1,5 @@
 /**
- * Peers over one stdio server (issue 13): Toolgate against the proxies a user would pick instead,
+ * Peers over one stdio server: Toolgate against the proxies a user would pick instead,
  * each in front of its own copy of the same stdio MCP server (bench/stdio-upstream.mjs, `echo`):
  *
  * - T: Toolgate (bench/gateway.ts stdio: the real server, the stdio server registered through the

@@ -1,5 +1,5 @@
 /**
- * What a call leaves to the garbage collector (issue 13): the gateway (production build and flags,
+ * What a call leaves to the garbage collector: the gateway (production build and flags,
  * PostgreSQL unless PROMOTION_DB=pglite) under closed-loop `tools/call` echo (1 KiB) at 32
  * clients, with V8's `--trace-gc-nvp`; over the measured run, the young-generation collections
  * (count, pause), the bytes they copied and promoted to the old generation per call, and the

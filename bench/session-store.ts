@@ -1,5 +1,5 @@
 /**
- * Scale-out session options (issue 13), measured side by side in one run:
+ * Scale-out session options (sessions shared across instances), measured side by side in one run:
  *  - local: the in-memory lookup every request of a session known on this instance takes (both
  *    options keep it: only an id the instance has never seen costs more);
  *  - redis: the shared store as built (src/redis/shared-sessions.ts): SET on initialize, GET the

@@ -1,11 +1,11 @@
 /**
- * Soak (issue 13, memory): the gateway (bench/gateway.ts, production path: lean Streamable HTTP
+ * Soak (memory over time): the gateway (bench/gateway.ts, production path: lean Streamable HTTP
  * upstream pool, call records, info logging) under a fixed rate of `tools/call` (1 KiB echo) for
  * SOAK_MINUTES (default 10) at SOAK_RATE calls/s (default 1,000) over 32 sessions. Every minute it
  * takes the gateway's heap after a full GC and its RSS; the verdict compares the last sample with
  * the one after the first (warm-up) minute: growth within 5 % passes. BENCH_DATABASE_URL runs the
- * gateway on PostgreSQL instead of the embedded PGlite.
- * Results: bench/results/soak-<time>.json and a summary on stdout.
+ * gateway on PostgreSQL instead of the embedded PGlite. Results: bench/results/soak-<time>.json and
+ * a summary on stdout.
  * Usage: npm run bench:soak   (SOAK_MINUTES=1 for a short run)
  */
 import { spawn, type ChildProcess } from 'node:child_process';

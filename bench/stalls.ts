@@ -1,5 +1,5 @@
 /**
- * What is behind the p99 under fixed load (issue 13): the gateway on PostgreSQL (STALLS_DB=pglite: on
+ * What is behind the p99 under fixed load: the gateway on PostgreSQL (STALLS_DB=pglite: on
  * the embedded PGlite), with the production build and flags (BENCH_NODE_FLAGS replaces the flags),
  * at a fixed rate of `tools/call` echo (1 KiB), with BENCH_STALL_LOG=1, so it writes every GC pause
  * of 5 ms and more (`gc <kind> <ms>`, kind 1 a scavenge, 4 a mark-compact) and every event-loop

@@ -1,7 +1,9 @@
 /**
  * Generates the committed files under src/generated/ from openapi.yaml:
  *   - openapi.ts: TypeScript types of paths, components and operations (openapi-typescript);
- *   - operation-index.ts: every operation's id, method, path, tag, minimum role and transport.
+ *   - operation-index.ts: every operation's id, method, path, tag, minimum role and transport;
+ *   - schemas.ts: the JSON Schemas of the components the server validates itself at run time
+ *     (documents it fetches, not requests: openapi-backend validates those from openapi.yaml).
  *
  * `npm run codegen` writes them; `npm run codegen:check` exits 1 when they differ from what the
  * contract would generate (drift), without writing.
@@ -18,6 +20,14 @@ const SPEC = path.join(ROOT, 'openapi.yaml');
 const OUT_DIR = path.join(ROOT, 'src/generated');
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 const ROLES = ['public', 'bundle_key', 'member', 'admin', 'owner'];
+/**
+ * Components whose JSON Schema the server needs as a value: `CatalogIndex`, the catalog index
+ * documents skill catalogs serve (src/services/skills/skill-catalogs.ts validates each one it
+ * fetches).
+ */
+const RUNTIME_SCHEMAS = ['CatalogIndex'] as const;
+/** Keys that only document a schema; left out of the runtime copies. */
+const DOC_KEYS = new Set(['description', 'example', 'examples', 'title']);
 
 interface RawOperation {
   operationId?: string;
@@ -94,6 +104,38 @@ function operationIndex(doc: { paths: Record<string, Record<string, RawOperation
   ].join('\n');
 }
 
+/** A schema without its documentation keys; fails on a `$ref` (a runtime schema must stand alone). */
+function runtimeSchema(name: string, node: unknown, where: string): unknown {
+  if (Array.isArray(node)) return node.map((item, i) => runtimeSchema(name, item, `${where}/${i}`));
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$ref') throw new Error(`openapi.yaml: ${name} has a $ref at ${where}; a runtime schema must stand alone`);
+    // `properties` maps names to schemas: a property may be called `description`.
+    if (DOC_KEYS.has(key) && !where.endsWith('/properties')) continue;
+    out[key] = runtimeSchema(name, value, `${where}/${key}`);
+  }
+  return out;
+}
+
+/** The runtime schemas module: one `as const` object per component of RUNTIME_SCHEMAS. */
+function runtimeSchemas(doc: { components: { schemas: Record<string, unknown> } }): string {
+  const lines = [
+    '/**',
+    ' * JSON Schemas of contract components the server validates itself at run time (documents it',
+    ' * fetches), copied from openapi.yaml without their documentation keys. Their types are',
+    " * `components['schemas'][name]` in ./openapi.ts.",
+    ' */',
+  ];
+  for (const name of RUNTIME_SCHEMAS) {
+    const schema = doc.components.schemas[name];
+    if (!schema) throw new Error(`openapi.yaml: components.schemas.${name} is missing`);
+    const json = JSON.stringify(runtimeSchema(name, schema, `#/components/schemas/${name}`), null, 2);
+    lines.push('', `/** \`#/components/schemas/${name}\`. */`, `export const ${name}Schema = ${json} as const;`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 async function render(): Promise<Map<string, string>> {
   const source = fs.readFileSync(SPEC, 'utf8');
   const hash = createHash('sha256').update(source).digest('hex');
@@ -102,6 +144,7 @@ async function render(): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   files.set('openapi.ts', `${banner(hash)}/* eslint-disable */\n${astToString(ast)}`);
   files.set('operation-index.ts', `${banner(hash)}${operationIndex(doc)}`);
+  files.set('schemas.ts', `${banner(hash)}${runtimeSchemas(doc)}`);
   return files;
 }
 

@@ -302,8 +302,6 @@ function buildServices(input: {
     retryBaseMs: config.upstreamRetryBaseMs,
     retryMaxMs: config.upstreamRetryMaxMs,
     maxFastRetries: config.upstreamMaxFastRetries,
-    httpClient: config.upstreamHttpClient,
-    stdioClient: config.upstreamStdioClient,
     outboundPolicy,
   });
   const catalogSync = new CatalogSync({

@@ -47,8 +47,6 @@ export interface Config {
   readonly upstreamRetryMaxMs: number;
   /** Failed attempts retried on the backoff schedule before an upstream is retried only once per health-check interval. */
   readonly upstreamMaxFastRetries: number;
-  readonly upstreamHttpClient: 'lean' | 'sdk';
-  readonly upstreamStdioClient: 'lean' | 'sdk';
   /** Hosts or CIDR ranges outbound fetches may reach although private, loopback or link-local. */
   readonly outboundAllowlist: readonly string[];
   /** GitHub REST API base URL for skill catalogs. */
@@ -199,18 +197,6 @@ export const SETTINGS: readonly Setting[] = [
     key: 'upstreamMaxFastRetries',
     schema: { type: 'integer', minimum: 0, maximum: 1000, default: 8 },
     doc: 'Reconnect attempts on the backoff schedule before retrying only once per health-check interval.',
-  },
-  {
-    env: 'TOOLGATE_UPSTREAM_HTTP_CLIENT',
-    key: 'upstreamHttpClient',
-    schema: { type: 'string', enum: ['lean', 'sdk'], default: 'lean' },
-    doc: 'Client transport for Streamable HTTP upstreams: lean (node:http, keep-alive) or sdk (the MCP SDK transport, for comparison).',
-  },
-  {
-    env: 'TOOLGATE_UPSTREAM_STDIO_CLIENT',
-    key: 'upstreamStdioClient',
-    schema: { type: 'string', enum: ['lean', 'sdk'], default: 'lean' },
-    doc: 'Client transport for stdio upstreams: lean (JSON.parse per line, no zod) or sdk (the MCP SDK transport, for comparison).',
   },
   {
     env: 'TOOLGATE_OUTBOUND_ALLOWLIST',

@@ -61,8 +61,6 @@ export interface StartOptions {
   keyUsageFlushMs?: ServiceOptions['keyUsageFlushMs'];
   /** Directory of the built web console (default `web/dist`). */
   consoleDir?: string;
-  /** Serve the MCP Streamable HTTP paths ahead of Koa (default true; benchmarks compare both). */
-  mcpFastPath?: boolean;
 }
 
 /**
@@ -135,7 +133,6 @@ async function startLocked(config: Config, options: StartOptions, logger: Logger
   });
 
   const koa = app.callback();
-  const fastPathOn = options.mcpFastPath ?? true;
   // The MCP Streamable HTTP paths are served ahead of Koa (same rules, less per-request work).
   const mcpFastPath = createMcpFastPath({
     logger,
@@ -145,7 +142,7 @@ async function startLocked(config: Config, options: StartOptions, logger: Logger
     serve: (req, res, route, requestId, access) => mcp.core.serveRaw(req, res, route, requestId, access),
   });
   const server = http.createServer({ ServerResponse: GatewayResponse }, (req, res) => {
-    if (!fastPathOn || !mcpFastPath(req, res)) void koa(req, res);
+    if (!mcpFastPath(req, res)) void koa(req, res);
   });
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;

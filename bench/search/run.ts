@@ -1,5 +1,6 @@
 /**
- * Tool search benchmark (PERFORMANCE.md B6; issue 9 "The search").
+ * Tool search benchmark (PERFORMANCE.md B6): the quality and speed of the tool search behind
+ * `/mcp/gateway`.
  *
  * Quality: Recall@1, Recall@5 and MRR@10 of keyword, semantic and hybrid search on the labelled
  * set (bench/search/tools.json: tools harvested from MCP servers published on npm;

@@ -4,11 +4,13 @@
  * domain errors of `ai-errors.ts`.
  */
 
-/** The adapters that exist (the contract's `AIProviderName`). */
-export type AiProviderName = 'openai' | 'anthropic' | 'openai_compatible' | 'ollama' | 'vllm' | 'lmstudio';
+import type { components } from '../generated/openapi.js';
 
-/** What a provider configuration is used for (the contract's `AIProviderType`). */
-export type AiProviderType = 'llm' | 'embedding';
+/** The adapters that exist: the contract's `AIProviderName`. */
+export type AiProviderName = components['schemas']['AIProviderName'];
+
+/** What a provider configuration is used for: the contract's `AIProviderType`. */
+export type AiProviderType = components['schemas']['AIProviderType'];
 
 /** One message of a conversation. `system` messages may appear anywhere; Anthropic gets them joined. */
 export interface ChatMessage {
@@ -95,21 +97,11 @@ export interface EmbeddingClient extends Embedder {
   readonly model: string;
 }
 
-/** Adapter options a provider configuration's `config` may carry (other scalar keys: see `passThrough`). */
-export interface AiAdapterConfig {
-  temperature?: number;
-  max_tokens?: number;
-  dimensions?: number;
-  timeout_ms?: number;
-  organization?: string;
-  /** SDK retries on connection errors, 408, 409, 429 and 5xx (exponential backoff with jitter); 0–5, default 2. */
-  max_retries?: number;
-  /** Anthropic extended thinking budget when `thinking` is asked for (≥ 1024). */
-  thinking_budget_tokens?: number;
-  /** How structured output is requested from OpenAI-compatible servers: `json_schema` (default), `json_object` or `prompt`. */
-  structured_output?: 'json_schema' | 'json_object' | 'prompt';
-  [key: string]: unknown;
-}
+/**
+ * Adapter options a provider configuration's `config` may carry: the contract's `AIProviderConfig`
+ * (the named keys the adapters understand; other scalar keys are passed through, see `passThrough`).
+ */
+export type AiAdapterConfig = components['schemas']['AIProviderConfig'];
 
 /** Everything an adapter needs to reach one model. The key is plaintext here: never log this object. */
 export interface AiProviderSpec {

@@ -6,7 +6,7 @@
 /**
  * Where a result object keeps the JSON text it arrived as (a non-enumerable property, so a copy or
  * a spread of the result never carries it). An MCP endpoint answering with the same, unchanged
- * object splices this text in instead of serialising the object again (issue 13).
+ * object splices this text in instead of serialising the object again.
  */
 export const RESULT_TEXT: unique symbol = Symbol('toolgate.resultText');
 

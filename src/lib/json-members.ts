@@ -5,8 +5,9 @@
  * are skipped with `indexOf`, nested values by depth, so the cost is one pass over the text up to
  * the member.
  *
- * Used to pass an upstream's `result` on exactly as the upstream wrote it (issue 13): the answer
- * to the caller is the result's text spliced into a new envelope, never re-serialised.
+ * Used to pass an upstream's `result` on exactly as the upstream wrote it, which saves the gateway
+ * a serialisation per call: the answer to the caller is the result's text spliced into a new
+ * envelope, never re-serialised.
  */
 export function memberSpan(text: string, name: string): [start: number, end: number] | undefined {
   let i = skipSpace(text, 0);

@@ -37,13 +37,14 @@ const SETTLED = (): void => undefined;
 const ID_PREFIX = 'tg.';
 
 /**
- * Requests sent to an upstream without the MCP SDK `Client`'s request bookkeeping (issue 13): no
- * zod parse of the answer, no timer, AbortSignal listener and handler maps per request beyond one
- * map entry, one deadline on the shared wheel and (when cancellable) one abort listener. The
- * SDK still owns the connection (initialisation, notifications, progress, requests from the
- * upstream); answers to direct requests are claimed from the transport before the SDK sees them,
- * with their text where the transport offers it (`RawMessageSource`), so results can be passed
- * on untouched. Used for the hot `tools/call`; everything else stays on the SDK.
+ * Requests sent to an upstream without the MCP SDK `Client`'s request bookkeeping, so a proxied
+ * call costs the gateway little more than a raw hop would: no zod parse of the answer, no timer,
+ * AbortSignal listener and handler maps per request beyond one map entry, one deadline on the
+ * shared wheel and (when cancellable) one abort listener. The SDK still owns the connection
+ * (initialisation, notifications, progress, requests from the upstream); answers to direct requests
+ * are claimed from the transport before the SDK sees them, with their text where the transport
+ * offers it (`RawMessageSource`), so results can be passed on untouched. Used for the hot
+ * `tools/call`; everything else stays on the SDK.
  */
 export class DirectCalls {
   private readonly pending = new Map<string, Pending>();

@@ -144,7 +144,7 @@ export class DownstreamRouter {
     // reach). A Set that lives as long as the connection keeps its hash tables in the old
     // generation, and a table it grew or shrank out of stays there, entries and all, until the
     // next full collection: every young-generation collection until then would copy and promote
-    // a finished request through that stale entry (issue 13: most of a call's promoted bytes).
+    // a finished request through that stale entry (measured: most of the bytes a call promoted).
     call.peer = undefined;
     if (this.tagged.size === 0) return;
     for (const [id, c] of this.tagged) if (c === call) this.tagged.delete(id);

@@ -32,7 +32,7 @@ const DEFAULT_MAX_LINE_BYTES = 10 * 1024 * 1024;
  * `Client`. It launches the server as the SDK's `StdioClientTransport` does (cross-spawn, no shell,
  * stderr piped and readable from `stderr` before `start()`), but reads with `JSON.parse` and a
  * JSON-RPC 2.0 shape check only: the SDK's transport runs a zod parse of every incoming message,
- * which showed in the gateway's CPU profile (issue 13). Incoming lines are offered to
+ * which showed in the gateway's CPU profile under load. Incoming lines are offered to
  * `onRawMessage` first (see `RawMessageSource`). Lines that are not JSON-RPC go to `onerror` and
  * reading goes on. `onclose` is called once: when the child has exited (crash included), or when
  * `close()` is done.

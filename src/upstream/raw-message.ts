@@ -1,9 +1,10 @@
 /**
- * The seam between an upstream transport and the pool's direct calls (issue 13): a transport that
- * implements it offers every incoming JSON-RPC message together with the exact text it arrived as,
- * before the MCP SDK `Client` sees it. The pool claims the answers to its own direct requests
- * (`tools/call` sent without the SDK's request bookkeeping), so their results can be passed on
- * to the caller as the upstream wrote them, never parsed by the SDK nor re-serialised.
+ * The seam between an upstream transport and the pool's direct calls, which keeps parsing and
+ * serialising off the hot `tools/call` path: a transport that implements it offers every incoming
+ * JSON-RPC message together with the exact text it arrived as, before the MCP SDK `Client` sees it.
+ * The pool claims the answers to its own direct requests (`tools/call` sent without the SDK's
+ * request bookkeeping), so their results can be passed on to the caller as the upstream wrote them,
+ * never parsed by the SDK nor re-serialised.
  */
 export interface RawMessageSource {
   /**

@@ -1,8 +1,4 @@
-import { setMaxListeners } from 'node:events';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
@@ -17,9 +13,10 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { OutboundRefusedError, type OutboundPolicy } from '../lib/outbound-policy.js';
-import { LeanStdioClientTransport } from './lean-stdio-transport.js';
 import type { Logger } from '../logger.js';
-import { LeanHttpClientTransport } from './lean-http-transport.js';
+import { LeanStdioClientTransport } from './lean-stdio-transport.js';
+import { createTransport, shutDown, stdioPid, type UpstreamTransportSpec } from './transports.js';
+import { callError, describeError, isSessionGone } from './upstream-errors.js';
 import { abortSignalOf, UpstreamError, type CallSignal, type UpstreamCallOptions } from '../domain/upstream-call.js';
 import { DeadlineWheel } from '../lib/deadline-wheel.js';
 import { DirectCalls, type DirectReply, type DirectRequestOptions } from './direct-calls.js';
@@ -33,11 +30,6 @@ interface CallRequest {
   /** The call's tag (`runDirect`), for the request to carry. */
   readonly tag: object | undefined;
 }
-
-/** How to reach one upstream server (secrets already opened). */
-export type UpstreamTransportSpec =
-  | { transport: 'stdio'; command: string; args: readonly string[]; env: Readonly<Record<string, string>>; cwd: string | null }
-  | { transport: 'streamable_http' | 'sse'; url: string; headers: Readonly<Record<string, string>> };
 
 /** One registered, enabled upstream server as the pool needs it. */
 export interface UpstreamServerSpec {
@@ -64,25 +56,13 @@ export interface UpstreamPoolOptions {
    * only once per health-check interval, so an unreachable upstream costs a bounded number of attempts.
    */
   readonly maxFastRetries: number;
-  /** Client transport of stdio upstreams; `sdk` keeps the SDK's for comparison. Default `lean`. */
-  readonly stdioClient?: 'lean' | 'sdk';
   /**
    * The outbound-address policy HTTP upstream URLs must pass at every connect (resolved then, so a
    * name that comes to point at a private address is refused too). Absent: not checked.
    */
   readonly outboundPolicy?: Pick<OutboundPolicy, 'check'>;
-  /** Client transport of Streamable HTTP upstreams; `sdk` keeps the SDK's for comparison. Default `lean`. */
-  readonly httpClient?: 'lean' | 'sdk';
   /** The timer the deadlines of direct requests run on (shared by the pool's connections). */
   readonly deadlines?: DeadlineWheel;
-}
-
-/** An upstream answered a request with something that is not a valid answer to it. */
-export class InvalidAnswerError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'InvalidAnswerError';
-  }
 }
 
 export type UpstreamStatus = 'connecting' | 'connected' | 'error';
@@ -119,42 +99,6 @@ export interface UpstreamEvents {
 }
 
 const PROBE_TIMEOUT_MS = 10_000;
-/** How long a stdio server may take to exit after its stdin closes, before SIGTERM. */
-const STDIO_GRACE_MS = 500;
-
-/** Short, secret-free description of a connection failure. */
-export function describeError(err: unknown): string {
-  if (err instanceof StreamableHTTPError) {
-    if (err.code === 401 || err.code === 403) return `upstream refused the credentials (HTTP ${err.code})`;
-    return `upstream answered HTTP ${err.code}`.concat(err.code === 404 ? ' (not found)' : '');
-  }
-  const e = err as { code?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } };
-  const code = typeof e.cause?.code === 'string' ? e.cause.code : typeof e.code === 'string' ? e.code : undefined;
-  if (code === 'ECONNREFUSED') return 'connection refused';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
-  if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return 'connection timed out';
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset';
-  if (code === 'ENOENT') return 'command not found';
-  if (code === 'EACCES') return 'command not executable';
-  if (err instanceof McpError) {
-    if (err.code === ErrorCode.RequestTimeout) return 'upstream did not answer in time';
-    if (err.code === ErrorCode.ConnectionClosed) return 'upstream closed the connection';
-  }
-  let message = typeof e.message === 'string' ? e.message : String(err);
-  if (typeof e.cause?.message === 'string' && e.cause.message) message = `${message}: ${e.cause.message}`;
-  // Keep it short and free of URLs with credentials or query strings.
-  return (
-    message
-      .replace(/https?:\/\/\S+/g, '<url>')
-      .replace(/\s+/g, ' ')
-      .slice(0, 300) || 'connection failed'
-  );
-}
-
-/** True when an HTTP upstream no longer knows our session (it must be re-initialised). */
-function isSessionGone(err: unknown): boolean {
-  return err instanceof StreamableHTTPError && err.code === 404;
-}
 
 /**
  * One MCP client for one upstream server, shared by every caller: connects, re-initialises,
@@ -234,30 +178,7 @@ export class UpstreamConnection {
     this.transport = undefined;
     this.release();
     this.directCalls.failAll();
-    await UpstreamConnection.shutDown(client, transport);
-  }
-
-  /**
-   * Closes a client (or a bare transport). A stdio server gets its stdin closed, then SIGTERM after
-   * STDIO_GRACE_MS if it is still running (the SDK would wait 2 s), then SIGKILL from the SDK.
-   */
-  private static async shutDown(client: Client | undefined, transport: Transport | undefined): Promise<void> {
-    const pid = transport instanceof LeanStdioClientTransport || transport instanceof StdioClientTransport ? transport.pid : null;
-    const term = pid
-      ? setTimeout(() => {
-          try {
-            process.kill(pid, 'SIGTERM');
-          } catch {
-            // already gone
-          }
-        }, STDIO_GRACE_MS)
-      : undefined;
-    try {
-      if (client) await client.close().catch(() => undefined);
-      else if (transport) await transport.close().catch(() => undefined);
-    } finally {
-      clearTimeout(term);
-    }
+    await shutDown(client, transport);
   }
 
   /**
@@ -368,7 +289,7 @@ export class UpstreamConnection {
           this.reconnectNow('upstream session expired');
           continue;
         }
-        const mapped = this.mapError(err, what, timeoutMs);
+        const mapped = callError(err, what, this.spec.name, timeoutMs);
         if (this.client === client && !(err instanceof McpError) && mapped.kind === 'unavailable') {
           // The transport itself failed (HTTP upstream gone, socket reset): reconnect with backoff.
           this.lost(describeError(err));
@@ -379,30 +300,6 @@ export class UpstreamConnection {
         throw mapped;
       }
     }
-  }
-
-  private mapError(err: unknown, what: string, timeoutMs: number): UpstreamError {
-    const name = this.spec.name;
-    if (err instanceof UpstreamError) return err;
-    if (err instanceof McpError) {
-      if (err.code === ErrorCode.RequestTimeout)
-        return new UpstreamError('timeout', `${what} on "${name}" timed out after ${timeoutMs} ms`);
-      if (err.code === ErrorCode.ConnectionClosed)
-        return new UpstreamError('unavailable', `Upstream server "${name}" closed the connection during ${what}`);
-      return new UpstreamError('rejected', `Upstream server "${name}" rejected ${what}: ${err.message.slice(0, 500)}`, {
-        code: err.code,
-        message: err.message.replace(/^MCP error -?\d+: /, ''),
-        ...(err.data !== undefined ? { data: err.data } : {}),
-      });
-    }
-    // A result that fails its schema (zod's error, whichever zod build the SDK parsed it with).
-    if (
-      err instanceof InvalidAnswerError ||
-      /ZodError$/.test(String((err as { name?: unknown }).name)) ||
-      Array.isArray((err as { issues?: unknown }).issues)
-    )
-      return new UpstreamError('protocol', `Upstream server "${name}" sent an invalid answer to ${what}`);
-    return new UpstreamError('unavailable', `Upstream server "${name}" is unavailable: ${describeError(err)}`);
   }
 
   /** The connected client, waiting while a connection attempt is under way (up to the deadline). */
@@ -442,28 +339,6 @@ export class UpstreamConnection {
     this.release();
   }
 
-  private makeTransport(): Transport {
-    const c = this.spec.connection;
-    if (c.transport === 'stdio') {
-      const launch = {
-        command: c.command,
-        args: [...c.args],
-        // Only a safe base environment (PATH, HOME, ...) plus the server's own variables: never ours.
-        env: { ...getDefaultEnvironment(), ...c.env },
-        ...(c.cwd ? { cwd: c.cwd } : {}),
-      };
-      return this.options.stdioClient === 'sdk'
-        ? new StdioClientTransport({ ...launch, stderr: 'pipe' })
-        : new LeanStdioClientTransport(launch);
-    }
-    const url = new URL(c.url);
-    const requestInit = { headers: { ...c.headers } };
-    if (c.transport === 'sse') return new SSEClientTransport(url, { requestInit, fetch: linkedSignalFetch });
-    return this.options.httpClient === 'sdk'
-      ? new StreamableHTTPClientTransport(url, { requestInit, fetch: linkedSignalFetch })
-      : new LeanHttpClientTransport(url, { headers: c.headers });
-  }
-
   /**
    * Connects outside any call's async context: the transport's streams (a stdio pipe, an HTTP
    * GET stream) live on after the call that happened to trigger a reconnect, and must not carry
@@ -493,7 +368,7 @@ export class UpstreamConnection {
     client.setNotificationHandler(ProgressNotificationSchema, (n) => this.onProgressNotification(n.params));
     let transport: Transport;
     try {
-      transport = this.makeTransport();
+      transport = createTransport(this.spec.connection);
     } catch (err) {
       this.failed(gen, describeError(err));
       return;
@@ -504,7 +379,7 @@ export class UpstreamConnection {
       negotiated = version;
       setProtocolVersion?.(version);
     };
-    if (transport instanceof LeanStdioClientTransport || transport instanceof StdioClientTransport) {
+    if (transport instanceof LeanStdioClientTransport) {
       // Drain stderr so a chatty server never blocks on a full pipe; keep it out of our logs above debug.
       transport.stderr?.on('data', (chunk: Buffer) => {
         if (this.options.logger.isLevelEnabled('debug'))
@@ -527,12 +402,12 @@ export class UpstreamConnection {
     try {
       await client.connect(transport, { timeout: this.options.connectTimeoutMs });
     } catch (err) {
-      await UpstreamConnection.shutDown(client, transport);
+      await shutDown(client, transport);
       if (gen === this.generation) this.failed(gen, describeError(err));
       return;
     }
     if (gen !== this.generation || this.closed) {
-      await UpstreamConnection.shutDown(client, transport);
+      await shutDown(client, transport);
       return;
     }
     this.client = client;
@@ -545,7 +420,7 @@ export class UpstreamConnection {
       serverInfo: client.getServerVersion() ?? null,
       capabilities: client.getServerCapabilities() ?? null,
       failures: 0,
-      pid: transport instanceof LeanStdioClientTransport || transport instanceof StdioClientTransport ? transport.pid : null,
+      pid: stdioPid(transport),
     });
     this.options.logger.info({ server: this.spec.name, protocolVersion: negotiated }, 'upstream connected');
     clearInterval(this.probeTimer);
@@ -591,7 +466,7 @@ export class UpstreamConnection {
     this.client = undefined;
     this.transport = undefined;
     this.directCalls.failAll();
-    if (client) void UpstreamConnection.shutDown(client, transport);
+    if (client) void shutDown(client, transport);
   }
 
   private failed(gen: number, reason: string): void {
@@ -612,40 +487,3 @@ export class UpstreamConnection {
     this.retryTimer.unref();
   }
 }
-
-/**
- * `fetch` for the SDK's HTTP transports. They pass one long-lived AbortSignal (the transport's) to
- * every request, and undici's fetch leaves a listener on it per request until garbage collection:
- * under load thousands pile up (MaxListenersExceededWarning on every call, and the CPU to print
- * it). Each request here gets its own signal, linked to the transport's only while the request is
- * in flight: for a JSON answer until the headers arrive, for an event stream until it ends.
- */
-export const linkedSignalFetch: typeof fetch = async (input, init) => {
-  const outer = init?.signal;
-  if (!outer) return fetch(input, init);
-  const inner = new AbortController();
-  // One listener per request in flight is expected here (removed when it settles), so many
-  // concurrent calls to one upstream are no leak: no MaxListenersExceededWarning past 10.
-  setMaxListeners(0, outer);
-  if (outer.aborted) inner.abort(outer.reason);
-  const onAbort = () => inner.abort(outer.reason);
-  outer.addEventListener('abort', onAbort, { once: true });
-  const unlink = () => outer.removeEventListener('abort', onAbort);
-  let response: Response;
-  try {
-    response = await fetch(input, { ...init, signal: inner.signal });
-  } catch (err) {
-    unlink();
-    throw err;
-  }
-  if (!response.body || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
-    unlink();
-    return response;
-  }
-  const body = response.body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      flush: unlink,
-    }),
-  );
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
-};

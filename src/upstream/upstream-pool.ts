@@ -22,8 +22,8 @@ import {
   type UpstreamCaller,
 } from '../domain/upstream-call.js';
 import { withResultText } from '../domain/result-text.js';
+import { InvalidAnswerError } from './upstream-errors.js';
 import {
-  InvalidAnswerError,
   UpstreamConnection,
   type UpstreamEvents,
   type UpstreamPoolOptions,

@@ -52,7 +52,7 @@ await pool.close();
 upstream.close();
 `;
 
-describe('the tools/call hot path runs without AsyncLocalStorage (issue 13)', function () {
+describe('the tools/call hot path runs without AsyncLocalStorage (an async context costs every call)', function () {
   this.timeout(30000);
 
   it('a tools/call through the upstream pool (Streamable HTTP) leaves promise hooks off while it is in flight', () => {

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Writable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LeanStdioClientTransport, type LeanStdioTransportOptions } from '../../src/upstream/lean-stdio-transport.js';
-import { describeError } from '../../src/upstream/upstream-connection.js';
+import { describeError } from '../../src/upstream/upstream-errors.js';
 
 const FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'fixture-mcp-server.ts');
 

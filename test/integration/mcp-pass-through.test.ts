@@ -53,7 +53,7 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
 });
 `;
 
-describe('upstream results are passed through as the upstream wrote them (issue 13)', function () {
+describe('upstream results are passed through as the upstream wrote them (never parsed nor re-serialised)', function () {
   this.timeout(60000);
   let t: TestServer;
   let upstream: http.Server;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { resultText } from '../../src/domain/result-text.js';
-import { InvalidAnswerError } from '../../src/upstream/upstream-connection.js';
+import { InvalidAnswerError } from '../../src/upstream/upstream-errors.js';
 import { callResult } from '../../src/upstream/upstream-pool.js';
 
 const reply = (text: string) => ({ message: JSON.parse(text) as Record<string, unknown>, text });

@@ -37,7 +37,7 @@ function setup() {
   return { wheel, calls, transport };
 }
 
-describe('DirectCalls (requests sent without the SDK client, issue 13)', () => {
+describe('DirectCalls (requests sent without the SDK client, for a cheap hot path)', () => {
   it('claims the answer to its request with its text, and leaves every other message to the SDK', async () => {
     const { wheel, calls, transport } = setup();
     const pending = calls.request(transport, 'tools/call', { name: 'echo' }, 10_000);

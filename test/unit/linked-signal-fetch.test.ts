@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { getEventListeners } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { linkedSignalFetch } from '../../src/upstream/upstream-connection.js';
+import { linkedSignalFetch } from '../../src/upstream/transports.js';
 
 describe("linkedSignalFetch (the pool HTTP transports' fetch)", () => {
   let server: http.Server;

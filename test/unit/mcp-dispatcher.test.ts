@@ -32,7 +32,7 @@ const requests: JSONRPCRequest[] = [
   { jsonrpc: '2.0', id: 5, method: 'tools/call' },
 ];
 
-describe('McpDispatcher (hot methods without json-rpc-2.0’s generic path, issue 13)', () => {
+describe('McpDispatcher (hot methods without json-rpc-2.0’s generic path, which costs every call)', () => {
   it('answers tools/call and tools/list exactly as json-rpc-2.0 does, results and errors alike', async () => {
     const hot = new McpDispatcher(deps);
     const generic = new McpDispatcher(deps, { hot: false });

@@ -2,6 +2,7 @@ import path from 'node:path/posix';
 import { Ajv } from 'ajv';
 import { BadGatewayError, BadRequestError, NotFoundError } from '../../errors.js';
 import type { components } from '../../generated/openapi.js';
+import { CatalogIndexSchema } from '../../generated/schemas.js';
 import { OutboundRefusedError } from '../../lib/outbound-policy.js';
 import { SecretBoxError } from '../../lib/secret-box.js';
 import type { Logger } from '../../logger.js';
@@ -10,6 +11,8 @@ import { parseSkillMd, SkillFormatError } from './skill-md.js';
 
 type Schemas = components['schemas'];
 export type CatalogSkillDto = Schemas['CatalogSkill'];
+/** A catalog index document (`https://` catalogs): the contract's `CatalogIndex`. */
+type CatalogIndex = Schemas['CatalogIndex'];
 
 /** One skill fetched from a catalog, ready to be parsed and saved. */
 export interface FetchedSkill {
@@ -66,50 +69,12 @@ interface CatalogData {
 type Source =
   { kind: 'github'; owner: string; repo: string; prefix: string; normalised: string } | { kind: 'index'; url: URL; normalised: string };
 
-const INDEX_SCHEMA = {
-  type: 'object',
-  required: ['skills'],
-  properties: {
-    skills: {
-      type: 'array',
-      maxItems: 1000,
-      items: {
-        type: 'object',
-        required: ['name', 'description'],
-        properties: {
-          name: { type: 'string', maxLength: 64, pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' },
-          description: { type: 'string', minLength: 1, maxLength: 1024 },
-          path: { type: 'string', maxLength: 1024 },
-          url: { type: 'string', maxLength: 2048 },
-          files: { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 1024 } },
-          author: { type: 'string', maxLength: 255 },
-          version: { type: 'string', maxLength: 64 },
-          license: { type: 'string', maxLength: 255 },
-          tags: { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 64 } },
-          metadata: { type: 'object' },
-        },
-      },
-    },
-  },
-} as const;
-const validateIndex = new Ajv({ strict: false, allErrors: false }).compile(INDEX_SCHEMA);
+/** Checks a fetched catalog index against the contract's `CatalogIndex` (generated from openapi.yaml). */
+const validateIndex = new Ajv({ strict: false, allErrors: false }).compile<CatalogIndex>(CatalogIndexSchema);
 
 /** File paths a skill may hold (as `SkillFileInput.path`). */
 const FILE_PATH = /^(?!\/)(?!.*(^|\/)\.\.(\/|$))[A-Za-z0-9._/-]{1,1024}$/;
 const GITHUB_SOURCE = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})((?:\/[^/?#\\]+)*)\/?$/;
-
-type IndexEntry = {
-  name: string;
-  description: string;
-  path?: string;
-  url?: string;
-  files?: string[];
-  author?: string;
-  version?: string;
-  license?: string;
-  tags?: string[];
-  metadata?: Record<string, unknown>;
-};
 
 /**
  * The GitHub API token from the general settings' registry credentials. The token belongs to the
@@ -526,7 +491,7 @@ export class SkillCatalogs {
       );
     }
     const seen = new Set<string>();
-    const entries = ((doc as { skills: IndexEntry[] }).skills as IndexEntry[]).map((s) => {
+    const entries = doc.skills.map((s) => {
       if (seen.has(s.name)) return undefined;
       seen.add(s.name);
       let folder: URL;

@@ -1,32 +1,26 @@
 /**
  * The tool as MCP clients of a bundle will see it in `tools/list`, computed in the browser while
- * an override is being edited (the live preview). It mirrors the server's rules
- * (src/domain/bundle-tools.ts); test/unit/console-effective-tool.test.ts checks that both
- * agree.
+ * an override is being edited (the live preview). Its types are the contract's (src/generated);
+ * its rules repeat the server's (src/domain/bundle-tools.ts: `effectiveTool`,
+ * `publishedInputSchema`), because the console runs in the browser and may import nothing of src/
+ * but the generated contract types. The copy is a few lines of pure code, so rather than a
+ * generator that would carry server code into src/generated, a property test
+ * (test/unit/console-effective-tool.test.ts) runs both on the same random tools and overrides and
+ * fails when they disagree.
  */
+import type { components } from '../../../src/generated/openapi.js';
 
 type JsonObject = Record<string, unknown>;
+type Schemas = components['schemas'];
 
-/** The override fields that shape the published tool (the contract's BundleToolOverride). */
-export interface OverrideShape {
-  name?: string | null;
-  title?: string | null;
-  description?: string | null;
-  annotations?: JsonObject | null;
-  defaults?: JsonObject | null;
-  pinned?: JsonObject | null;
-  hidden_arguments?: string[] | null;
-}
+/** The override fields that shape the published tool: the contract's BundleToolOverride. */
+export type OverrideShape = Schemas['BundleToolOverride'];
 
-/** The upstream tool (the contract's CatalogTool fields that matter here). */
-export interface UpstreamTool {
-  name: string;
-  title: string | null;
-  description: string | null;
-  input_schema: JsonObject;
-  output_schema: JsonObject | null;
-  annotations: JsonObject | null;
-}
+/** The upstream tool: the fields of the contract's CatalogTool that matter here. */
+export type UpstreamTool = Pick<
+  Schemas['CatalogTool'],
+  'name' | 'title' | 'description' | 'input_schema' | 'output_schema' | 'annotations'
+>;
 
 /** Arguments callers can neither see nor set: the pinned and the hidden ones. */
 export function concealedArguments(o: OverrideShape): Set<string> {

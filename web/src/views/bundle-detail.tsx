@@ -1,7 +1,7 @@
 import { useLocation, useRoute } from 'preact-iso';
 import { useMemo, useState } from 'preact/hooks';
 import { api, ApiError, call, type Schema } from '../lib/api.js';
-import { effectiveWireTool, type OverrideShape } from '../lib/effective-tool.js';
+import { effectiveWireTool } from '../lib/effective-tool.js';
 import { formErrors, NO_ERRORS, parseJsonObject, type FormErrors } from '../lib/forms.js';
 import { useAsync, useDebounced } from '../lib/hooks.js';
 import { useIsAdmin } from '../lib/session.js';
@@ -706,7 +706,7 @@ function OverrideEditor(props: { bundleId: string; tool: BundleTool; onDone: () 
           <>
             {!enabled && <p class="notice warn small">Not offered: the bundle's tools/list leaves this tool out.</p>}
             <pre class="preview" aria-labelledby="preview-title" tabIndex={0} data-testid="override-preview">
-              <code>{JSON.stringify(effectiveWireTool(u, draft.override as OverrideShape), null, 2)}</code>
+              <code>{JSON.stringify(effectiveWireTool(u, draft.override), null, 2)}</code>
             </pre>
           </>
         )}
