@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 /**
- * The layering of src/ (see README "Layout"), enforced: each entry forbids what a folder must not
+ * The layering of src/ (see docs/architecture.md and CONTRIBUTING.md), enforced: each entry forbids what a folder must not
  * import, with the reason. `http → handlers → services → stores → domain/lib`, and the MCP side
  * (`mcp/`, `upstream/`) beside it; `compose.ts` alone builds and wires everything.
  */
