@@ -51,7 +51,18 @@ export default tseslint.config(
     ['src/stores/**/*.ts'],
     [
       forbid(
-        ['**/services/**', '**/handlers/**', '**/http/**', '**/mcp/**', '**/upstream/**', '**/sandbox/**', '**/live/**', '**/redis/**', '**/compose.js', '**/server.js'],
+        [
+          '**/services/**',
+          '**/handlers/**',
+          '**/http/**',
+          '**/mcp/**',
+          '**/upstream/**',
+          '**/sandbox/**',
+          '**/live/**',
+          '**/redis/**',
+          '**/compose.js',
+          '**/server.js',
+        ],
         'Stores are the persistence layer: they map rows and turn driver errors into domain errors (src/errors.ts), and import nothing above them. Shared types go in src/domain.',
       ),
       WEB('Stores know no HTTP framework or JSON-RPC.'),
@@ -111,7 +122,17 @@ export default tseslint.config(
     ['src/live/**/*.ts'],
     [
       forbid(
-        ['**/stores/**', '**/services/**', '**/handlers/**', '**/http/**', '**/mcp/**', '**/upstream/**', '**/sandbox/**', '**/compose.js', '**/server.js'],
+        [
+          '**/stores/**',
+          '**/services/**',
+          '**/handlers/**',
+          '**/http/**',
+          '**/mcp/**',
+          '**/upstream/**',
+          '**/sandbox/**',
+          '**/compose.js',
+          '**/server.js',
+        ],
         'src/live is the in-memory world the MCP routes read: it holds domain values (no rows) and is kept current by the services, which it never calls; it is given callbacks instead.',
       ),
       DB('src/live never touches the database: the services load it and keep it current.'),
@@ -122,7 +143,18 @@ export default tseslint.config(
     ['src/redis/**/*.ts'],
     [
       forbid(
-        ['**/stores/**', '**/services/**', '**/handlers/**', '**/http/**', '**/mcp/**', '**/live/**', '**/upstream/**', '**/sandbox/**', '**/compose.js', '**/server.js'],
+        [
+          '**/stores/**',
+          '**/services/**',
+          '**/handlers/**',
+          '**/http/**',
+          '**/mcp/**',
+          '**/live/**',
+          '**/upstream/**',
+          '**/sandbox/**',
+          '**/compose.js',
+          '**/server.js',
+        ],
         'src/redis is the one home of Redis (connections, the change bus, shared rate limits and sessions): the layers above use it; it imports only domain types and lib helpers.',
       ),
       DB('src/redis never touches the database.'),
@@ -133,7 +165,17 @@ export default tseslint.config(
     ['src/upstream/**/*.ts'],
     [
       forbid(
-        ['**/mcp/**', '**/http/**', '**/handlers/**', '**/services/**', '**/stores/**', '**/live/**', '**/redis/**', '**/compose.js', '**/server.js'],
+        [
+          '**/mcp/**',
+          '**/http/**',
+          '**/handlers/**',
+          '**/services/**',
+          '**/stores/**',
+          '**/live/**',
+          '**/redis/**',
+          '**/compose.js',
+          '**/server.js',
+        ],
         'src/upstream is the client pool of upstream MCP servers: it implements UpstreamCaller (src/domain) and reports through UpstreamEvents; it imports no other layer.',
       ),
       DB('The upstream pool never touches the database; the catalog sync (a service) stores what it reports.'),

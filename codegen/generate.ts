@@ -1,12 +1,16 @@
 /**
- * Generates the committed files under src/generated/ from openapi.yaml:
- *   - openapi.ts: TypeScript types of paths, components and operations (openapi-typescript);
- *   - operation-index.ts: every operation's id, method, path, tag, minimum role and transport;
- *   - schemas.ts: the JSON Schemas of the components the server validates itself at run time
- *     (documents it fetches, not requests: openapi-backend validates those from openapi.yaml).
+ * Generates the committed files that are derived from a source of truth:
+ *   - src/generated/openapi.ts: TypeScript types of paths, components and operations
+ *     (openapi-typescript), from openapi.yaml;
+ *   - src/generated/operation-index.ts: every operation's id, method, path, tag, minimum role and
+ *     transport, from openapi.yaml;
+ *   - src/generated/schemas.ts: the JSON Schemas of the components the server validates itself at
+ *     run time (documents it fetches, not requests: openapi-backend validates those), from openapi.yaml;
+ *   - docs/configuration.md: the environment variables, from SETTINGS in src/config.ts
+ *     (codegen/config-docs.ts).
  *
- * `npm run codegen` writes them; `npm run codegen:check` exits 1 when they differ from what the
- * contract would generate (drift), without writing.
+ * `npm run codegen` writes them; `npm run codegen:check` exits 1 when they differ from what their
+ * sources would generate (drift), without writing.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -14,10 +18,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { parse } from 'yaml';
+import { CONFIG_DOCS_PATH, renderConfigDocs } from './config-docs.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SPEC = path.join(ROOT, 'openapi.yaml');
-const OUT_DIR = path.join(ROOT, 'src/generated');
+const OUT_DIR = 'src/generated';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 const ROLES = ['public', 'bundle_key', 'member', 'admin', 'owner'];
 /**
@@ -142,9 +147,10 @@ async function render(): Promise<Map<string, string>> {
   const doc = parse(source);
   const ast = await openapiTS(doc, { alphabetize: false, exportType: false });
   const files = new Map<string, string>();
-  files.set('openapi.ts', `${banner(hash)}/* eslint-disable */\n${astToString(ast)}`);
-  files.set('operation-index.ts', `${banner(hash)}${operationIndex(doc)}`);
-  files.set('schemas.ts', `${banner(hash)}${runtimeSchemas(doc)}`);
+  files.set(`${OUT_DIR}/openapi.ts`, `${banner(hash)}/* eslint-disable */\n${astToString(ast)}`);
+  files.set(`${OUT_DIR}/operation-index.ts`, `${banner(hash)}${operationIndex(doc)}`);
+  files.set(`${OUT_DIR}/schemas.ts`, `${banner(hash)}${runtimeSchemas(doc)}`);
+  files.set(CONFIG_DOCS_PATH, await renderConfigDocs(ROOT));
   return files;
 }
 
@@ -153,20 +159,21 @@ async function main(): Promise<void> {
   const files = await render();
   let drift = false;
   for (const [name, content] of files) {
-    const target = path.join(OUT_DIR, name);
+    const target = path.join(ROOT, name);
     const current = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : undefined;
     if (current === content) continue;
     if (check) {
       drift = true;
-      console.error(`src/generated/${name} is out of date with openapi.yaml; run \`npm run codegen\``);
+      const source = name === CONFIG_DOCS_PATH ? 'SETTINGS in src/config.ts' : 'openapi.yaml';
+      console.error(`${name} is out of date with ${source}; run \`npm run codegen\``);
     } else {
-      fs.mkdirSync(OUT_DIR, { recursive: true });
+      fs.mkdirSync(path.dirname(target), { recursive: true });
       fs.writeFileSync(target, content);
-      console.log(`wrote src/generated/${name}`);
+      console.log(`wrote ${name}`);
     }
   }
   if (drift) process.exitCode = 1;
-  else if (check) console.log('src/generated is up to date');
+  else if (check) console.log(`${[...files.keys()].join(', ')} are up to date`);
 }
 
 await main();

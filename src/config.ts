@@ -63,7 +63,7 @@ export interface Config {
   readonly metricsToken: string | undefined;
 }
 
-/** Environment variable, its config key, its JSON schema and its documentation (README table). */
+/** Environment variable, its config key, its JSON schema and its documentation (a row of docs/configuration.md). */
 interface Setting {
   env: string;
   key: keyof Config;
@@ -73,15 +73,18 @@ interface Setting {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-/** Every setting the server reads. The README's configuration table mirrors this list. */
+/**
+ * Every setting the server reads. docs/configuration.md is generated from this list by
+ * codegen/config-docs.ts (`npm run codegen`; `npm run codegen:check` fails when the page has drifted).
+ */
 export const SETTINGS: readonly Setting[] = [
-  { env: 'PORT', key: 'port', schema: { type: 'integer', minimum: 0, maximum: 65535, default: 8080 }, doc: 'HTTP port.' },
-  { env: 'HOST', key: 'host', schema: { type: 'string', minLength: 1, default: '127.0.0.1' }, doc: 'Bind address.' },
+  { env: 'PORT', key: 'port', schema: { type: 'integer', minimum: 0, maximum: 65535, default: 8080 }, doc: 'HTTP port (`0` picks a free one).' },
+  { env: 'HOST', key: 'host', schema: { type: 'string', minLength: 1, default: '127.0.0.1' }, doc: 'Bind address; loopback unless you say otherwise.' },
   {
     env: 'DATABASE_URL',
     key: 'databaseUrl',
     schema: { type: 'string', pattern: '^postgres(ql)?://' },
-    doc: 'PostgreSQL URL; unset = embedded PGlite in the data directory.',
+    doc: 'PostgreSQL URL (`postgres://...`); unset = embedded PGlite in the data directory.',
   },
   {
     env: 'TOOLGATE_DB_SCHEMA',
@@ -93,56 +96,56 @@ export const SETTINGS: readonly Setting[] = [
     env: 'TOOLGATE_DATA_DIR',
     key: 'dataDir',
     schema: { type: 'string', minLength: 1, default: './data' },
-    doc: 'Data directory (embedded database, generated master key).',
+    doc: 'Data directory: embedded database, generated master key, lock file and admin socket. One server process at a time (see docs/operations.md).',
   },
   {
     env: 'REDIS_URL',
     key: 'redisUrl',
     schema: { type: 'string', pattern: '^rediss?://' },
-    doc: 'Redis URL for shared rate limits and change notifications.',
+    doc: 'Redis URL for shared rate limits, MCP sessions and change notifications between instances (see docs/scaling-out.md).',
   },
   { env: 'TOOLGATE_LOG_LEVEL', key: 'logLevel', schema: { enum: LOG_LEVELS, default: 'info' }, doc: 'pino log level.' },
   {
     env: 'TOOLGATE_LOG_FORMAT',
     key: 'logFormat',
     schema: { enum: ['auto', 'json', 'pretty'], default: 'auto' },
-    doc: 'Log output: pretty (for people) or json (one object a line); auto = pretty when stdout is a terminal.',
+    doc: 'Log output: `pretty` (readable lines) or `json` (one object a line, for log collectors); `auto` = pretty when stdout is a terminal, JSON otherwise.',
   },
   {
     env: 'TOOLGATE_SECRET_KEY',
     key: 'secretKey',
     schema: { type: 'string', pattern: '^([A-Za-z0-9+/]{43}=|[0-9a-fA-F]{64})$' },
-    doc: 'Master key for secrets at rest: 32 bytes as base64 or hex; unset = key file generated in the data directory.',
+    doc: 'Master key for secrets at rest: 32 bytes as base64 or hex; unset = `master.key` generated once (mode 0600) in the data directory. Must be the same on every instance sharing a database.',
   },
   {
     env: 'TOOLGATE_KEY_PREFIX',
     key: 'keyPrefix',
     schema: { type: 'string', pattern: '^[a-z][a-z0-9]{1,15}$', default: 'tg' },
-    doc: 'Service prefix of user API keys.',
+    doc: 'Service prefix of user API keys: `<prefix>_usr_live_...`.',
   },
   {
     env: 'TOOLGATE_PUBLIC_URL',
     key: 'publicUrl',
     schema: { type: 'string', pattern: '^https?://[^\\s]+$' },
-    doc: 'External base URL used in endpoint addresses.',
+    doc: 'External base URL used to build endpoint addresses in responses; an https URL also marks session cookies `Secure`.',
   },
   {
     env: 'TOOLGATE_BODY_LIMIT_BYTES',
     key: 'bodyLimitBytes',
     schema: { type: 'integer', minimum: 1024, maximum: 104857600, default: 1048576 },
-    doc: 'Largest JSON request body (bytes).',
+    doc: 'Largest JSON request body (bytes); larger ones get 413.',
   },
   {
     env: 'TOOLGATE_SHUTDOWN_TIMEOUT_MS',
     key: 'shutdownTimeoutMs',
     schema: { type: 'integer', minimum: 0, maximum: 600000, default: 10000 },
-    doc: 'Grace period for in-flight requests on SIGTERM.',
+    doc: 'On SIGTERM/SIGINT, how long in-flight REST and MCP requests may run; after it, sessions close and calls still running are cancelled.',
   },
   {
     env: 'TOOLGATE_DB_CONNECT_TIMEOUT_MS',
     key: 'dbConnectTimeoutMs',
     schema: { type: 'integer', minimum: 0, maximum: 600000, default: 30000 },
-    doc: 'How long start-up waits for the database.',
+    doc: 'How long start-up waits for an unreachable database.',
   },
   {
     env: 'TOOLGATE_DB_ACQUIRE_TIMEOUT_MS',
@@ -154,25 +157,25 @@ export const SETTINGS: readonly Setting[] = [
     env: 'TOOLGATE_DB_STATEMENT_TIMEOUT_MS',
     key: 'dbStatementTimeoutMs',
     schema: { type: 'integer', minimum: 0, maximum: 600000, default: 5000 },
-    doc: 'Longest a database statement may take while serving (PostgreSQL; 0 = no limit); past it the request answers 503 database_unavailable.',
+    doc: 'Longest a database statement may take while serving, on PostgreSQL (`0` = no limit): the server cancels it at 90 %; at 100 % the connection is dropped. Past it the request answers 503 database_unavailable. Migrations and admin commands run without it.',
   },
   {
     env: 'TOOLGATE_ALLOWED_ORIGINS',
     key: 'allowedOrigins',
     schema: { type: 'array', items: { type: 'string', pattern: '^https?://[^\\s/]+$' }, default: [] },
-    doc: 'Comma-separated browser origins allowed on the MCP endpoints.',
+    doc: 'Comma-separated browser origins allowed on the MCP endpoints besides loopback and the public URL (see docs/security.md).',
   },
   {
     env: 'TOOLGATE_DEFAULT_RATE_LIMIT_RPM',
     key: 'defaultRateLimitRpm',
     schema: { type: 'integer', minimum: 1, maximum: 1000000, default: 600 },
-    doc: 'Requests per minute for keys without their own limit.',
+    doc: 'Requests per minute for API keys without a limit of their own (the starting value of the general setting `default_rate_limit_rpm`).',
   },
   {
     env: 'TOOLGATE_MCP_MAX_SESSIONS_PER_KEY',
     key: 'mcpMaxSessionsPerKey',
     schema: { type: 'integer', minimum: 1, maximum: 1000000, default: 1000 },
-    doc: 'Most legacy MCP sessions one bundle key, or one user on /mcp/gateway, holds on an instance; a new one evicts the least recently used idle session (its client gets 404 and re-initialises).',
+    doc: 'Most MCP sessions (`Mcp-Session-Id`) one bundle key, or one user on /mcp/gateway, holds on an instance; a new one evicts the least recently used idle session (one with an open GET stream only when every session has one); its client gets 404 and re-initialises.',
   },
   {
     env: 'TOOLGATE_UPSTREAM_CONNECT_TIMEOUT_MS',
@@ -238,7 +241,7 @@ export const SETTINGS: readonly Setting[] = [
     env: 'TOOLGATE_METRICS_TOKEN',
     key: 'metricsToken',
     schema: { type: 'string', pattern: '^[\\x21-\\x7e]{32,512}$' },
-    doc: 'Bearer token for GET /metrics (Prometheus scrapers), 32 to 512 printable characters; unset = only admin/owner API keys (scope api:read) may read /metrics.',
+    doc: 'Bearer token for GET /metrics (Prometheus scrapers), 32 to 512 printable characters; unset = only admin/owner API keys (scope api:read) or sessions may read /metrics. Treat it like a password.',
   },
 ];
 
