@@ -72,7 +72,7 @@ export class BundleEndpoint {
       }
       const requestId = ctx.state.requestId as string;
       if (match[2] === '/sse' || match[2] === '/messages') {
-        // The legacy HTTP+SSE transport: the messages URL repeats the key exactly as the client sent it.
+        // The HTTP+SSE transport: the messages URL repeats the key exactly as the client sent it.
         const messagesPath = `/mcp/bundle/${match[1]!}/messages`;
         return this.deps.core.serveSse(ctx, this.route(key), match[2] === '/sse' ? 'sse' : 'messages', messagesPath);
       }
@@ -88,7 +88,7 @@ export class BundleEndpoint {
 
   /**
    * The route a path is served by on the fast path ahead of Koa (`/mcp/bundle/{bundle_key}`
-   * itself), or undefined (`/info`, the legacy SSE paths and everything else go through Koa).
+   * itself), or undefined (`/info`, the HTTP+SSE transport's paths and everything else go through Koa).
    */
   fastRoute(path: string): McpRoute | undefined {
     const match = BUNDLE_PATH.exec(path);

@@ -32,7 +32,7 @@ export interface McpContext {
   internalError: boolean;
   /** The caller as upstream calls relay to it (server-to-client requests, log messages). */
   readonly downstream?: DownstreamPeer;
-  /** What the caller declared: the legacy session's capabilities, or a 2026-07-28 request's `_meta` ones. */
+  /** What the caller declared: the stateful session's capabilities, or a 2026-07-28 request's `_meta` ones. */
   readonly clientCapabilities: Record<string, unknown> | undefined;
   /** Whose tasks the caller sees: its route scope and credential. */
   readonly taskOwner: string;
@@ -48,7 +48,7 @@ export interface McpMethodDeps {
   /** The shared timer the backstop timeouts run on. */
   readonly deadlines: DeadlineWheel;
   readonly serverInfo: { name: string; version: string };
-  /** Legacy sessions' resource subscriptions, relayed to upstreams. */
+  /** Stateful sessions' resource subscriptions, relayed to upstreams. */
   readonly subscriptions: ResourceSubscriptions;
   /** The callers' tasks (MCP tasks). */
   readonly tasks: TaskRegistry;

@@ -13,12 +13,12 @@ import type { McpContext } from './context.js';
 import { Cancellation } from './cancellation.js';
 import { accepts, BodyTooLargeError, readBody, ResponseChannel, sendRpcError, sseEvent } from './http-transport.js';
 import {
-  LATEST_LEGACY_VERSION,
-  LEGACY_VERSIONS,
+  LATEST_STATEFUL_VERSION,
+  STATEFUL_VERSIONS,
   messageKind,
   META_CLIENT_CAPABILITIES,
   META_PROTOCOL_VERSION,
-  MODERN_VERSION,
+  STATELESS_VERSION,
   RpcCode,
   serializeAnswer,
   serializeResponse,
@@ -155,7 +155,7 @@ export function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-function modernVersionOf(msg: RpcMessage): unknown {
+function statelessVersionOf(msg: RpcMessage): unknown {
   const meta = (msg.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
   return meta && typeof meta === 'object' ? meta[META_PROTOCOL_VERSION] : undefined;
 }
@@ -280,7 +280,7 @@ export class EndpointCore {
       sendRpcError(res, 503, RpcCode.InternalError, 'Server is shutting down', { headers: { 'retry-after': '1', connection: 'close' } });
       return;
     }
-    const session = this.sessions.create(target.scope, target.credential, LATEST_LEGACY_VERSION, { sseTransport: true });
+    const session = this.sessions.create(target.scope, target.credential, LATEST_STATEFUL_VERSION, { sseTransport: true });
     res.writeHead(200, { ...target.headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform' });
     res.write(`event: endpoint\ndata: ${messagesPath}?sessionId=${session.id}\n\n`);
     this.sessions.attachStream(session, res);
@@ -348,9 +348,9 @@ export class EndpointCore {
         if (msg.method === 'initialize') {
           const requested = (msg.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
           session.protocolVersion =
-            typeof requested === 'string' && SSE_TRANSPORT_VERSIONS.includes(requested) ? requested : LATEST_LEGACY_VERSION;
+            typeof requested === 'string' && SSE_TRANSPORT_VERSIONS.includes(requested) ? requested : LATEST_STATEFUL_VERSION;
         }
-        const base: Base = { era: 'legacy', session, protocolVersion: session.protocolVersion };
+        const base: Base = { era: 'stateful', session, protocolVersion: session.protocolVersion };
         const answer = await this.runOne(msg, view, target.caller, base, channel, []);
         if (!answer.cancelled) write(String(answer.body));
       }),
@@ -495,7 +495,7 @@ export class EndpointCore {
     if (method === 'POST') return this.post(req, res, access, target);
     access.method = method === 'GET' ? 'stream' : 'end_session';
     const protocol = header(req, 'mcp-protocol-version');
-    if (protocol === MODERN_VERSION) {
+    if (protocol === STATELESS_VERSION) {
       sendRpcError(res, 405, RpcCode.InvalidRequest, 'Method not allowed: protocol version 2026-07-28 has no sessions or GET stream', {
         headers: { allow: 'POST' },
       });
@@ -506,7 +506,7 @@ export class EndpointCore {
       sendRpcError(res, 406, RpcCode.InvalidRequest, 'Not Acceptable: Accept must list text/event-stream');
       return;
     }
-    const session = await this.legacySession(req, res, target);
+    const session = await this.statefulSession(req, res, target);
     if (!session) return;
     if (method === 'DELETE') {
       this.sessions.end(session.id);
@@ -535,7 +535,7 @@ export class EndpointCore {
    * when there is none (the transport's rule for a request that names no version); GET and DELETE
    * answer 400 (a new session has no stream to open and nothing to end).
    */
-  private async legacySession(
+  private async statefulSession(
     req: IncomingMessage,
     res: ServerResponse,
     target: McpTarget,
@@ -543,9 +543,9 @@ export class EndpointCore {
   ): Promise<Session | undefined> {
     const id = header(req, 'mcp-session-id');
     const protocol = header(req, 'mcp-protocol-version');
-    if (protocol !== undefined && !(LEGACY_VERSIONS as readonly string[]).includes(protocol)) {
+    if (protocol !== undefined && !(STATEFUL_VERSIONS as readonly string[]).includes(protocol)) {
       sendRpcError(res, 400, RpcCode.UnsupportedProtocolVersion, 'Unsupported protocol version', {
-        data: { supported: LEGACY_VERSIONS, requested: protocol },
+        data: { supported: STATEFUL_VERSIONS, requested: protocol },
       });
       return undefined;
     }
@@ -615,9 +615,9 @@ export class EndpointCore {
     // The era is chosen by the request: the 2026-07-28 markers (per-request _meta, or the header
     // without a session) mean stateless; a plain initialize means a legacy session.
     const modern =
-      (!isBatch && modernVersionOf(first) !== undefined) ||
-      (header(req, 'mcp-session-id') === undefined && header(req, 'mcp-protocol-version') === MODERN_VERSION);
-    if (modern) return this.postModern(req, res, access, target, messages, kinds, isBatch);
+      (!isBatch && statelessVersionOf(first) !== undefined) ||
+      (header(req, 'mcp-session-id') === undefined && header(req, 'mcp-protocol-version') === STATELESS_VERSION);
+    if (modern) return this.postStateless(req, res, access, target, messages, kinds, isBatch);
     if (!isBatch && kinds[0] === 'request' && first.method === 'initialize') return this.initialize(res, access, target, first);
 
     // Only a body with a request opens an implicit session: notifications alone have nothing to serve.
@@ -627,7 +627,7 @@ export class EndpointCore {
       res.end();
       return;
     }
-    const session = await this.legacySession(req, res, target, true);
+    const session = await this.statefulSession(req, res, target, true);
     if (!session) return;
     if (isBatch && (session.protocolVersion !== '2025-03-26' || messages.some((m) => m.method === 'initialize'))) {
       sendRpcError(
@@ -650,7 +650,7 @@ export class EndpointCore {
       res.end();
       return;
     }
-    const base: Base = { era: 'legacy', session, protocolVersion: session.protocolVersion };
+    const base: Base = { era: 'stateful', session, protocolVersion: session.protocolVersion };
     await this.dispatch(res, access, target, requests, isBatch, base, headers);
   }
 
@@ -665,19 +665,19 @@ export class EndpointCore {
       sendRpcError(res, 503, RpcCode.InternalError, 'Server is shutting down', { headers: { 'retry-after': '1', connection: 'close' } });
       return;
     }
-    const version = (LEGACY_VERSIONS as readonly string[]).includes(requested) ? requested : LATEST_LEGACY_VERSION;
+    const version = (STATEFUL_VERSIONS as readonly string[]).includes(requested) ? requested : LATEST_STATEFUL_VERSION;
     const session = this.sessions.create(target.scope, target.credential, version);
     const capabilities = (msg.params as { capabilities?: unknown } | undefined)?.capabilities;
     if (capabilities && typeof capabilities === 'object' && !Array.isArray(capabilities))
       session.clientCapabilities = capabilities as Record<string, unknown>;
     // Shared before the client learns the id, so its next request may go to any instance.
     await this.sessions.persist(session);
-    const base: Base = { era: 'legacy', session, protocolVersion: version };
+    const base: Base = { era: 'stateful', session, protocolVersion: version };
     await this.dispatch(res, access, target, [msg], false, base, { ...target.headers, 'mcp-session-id': session.id });
   }
 
   /** A 2026-07-28 request: stateless, versioned by `_meta`, headers must repeat the body. */
-  private async postModern(
+  private async postStateless(
     req: IncomingMessage,
     res: ServerResponse,
     access: McpAccess,
@@ -697,7 +697,7 @@ export class EndpointCore {
       return;
     }
     const meta = (msg.params as { _meta?: unknown } | undefined)?._meta;
-    const version = modernVersionOf(msg);
+    const version = statelessVersionOf(msg);
     const headerVersion = header(req, 'mcp-protocol-version');
     const mismatch = (message: string) => sendRpcError(res, 400, RpcCode.HeaderMismatch, message, { id: msg.id });
     const invalid = (message: string) => sendRpcError(res, 400, RpcCode.InvalidParams, message, { id: msg.id });
@@ -710,7 +710,7 @@ export class EndpointCore {
       return invalid(`Invalid params: _meta.${META_CLIENT_CAPABILITIES} is required`);
     if (headerVersion !== undefined && headerVersion !== version)
       return mismatch('Header mismatch: MCP-Protocol-Version must equal the _meta protocol version');
-    if (version !== MODERN_VERSION) {
+    if (version !== STATELESS_VERSION) {
       sendRpcError(res, 400, RpcCode.UnsupportedProtocolVersion, 'Unsupported protocol version', {
         id: msg.id,
         data: { supported: SUPPORTED_VERSIONS, requested: version },
@@ -737,7 +737,7 @@ export class EndpointCore {
       sendRpcError(res, 404, RpcCode.MethodNotFound, 'Method not found', { id: msg.id });
       return;
     }
-    const base: Base = { era: 'modern', session: null, protocolVersion: version, binding: `${target.scope}\n${target.credential}` };
+    const base: Base = { era: 'stateless', session: null, protocolVersion: version, binding: `${target.scope}\n${target.credential}` };
     await this.dispatch(res, access, target, [msg], false, base, { ...target.headers });
   }
 
@@ -771,7 +771,7 @@ export class EndpointCore {
     const view = target.view();
     const channel = new ResponseChannel(res, headers, this.slowMs, this.deadlines);
     const controllers: Cancellation[] = [];
-    if (base.era === 'modern') {
+    if (base.era === 'stateless') {
       // In 2026-07-28 closing the response stream cancels the request.
       res.once('close', () => {
         if (!res.writableFinished) for (const c of controllers) c.abort();
@@ -824,12 +824,12 @@ export class EndpointCore {
     const meta = (msg.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
     const token = meta?.progressToken;
     const write = (m: Record<string, unknown>) => channel.notify(JSON.stringify(m));
-    const modernLevel = base.era === 'modern' ? meta?.[META_LOG_LEVEL] : undefined;
+    const statelessLevel = base.era === 'stateless' ? meta?.[META_LOG_LEVEL] : undefined;
     const downstream = this.clientRequests.peer({
       era: base.era,
       session: base.session,
-      capabilities: base.era === 'modern' ? (meta?.[META_CLIENT_CAPABILITIES] as Record<string, unknown> | undefined) : undefined,
-      logLevel: (LOG_LEVELS as readonly unknown[]).includes(modernLevel) ? (modernLevel as LogLevel) : undefined,
+      capabilities: base.era === 'stateless' ? (meta?.[META_CLIENT_CAPABILITIES] as Record<string, unknown> | undefined) : undefined,
+      logLevel: (LOG_LEVELS as readonly unknown[]).includes(statelessLevel) ? (statelessLevel as LogLevel) : undefined,
       write,
     });
     const ctx: McpContext = {
@@ -844,7 +844,7 @@ export class EndpointCore {
       notify: write,
       downstream,
       clientCapabilities:
-        base.era === 'modern'
+        base.era === 'stateless'
           ? (meta?.[META_CLIENT_CAPABILITIES] as Record<string, unknown> | undefined)
           : base.session?.clientCapabilities,
       taskOwner: base.session ? `${base.session.scope}\n${base.session.credential}` : (base.binding ?? ''),
@@ -863,9 +863,9 @@ export class EndpointCore {
       const code = response?.error?.code;
       const status = ctx.internalError
         ? 500
-        : base.era === 'modern' && code === RpcCode.MethodNotFound
+        : base.era === 'stateless' && code === RpcCode.MethodNotFound
           ? 404
-          : base.era === 'modern' && code === RpcCode.MissingClientCapability
+          : base.era === 'stateless' && code === RpcCode.MissingClientCapability
             ? 400
             : 200;
       const answer = response ?? { id, error: { code: RpcCode.InternalError, message: 'Internal error' } };

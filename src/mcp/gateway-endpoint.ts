@@ -123,7 +123,7 @@ export class GatewayEndpoint {
 
   /**
    * The route a path is served by on the fast path ahead of Koa (`/mcp/gateway` itself), or
-   * undefined (the legacy SSE paths and everything else go through Koa).
+   * undefined (the HTTP+SSE transport's paths and everything else go through Koa).
    */
   fastRoute(path: string): McpRoute | undefined {
     const match = GATEWAY_PATH.exec(path);
@@ -136,7 +136,7 @@ export class GatewayEndpoint {
     return async (ctx, next) => {
       const match = GATEWAY_PATH.exec(ctx.path);
       if (!match) return next();
-      // The legacy HTTP+SSE transport (2024-11-05) for clients that speak only it.
+      // The HTTP+SSE transport (2024-11-05) for clients that speak only it.
       if (match[1]) return this.deps.core.serveSse(ctx, route, match[1] === '/sse' ? 'sse' : 'messages', '/mcp/gateway/messages');
       return this.deps.core.serve(ctx, route);
     };

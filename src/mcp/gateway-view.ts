@@ -178,14 +178,14 @@ export class GatewayView implements McpView {
       const end = offset + this.input.pageSize;
       const result: Record<string, unknown> = { tools: this.listed.slice(offset, end) };
       if (end < this.listed.length) result.nextCursor = encodeCursor(end);
-      if (era === 'modern') Object.assign(result, this.modernListFields());
+      if (era === 'stateless') Object.assign(result, this.statelessListFields());
       page = new RawResult(JSON.stringify(result));
       this.pages.set(cacheKey, page);
     }
     return page;
   }
 
-  modernListFields(): Record<string, unknown> {
+  statelessListFields(): Record<string, unknown> {
     return { resultType: 'complete', ttlMs: LIST_TTL_MS, cacheScope: 'private', _meta: { [META_SERVER_INFO]: this.input.serverInfo } };
   }
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 
 /**
- * A legacy MCP session: a few hundred bytes of plain state bound to the scope (a bundle, or one
+ * A stateful MCP session: a few hundred bytes of plain state bound to the scope (a bundle, or one
  * user's gateway) and the credential that opened it. No server object, no per-session catalog.
  */
 export interface Session {
@@ -14,9 +14,9 @@ export interface Session {
    * is served only with it, and a regenerated bundle key ends it.
    */
   readonly credential: string;
-  /** Fixed at creation, except on the legacy HTTP+SSE transport, where `initialize` comes after. */
+  /** Fixed at creation, except on the HTTP+SSE transport, where `initialize` comes after. */
   protocolVersion: string;
-  /** A session of the legacy HTTP+SSE transport (2024-11-05): it lives as long as its event stream. */
+  /** A session of the HTTP+SSE transport (2024-11-05): it lives as long as its event stream. */
   sseTransport: boolean;
   lastSeen: number;
   /** The open GET stream, if any (server-to-client notifications). */
@@ -209,7 +209,7 @@ export class SessionStore {
   /**
    * Shares a session with the other instances (its current state); resolves once stored, so a
    * client may take the id to another instance as soon as it has it. Nothing to do without a
-   * shared store, or for a session of the legacy HTTP+SSE transport (bound to its stream here).
+   * shared store, or for a session of the HTTP+SSE transport (bound to its stream here).
    */
   persist(session: Session): Promise<void> {
     if (!this.shared || session.sseTransport) return Promise.resolve();

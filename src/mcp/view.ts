@@ -59,7 +59,7 @@ export interface McpView {
   /** One `tools/list` page, pre-serialised; an unknown cursor is -32602. */
   toolsListPage(cursor: unknown, era: Era): RawResult;
   /** `resultType`, cache hints and server info of a 2026-07-28 list result. */
-  modernListFields(): Record<string, unknown>;
+  statelessListFields(): Record<string, unknown>;
   /** Display name of a server. */
   serverName(serverId: string): string;
   /** The server whose resource (or resource template) matches `uri`. */
