@@ -2,7 +2,8 @@ import type { LiveBundle } from '../services/bundles-registry.js';
 import { effectiveName, effectiveTool } from '../services/bundles-tools.js';
 import type { CatalogView } from '../domain/catalog.js';
 import { META_SERVER_INFO, RawResult, RpcCode, rpcError, type Era } from './protocol.js';
-import type { McpView, OfferedTool, UnavailableReason, UnavailableTool } from './view.js';
+import type { McpView } from './context.js';
+import type { OfferedTool, UnavailableReason, UnavailableTool } from './view.js';
 
 export type { OfferedTool, UnavailableReason, UnavailableTool } from './view.js';
 

@@ -9,7 +9,7 @@ import { isLoopbackName } from '../lib/host-names.js';
 import type { Logger } from '../logger.js';
 import type { CallRecorder } from './call-recorder.js';
 import { ClientRequests, LOG_LEVELS, META_LOG_LEVEL, type LogLevel } from './client-requests.js';
-import type { McpContext } from './context.js';
+import type { McpCaller, McpContext, McpView } from './context.js';
 import { Cancellation } from './cancellation.js';
 import { accepts, BodyTooLargeError, readBody, ResponseChannel, sendRpcError, sseEvent } from './http-transport.js';
 import {
@@ -36,7 +36,6 @@ import { McpDispatcher, METHOD_NAMES } from './rpc-server.js';
 import { SessionStore, type Session, type SharedSessions } from './sessions.js';
 import { paramHeaderMismatch } from './param-headers.js';
 import { TaskRegistry } from './tasks.js';
-import type { McpCaller, McpView } from './view.js';
 
 /** Tunables of the MCP endpoints (defaults suit production; tests shorten them). */
 export interface McpOptions {
