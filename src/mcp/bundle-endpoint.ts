@@ -5,14 +5,13 @@ import type { CatalogView } from '../domain/catalog.js';
 import type { BundleCatchUp } from '../services/bundle-catch-up.js';
 import { hashBundleKey, type BundlesRegistry, type LiveBundle } from '../services/bundles-registry.js';
 import { BundleViews } from './bundle-view.js';
-import { header, type EndpointCore, type McpAccess, type McpResolution, type McpRoute } from './endpoint-core.js';
-import { sendJson } from './http-transport.js';
 import { RpcCode, SUPPORTED_VERSIONS } from './protocol.js';
-
-export type { McpAccess, McpOptions } from './endpoint-core.js';
+import { header, sendJson } from './transport/responses.js';
+import type { McpAccess, McpResolution, McpRoute } from './transport/route.js';
+import type { McpTransport } from './transport/router.js';
 
 export interface BundleEndpointDeps {
-  core: EndpointCore;
+  core: McpTransport;
   registry: BundlesRegistry;
   catalog: CatalogView;
   config: Pick<Config, 'publicUrl'>;
@@ -28,7 +27,7 @@ const BUNDLE_PATH = /^\/mcp\/bundle\/([^/]+)(\/info|\/sse|\/messages)?\/?$/;
 const BUNDLE_CALLER = { endpoint: 'bundle', userId: null, apiKeyId: null } as const;
 
 /**
- * `/mcp/bundle/{bundle_key}`: one bundle on the endpoint core (the key in the path is the
+ * `/mcp/bundle/{bundle_key}`: one bundle on the MCP transport (the key in the path is the
  * credential; a session is bound to the bundle and the key's hash), plus `/info`. The bundle is
  * found by key hash in memory and its compiled view is cached until the bundle or the catalog
  * changes.

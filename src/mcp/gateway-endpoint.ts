@@ -12,14 +12,15 @@ import type { ChangeBus } from '../services/change-bus.js';
 import type { GatewaySettingsView } from '../services/gateway-settings-service.js';
 import { rateLimitHeaders, type RateLimitState } from '../services/rate-limiter.js';
 import type { BundleViews } from './bundle-view.js';
-import { header, type EndpointCore, type McpAccess, type McpResolution, type McpRoute } from './endpoint-core.js';
 import { GatewayView, type GatewaySearcher } from './gateway-view.js';
-import { sendRpcError } from './http-transport.js';
 import { RpcCode } from './protocol.js';
 import type { Session } from './sessions.js';
+import { header, sendRpcError } from './transport/responses.js';
+import type { McpAccess, McpResolution, McpRoute } from './transport/route.js';
+import type { McpTransport } from './transport/router.js';
 
 export interface GatewayEndpointDeps {
-  core: EndpointCore;
+  core: McpTransport;
   registry: BundlesRegistry;
   catalog: CatalogView;
   /** The bundle views compiler shared with the bundle route: one compiled view per bundle. */
@@ -60,7 +61,7 @@ interface CachedView {
 }
 
 /**
- * `/mcp/gateway`: the calling user's tools on the endpoint core. Every request is authenticated
+ * `/mcp/gateway`: the calling user's tools on the MCP transport. Every request is authenticated
  * by a user API key with the `mcp` scope (cookies are not accepted), charged to the key's
  * per-minute budget, and served from a view compiled from the user's gateway settings and the
  * bundles they may use (`mayUseBundle`); sessions are bound to the user's scope and the key (its
