@@ -17,60 +17,26 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ParameterizedContext } from 'koa';
-import type { Config } from '../../config.js';
-import type { UpstreamCaller } from '../../domain/catalog.js';
 import { DeadlineWheel } from '../../lib/deadline-wheel.js';
-import type { Logger } from '../../logger.js';
-import type { CallRecorder } from '../call-recorder.js';
 import { ClientRequests } from '../client-requests.js';
 import { InputExchanges } from '../input-required.js';
 import { ListenStreams } from '../listen.js';
 import { RpcCode, STATELESS_VERSION } from '../protocol.js';
 import { ResourceSubscriptions } from '../resource-subscriptions.js';
 import { McpDispatcher } from '../rpc-server.js';
-import { SessionStore, type SharedSessions } from '../sessions.js';
+import { SessionStore } from '../sessions.js';
 import { TaskRegistry } from '../tasks.js';
 import { readPost } from './body.js';
 import { RequestDispatch } from './dispatch.js';
 import { OriginGuard } from './guard.js';
 import { InFlight } from './in-flight.js';
+import type { McpTransportDeps } from './options.js';
 import { header, sendRpcError } from './responses.js';
 import { MAX_LOGGED_NAME, type McpAccess, type McpRoute, type McpTarget } from './route.js';
 import { SseTransport } from './sse-transport.js';
 import { StatefulSessions } from './stateful-sessions.js';
 import { StatelessRequests } from './stateless.js';
 import { statelessVersionOf } from './stateless-headers.js';
-
-/** Tunables of the MCP endpoints (defaults suit production; tests shorten them). */
-export interface McpOptions {
-  /** Tools per `tools/list` page. */
-  toolsPageSize?: number;
-  /** A session unused this long ends. */
-  sessionIdleMs?: number;
-  /** Backstop timeout of one upstream call. */
-  callTimeoutMs?: number;
-  /** A call still running after this long is answered as an SSE stream. */
-  slowResponseMs?: number;
-  /** How long an upstream request that asked a 2026-07-28 caller for input waits for the retry. */
-  inputWaitMs?: number;
-  /** After an upstream asks for input, how long to wait for its other requests of the same round. */
-  inputGatherMs?: number;
-  /** How long a `requestState` of an input-required result is honoured. */
-  requestStateTtlMs?: number;
-}
-
-export interface McpTransportDeps {
-  upstreams: UpstreamCaller;
-  recorder: CallRecorder;
-  logger: Logger;
-  config: Pick<Config, 'allowedOrigins' | 'publicUrl' | 'bodyLimitBytes' | 'host'> & Partial<Pick<Config, 'mcpMaxSessionsPerKey'>>;
-  version: string;
-  /** Where stateful sessions are shared with the other instances (Redis); absent: this instance only. */
-  sharedSessions?: SharedSessions;
-  options?: McpOptions;
-  /** HMAC key of input-required `requestState` (derived from the master key; random when absent). */
-  stateKey?: Buffer;
-}
 
 type Work = (req: IncomingMessage, res: ServerResponse, access: McpAccess) => Promise<void> | void;
 
