@@ -8,7 +8,7 @@ import type { Metrics } from './lib/metrics.js';
 import type { ChangeBus } from './redis/change-bus.js';
 import type { Logger } from './logger.js';
 import { GatewayResponse } from './http/gateway-response.js';
-import type { McpAccess, McpRoute } from './mcp/endpoint-core.js';
+import type { McpAccess, McpRoute } from './mcp/transport/route.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** The load balancer's probes. */
@@ -98,7 +98,7 @@ export interface McpFastPathOptions {
   isStopping: () => boolean;
   /** The MCP route serving a path (the Streamable HTTP paths), or undefined when Koa serves it. */
   route: (path: string) => McpRoute | undefined;
-  /** Serves one request of a route (`EndpointCore.serveRaw`). */
+  /** Serves one request of a route (`McpTransport.serveRaw`). */
   serve: (req: IncomingMessage, res: ServerResponse, route: McpRoute, requestId: string, access: McpAccess) => Promise<void>;
 }
 

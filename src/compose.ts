@@ -8,7 +8,9 @@ import { deriveKey, loadMasterKey, SecretBox } from './lib/secret-box.js';
 import type { Logger } from './logger.js';
 import type { Middleware } from 'koa';
 import { BundleEndpoint } from './mcp/bundle-endpoint.js';
-import { EndpointCore, type McpOptions, type McpRoute } from './mcp/endpoint-core.js';
+import type { McpRoute } from './mcp/transport/route.js';
+import type { McpOptions } from './mcp/transport/options.js';
+import { McpTransport } from './mcp/transport/router.js';
 import { GatewayEndpoint } from './mcp/gateway-endpoint.js';
 import { GatewayToolIndex } from './mcp/gateway-index.js';
 import { RedisSharedSessions } from './redis/shared-sessions.js';
@@ -524,7 +526,7 @@ function buildServices(input: {
 /** The MCP server side of one process: the endpoint core and the routes on it. */
 export interface McpEndpoints {
   /** The Streamable HTTP core both routes share (sessions, transport rules, dispatch). */
-  readonly core: EndpointCore;
+  readonly core: McpTransport;
   readonly bundle: BundleEndpoint;
   readonly gateway: GatewayEndpoint;
   /** The tool search behind the gateway's `search` (fed with every bundle's tools). */
@@ -552,9 +554,9 @@ export interface McpComposeOptions extends McpOptions {
 /** Builds the MCP endpoints (`/mcp/bundle/{bundle_key}` and `/mcp/gateway`) and the tool search. */
 export function composeMcp(services: Services, config: Config, logger: Logger, options: McpComposeOptions = {}): McpEndpoints {
   const { search: searchOptions, ...coreOptions } = options;
-  // With Redis, legacy sessions are shared: any instance serves a session another one opened.
+  // With Redis, stateful sessions are shared: any instance serves a session another one opened.
   const sharedSessions = config.redisUrl ? new RedisSharedSessions(config.redisUrl, services.bus, logger) : undefined;
-  const core = new EndpointCore({
+  const core = new McpTransport({
     upstreams: services.upstreams,
     recorder: services.callRecorder,
     logger,

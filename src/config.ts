@@ -78,8 +78,18 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
  * codegen/config-docs.ts (`npm run codegen`; `npm run codegen:check` fails when the page has drifted).
  */
 export const SETTINGS: readonly Setting[] = [
-  { env: 'PORT', key: 'port', schema: { type: 'integer', minimum: 0, maximum: 65535, default: 8080 }, doc: 'HTTP port (`0` picks a free one).' },
-  { env: 'HOST', key: 'host', schema: { type: 'string', minLength: 1, default: '127.0.0.1' }, doc: 'Bind address; loopback unless you say otherwise.' },
+  {
+    env: 'PORT',
+    key: 'port',
+    schema: { type: 'integer', minimum: 0, maximum: 65535, default: 8080 },
+    doc: 'HTTP port (`0` picks a free one).',
+  },
+  {
+    env: 'HOST',
+    key: 'host',
+    schema: { type: 'string', minLength: 1, default: '127.0.0.1' },
+    doc: 'Bind address; loopback unless you say otherwise.',
+  },
   {
     env: 'DATABASE_URL',
     key: 'databaseUrl',

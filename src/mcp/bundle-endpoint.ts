@@ -5,14 +5,13 @@ import type { CatalogView } from '../domain/catalog.js';
 import type { BundleCatchUp } from '../live/bundle-catch-up.js';
 import { hashBundleKey, type BundlesRegistry, type LiveBundle } from '../live/bundles-registry.js';
 import { BundleViews } from './bundle-view.js';
-import { header, type EndpointCore, type McpAccess, type McpResolution, type McpRoute } from './endpoint-core.js';
-import { sendJson } from './http-transport.js';
 import { RpcCode, SUPPORTED_VERSIONS } from './protocol.js';
-
-export type { McpAccess, McpOptions } from './endpoint-core.js';
+import { header, sendJson } from './transport/responses.js';
+import type { McpAccess, McpResolution, McpRoute } from './transport/route.js';
+import type { McpTransport } from './transport/router.js';
 
 export interface BundleEndpointDeps {
-  core: EndpointCore;
+  core: McpTransport;
   registry: BundlesRegistry;
   catalog: CatalogView;
   config: Pick<Config, 'publicUrl'>;
@@ -28,7 +27,7 @@ const BUNDLE_PATH = /^\/mcp\/bundle\/([^/]+)(\/info|\/sse|\/messages)?\/?$/;
 const BUNDLE_CALLER = { endpoint: 'bundle', userId: null, apiKeyId: null } as const;
 
 /**
- * `/mcp/bundle/{bundle_key}`: one bundle on the endpoint core (the key in the path is the
+ * `/mcp/bundle/{bundle_key}`: one bundle on the MCP transport (the key in the path is the
  * credential; a session is bound to the bundle and the key's hash), plus `/info`. The bundle is
  * found by key hash in memory and its compiled view is cached until the bundle or the catalog
  * changes.
@@ -72,7 +71,7 @@ export class BundleEndpoint {
       }
       const requestId = ctx.state.requestId as string;
       if (match[2] === '/sse' || match[2] === '/messages') {
-        // The legacy HTTP+SSE transport: the messages URL repeats the key exactly as the client sent it.
+        // The HTTP+SSE transport: the messages URL repeats the key exactly as the client sent it.
         const messagesPath = `/mcp/bundle/${match[1]!}/messages`;
         return this.deps.core.serveSse(ctx, this.route(key), match[2] === '/sse' ? 'sse' : 'messages', messagesPath);
       }
@@ -88,7 +87,7 @@ export class BundleEndpoint {
 
   /**
    * The route a path is served by on the fast path ahead of Koa (`/mcp/bundle/{bundle_key}`
-   * itself), or undefined (`/info`, the legacy SSE paths and everything else go through Koa).
+   * itself), or undefined (`/info`, the HTTP+SSE transport's paths and everything else go through Koa).
    */
   fastRoute(path: string): McpRoute | undefined {
     const match = BUNDLE_PATH.exec(path);

@@ -2,11 +2,12 @@ import type { LiveBundle } from '../live/bundles-registry.js';
 import { effectiveName, effectiveTool } from '../domain/bundle-tools.js';
 import type { CatalogView } from '../domain/catalog.js';
 import { META_SERVER_INFO, RawResult, RpcCode, rpcError, type Era } from './protocol.js';
-import type { McpView, OfferedTool, UnavailableReason, UnavailableTool } from './view.js';
+import type { McpView } from './context.js';
+import type { OfferedTool, UnavailableReason, UnavailableTool } from './view.js';
 
 export type { OfferedTool, UnavailableReason, UnavailableTool } from './view.js';
 
-/** How long a 2026-07-28 client may reuse a list (ms); changes are announced on legacy streams only. */
+/** How long a 2026-07-28 client may reuse a list (ms); changes are announced on stateful sessions' streams only. */
 export const LIST_TTL_MS = 10_000;
 
 /** Drops null members (MCP objects omit absent optional fields). */
@@ -113,7 +114,7 @@ export class BundleView implements McpView {
       const end = offset + this.pageSize;
       const result: Record<string, unknown> = { tools: this.tools.slice(offset, end).map((t) => t.wire) };
       if (end < this.tools.length) result.nextCursor = encodeCursor(end);
-      if (era === 'modern') Object.assign(result, this.modernListFields());
+      if (era === 'stateless') Object.assign(result, this.statelessListFields());
       page = new RawResult(JSON.stringify(result));
       this.pages.set(cacheKey, page);
     }
@@ -121,7 +122,7 @@ export class BundleView implements McpView {
   }
 
   /** `resultType`, cache hints and server info of a 2026-07-28 list result. */
-  modernListFields(): Record<string, unknown> {
+  statelessListFields(): Record<string, unknown> {
     return { resultType: 'complete', ttlMs: LIST_TTL_MS, cacheScope: 'private', _meta: { [META_SERVER_INFO]: this.serverInfo } };
   }
 

@@ -93,7 +93,7 @@ export class CallRecorder {
    * Writes batches while there is a full one (or, with `all`, anything). Under load, the records
    * that arrive during a write wait for the next full batch or the timer rather than going out at
    * once as a small batch: each statement has a fixed cost (a round trip, parse and plan, a
-   * commit) that back-to-back small batches pay for a few records each (issue 13).
+   * commit) that back-to-back small batches would pay for a few records each.
    */
   private async writeAll(all: boolean): Promise<void> {
     while (this.buffer.length >= (all ? 1 : this.batchSize)) {

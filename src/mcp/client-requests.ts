@@ -25,7 +25,7 @@ interface Pending {
 export interface PeerRequest {
   readonly era: Era;
   readonly session: Session | null;
-  /** Capabilities of a 2026-07-28 request's `_meta` (legacy: the session's). */
+  /** Capabilities of a 2026-07-28 request's `_meta` (stateful: the session's). */
   readonly capabilities: Record<string, unknown> | undefined;
   /** The 2026-07-28 request's `_meta` log level, when it set one. */
   readonly logLevel: LogLevel | undefined;
@@ -34,7 +34,7 @@ export interface PeerRequest {
 }
 
 /**
- * Server-to-client requests the gateway relays from upstreams to its legacy sessions: each goes
+ * Server-to-client requests the gateway relays from upstreams to its stateful sessions: each goes
  * out on the response stream of the downstream request whose upstream call caused it (so it is
  * related to that request), and the client's answer comes back in a later POST of the session
  * as a JSON-RPC response, matched here by id.
@@ -45,15 +45,15 @@ export class ClientRequests {
 
   /** The peer the pool relays to while `req`'s upstream call runs. */
   peer(req: PeerRequest): DownstreamPeer {
-    const capabilities = req.era === 'legacy' ? req.session?.clientCapabilities : req.capabilities;
+    const capabilities = req.era === 'stateful' ? req.session?.clientCapabilities : req.capabilities;
     return {
       // A 2026-07-28 caller answers through input-required results, which only tools/call,
       // prompts/get and resources/read carry (src/mcp/input-required.ts serves those); during
       // any other of its requests it is treated as lacking the capability.
-      has: (capability) => req.era === 'legacy' && req.session !== null && isObject(capabilities?.[capability]),
+      has: (capability) => req.era === 'stateful' && req.session !== null && isObject(capabilities?.[capability]),
       request: (method, params, signal) => this.send(req, method, params, signal),
       log: (params) => {
-        const threshold = req.era === 'legacy' ? (req.session?.logLevel ?? 'debug') : req.logLevel;
+        const threshold = req.era === 'stateful' ? (req.session?.logLevel ?? 'debug') : req.logLevel;
         if (threshold === undefined || !passes(params.level, threshold)) return;
         req.write({ jsonrpc: '2.0', method: 'notifications/message', params });
       },
@@ -98,7 +98,7 @@ export class ClientRequests {
     signal: AbortSignal,
   ): Promise<Record<string, unknown>> {
     const session = req.session;
-    if (req.era !== 'legacy' || !session) return Promise.reject(new DownstreamRpcError(RpcCode.MethodNotFound, 'Method not found'));
+    if (req.era !== 'stateful' || !session) return Promise.reject(new DownstreamRpcError(RpcCode.MethodNotFound, 'Method not found'));
     this.seq += 1;
     const id = `tg-${this.seq}`;
     const key = JSON.stringify(id);

@@ -12,17 +12,18 @@ import type { ChangeBus } from '../redis/change-bus.js';
 import type { components } from '../generated/openapi.js';
 import { rateLimitHeaders, type RateLimitState } from '../redis/rate-limiter.js';
 import type { BundleViews } from './bundle-view.js';
-import { header, type EndpointCore, type McpAccess, type McpResolution, type McpRoute } from './endpoint-core.js';
 import { GatewayView, type GatewaySearcher } from './gateway-view.js';
-import { sendRpcError } from './http-transport.js';
 import { RpcCode } from './protocol.js';
 import type { Session } from './sessions.js';
+import { header, sendRpcError } from './transport/responses.js';
+import type { McpAccess, McpResolution, McpRoute } from './transport/route.js';
+import type { McpTransport } from './transport/router.js';
 
 /** A user's `/mcp/gateway` settings, as the contract defines them. */
 type GatewaySettingsView = components['schemas']['GatewaySettings'];
 
 export interface GatewayEndpointDeps {
-  core: EndpointCore;
+  core: McpTransport;
   registry: BundlesRegistry;
   catalog: CatalogView;
   /** The bundle views compiler shared with the bundle route: one compiled view per bundle. */
@@ -63,7 +64,7 @@ interface CachedView {
 }
 
 /**
- * `/mcp/gateway`: the calling user's tools on the endpoint core. Every request is authenticated
+ * `/mcp/gateway`: the calling user's tools on the MCP transport. Every request is authenticated
  * by a user API key with the `mcp` scope (cookies are not accepted), charged to the key's
  * per-minute budget, and served from a view compiled from the user's gateway settings and the
  * bundles they may use (`mayUseBundle`); sessions are bound to the user's scope and the key (its
@@ -126,7 +127,7 @@ export class GatewayEndpoint {
 
   /**
    * The route a path is served by on the fast path ahead of Koa (`/mcp/gateway` itself), or
-   * undefined (the legacy SSE paths and everything else go through Koa).
+   * undefined (the HTTP+SSE transport's paths and everything else go through Koa).
    */
   fastRoute(path: string): McpRoute | undefined {
     const match = GATEWAY_PATH.exec(path);
@@ -139,7 +140,7 @@ export class GatewayEndpoint {
     return async (ctx, next) => {
       const match = GATEWAY_PATH.exec(ctx.path);
       if (!match) return next();
-      // The legacy HTTP+SSE transport (2024-11-05) for clients that speak only it.
+      // The HTTP+SSE transport (2024-11-05) for clients that speak only it.
       if (match[1]) return this.deps.core.serveSse(ctx, route, match[1] === '/sse' ? 'sse' : 'messages', '/mcp/gateway/messages');
       return this.deps.core.serve(ctx, route);
     };

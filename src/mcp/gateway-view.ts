@@ -2,10 +2,10 @@ import { abortSignalOf, type ToolCallResult } from '../domain/upstream-call.js';
 import type { CatalogView } from '../domain/catalog.js';
 import { MAX_QUERY_LENGTH, toolDocumentId, type ToolSearchRequest, type ToolSearchResult } from '../search/index.js';
 import { compact, decodeCursor, encodeCursor, LIST_TTL_MS, type BundleView } from './bundle-view.js';
-import type { McpContext, McpMethodDeps } from './context.js';
+import type { BuiltinTool, McpContext, McpMethodDeps, McpView } from './context.js';
 import { toolsCall } from './methods/tools.js';
 import { META_SERVER_INFO, RawResult, RpcCode, rpcError, type Era } from './protocol.js';
-import type { BuiltinTool, McpView, OfferedTool, UnavailableTool } from './view.js';
+import type { OfferedTool, UnavailableTool } from './view.js';
 
 /** How `/mcp/gateway` serves a user (openapi.yaml, `GatewayMode`). */
 export type GatewayMode = 'direct' | 'search_execute';
@@ -178,14 +178,14 @@ export class GatewayView implements McpView {
       const end = offset + this.input.pageSize;
       const result: Record<string, unknown> = { tools: this.listed.slice(offset, end) };
       if (end < this.listed.length) result.nextCursor = encodeCursor(end);
-      if (era === 'modern') Object.assign(result, this.modernListFields());
+      if (era === 'stateless') Object.assign(result, this.statelessListFields());
       page = new RawResult(JSON.stringify(result));
       this.pages.set(cacheKey, page);
     }
     return page;
   }
 
-  modernListFields(): Record<string, unknown> {
+  statelessListFields(): Record<string, unknown> {
     return { resultType: 'complete', ttlMs: LIST_TTL_MS, cacheScope: 'private', _meta: { [META_SERVER_INFO]: this.input.serverInfo } };
   }
 

@@ -123,9 +123,10 @@ class InvalidRetry extends Error {}
 
 /**
  * Input-required results (SEP-2322) for 2026-07-28 callers of an upstream that asks for input the
- * legacy way. When an upstream sends `sampling/createMessage`, `elicitation/create` or `roots/list`
- * during a caller's `tools/call`, `prompts/get` or `resources/read`, the gateway keeps that upstream
- * request waiting (an exchange), answers the caller an `input_required` result naming the requests
+ * stateful way (server-to-client requests). When an upstream sends `sampling/createMessage`,
+ * `elicitation/create` or `roots/list` during a caller's `tools/call`, `prompts/get` or
+ * `resources/read`, the gateway keeps that upstream request waiting (an exchange), answers the
+ * caller an `input_required` result naming the requests
  * (every request the upstream sent in the same moment, `gatherMs`) and a signed `requestState`, and
  * hands the `inputResponses` of the caller's retry to the waiting upstream, round after round,
  * until the upstream answers.

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { sseEvent } from './http-transport.js';
+import { sseEvent } from './transport/responses.js';
 
 /** `_meta` key tagging every message of a listen stream with its subscription (the request's id). */
 export const META_SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';

@@ -1,15 +1,15 @@
 import { JSONRPCErrorException } from 'json-rpc-2.0';
 import { resultText } from '../domain/result-text.js';
 
-/** Legacy (initialize + session) protocol versions, oldest first. */
-export const LEGACY_VERSIONS = ['2025-03-26', '2025-06-18', '2025-11-25'] as const;
+/** Stateful (initialize + Mcp-Session-Id) protocol versions, oldest first. */
+export const STATEFUL_VERSIONS = ['2025-03-26', '2025-06-18', '2025-11-25'] as const;
 /** The stateless revision: per-request `_meta`, no sessions. */
-export const MODERN_VERSION = '2026-07-28';
+export const STATELESS_VERSION = '2026-07-28';
 /** Every version served, oldest first. */
-export const SUPPORTED_VERSIONS: readonly string[] = [...LEGACY_VERSIONS, MODERN_VERSION];
-export const LATEST_LEGACY_VERSION = '2025-11-25';
-/** Versions `initialize` accepts on the legacy HTTP+SSE transport: the one it was made for, too. */
-export const SSE_TRANSPORT_VERSIONS: readonly string[] = ['2024-11-05', ...LEGACY_VERSIONS];
+export const SUPPORTED_VERSIONS: readonly string[] = [...STATEFUL_VERSIONS, STATELESS_VERSION];
+export const LATEST_STATEFUL_VERSION = '2025-11-25';
+/** Versions `initialize` accepts on the HTTP+SSE transport (2024-11-05): the one it was made for, too. */
+export const SSE_TRANSPORT_VERSIONS: readonly string[] = ['2024-11-05', ...STATEFUL_VERSIONS];
 
 /** Keys of the 2026-07-28 per-request `_meta`. */
 export const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
@@ -35,8 +35,8 @@ export const RpcCode = {
   RequestCancelled: -32800,
 } as const;
 
-/** Which rules a request follows: legacy sessions, or the stateless 2026-07-28 revision. */
-export type Era = 'legacy' | 'modern';
+/** Which rules a request follows: stateful sessions, or the stateless 2026-07-28 revision. */
+export type Era = 'stateful' | 'stateless';
 
 /** A JSON-RPC error raised inside a method; becomes the error member of the response. */
 export function rpcError(code: number, message: string, data?: unknown): JSONRPCErrorException {

@@ -1,6 +1,6 @@
 import type { UpstreamCaller } from '../domain/upstream-call.js';
 import type { Logger } from '../logger.js';
-import { sseEvent } from './http-transport.js';
+import { sseEvent } from './transport/responses.js';
 import type { Session } from './sessions.js';
 
 /**

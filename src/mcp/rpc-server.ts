@@ -48,10 +48,10 @@ export const METHOD_NAMES: ReadonlySet<string> = new Set(Object.keys(METHODS));
 type Wrapped = (params: unknown, ctx: McpContext) => Promise<unknown>;
 
 /**
- * Methods answered without json-rpc-2.0's generic path (issue 13): the tool calls and listings
- * every agent makes, where its request check (already made by the endpoint), middleware chain and
- * generator-based async layers cost several promises and microtask turns per call. Answered the
- * same way, to the byte.
+ * Methods answered without json-rpc-2.0's generic path: the tool calls and listings every agent
+ * makes, where its request check (already made by the endpoint), middleware chain and
+ * generator-based async layers would cost several promises and microtask turns per call. Answered
+ * the same way, to the byte (test/unit/mcp-dispatcher.test.ts holds the two side by side).
  */
 const HOT_METHODS: readonly string[] = ['tools/call', 'tools/list'];
 
@@ -66,7 +66,7 @@ function wrap(name: string, method: Method, deps: McpMethodDeps): Wrapped {
     try {
       const p = params && typeof params === 'object' && !Array.isArray(params) ? (params as Record<string, unknown>) : {};
       const result = await method(p, ctx, deps);
-      if (ctx.era === 'modern' && !(result instanceof RawResult) && result && typeof result === 'object' && !('resultType' in result)) {
+      if (ctx.era === 'stateless' && !(result instanceof RawResult) && result && typeof result === 'object' && !('resultType' in result)) {
         const complete = { ...result, resultType: 'complete' };
         // An upstream's result passed on untouched keeps its text, with the member added in front.
         const text = resultText(result);
@@ -90,12 +90,11 @@ export class McpDispatcher {
   private readonly server = new JSONRPCServer<McpContext>({ errorListener: () => undefined });
   private readonly hot = new Map<string, Wrapped>();
 
-  /** `hot: false` sends every method through json-rpc-2.0 (what the hot path is compared with). */
-  constructor(deps: McpMethodDeps, options: { hot?: boolean } = {}) {
+  constructor(deps: McpMethodDeps) {
     for (const [name, method] of Object.entries(METHODS)) {
       const wrapped = wrap(name, method, deps);
-      this.server.addMethod(name, wrapped);
-      if (options.hot !== false && HOT_METHODS.includes(name)) this.hot.set(name, wrapped);
+      if (HOT_METHODS.includes(name)) this.hot.set(name, wrapped);
+      else this.server.addMethod(name, wrapped);
     }
   }
 

@@ -5,7 +5,7 @@ import type { McpLogLevel, SessionRecord, SharedSessions } from '../domain/share
 export type { SessionRecord, SharedSessions } from '../domain/shared-sessions.js';
 
 /**
- * A legacy MCP session: a few hundred bytes of plain state bound to the scope (a bundle, or one
+ * A stateful MCP session: a few hundred bytes of plain state bound to the scope (a bundle, or one
  * user's gateway) and the credential that opened it. No server object, no per-session catalog.
  */
 export interface Session {
@@ -17,9 +17,9 @@ export interface Session {
    * is served only with it, and a regenerated bundle key ends it.
    */
   readonly credential: string;
-  /** Fixed at creation, except on the legacy HTTP+SSE transport, where `initialize` comes after. */
+  /** Fixed at creation, except on the HTTP+SSE transport, where `initialize` comes after. */
   protocolVersion: string;
-  /** A session of the legacy HTTP+SSE transport (2024-11-05): it lives as long as its event stream. */
+  /** A session of the HTTP+SSE transport (2024-11-05): it lives as long as its event stream. */
   sseTransport: boolean;
   lastSeen: number;
   /** The open GET stream, if any (server-to-client notifications). */
@@ -179,7 +179,7 @@ export class SessionStore {
   /**
    * Shares a session with the other instances (its current state); resolves once stored, so a
    * client may take the id to another instance as soon as it has it. Nothing to do without a
-   * shared store, or for a session of the legacy HTTP+SSE transport (bound to its stream here).
+   * shared store, or for a session of the HTTP+SSE transport (bound to its stream here).
    */
   persist(session: Session): Promise<void> {
     if (!this.shared || session.sseTransport) return Promise.resolve();

@@ -34,7 +34,7 @@ function parseRecord(raw: string): SessionRecord | undefined {
 }
 
 /**
- * Legacy MCP sessions shared through Redis: one key per session (`toolgate:mcp-session:<id>`, a
+ * Stateful MCP sessions shared through Redis: one key per session (`toolgate:mcp-session:<id>`, a
  * JSON record with a TTL), read only for ids an instance does not know, and ends announced on the
  * change bus so every instance closes its copy (and its GET stream) at once. While Redis is
  * unreachable, every instance keeps serving the sessions it knows; a session opened meanwhile is

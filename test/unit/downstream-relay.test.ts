@@ -158,14 +158,14 @@ function session(id: string, capabilities: Record<string, unknown> = { sampling:
   };
 }
 
-describe('ClientRequests (relayed requests of legacy sessions)', () => {
+describe('ClientRequests (relayed requests of stateful sessions)', () => {
   it('writes the request on the call stream and settles it with the same session’s answer only', async () => {
     const requests = new ClientRequests();
     const s1 = session('s1');
     const s2 = session('s2');
     const written: Record<string, unknown>[] = [];
     const p = requests.peer({
-      era: 'legacy',
+      era: 'stateful',
       session: s1,
       capabilities: undefined,
       logLevel: undefined,
@@ -187,7 +187,7 @@ describe('ClientRequests (relayed requests of legacy sessions)', () => {
     const s = session('s');
     const written: Record<string, unknown>[] = [];
     const p = requests.peer({
-      era: 'legacy',
+      era: 'stateful',
       session: s,
       capabilities: undefined,
       logLevel: undefined,
@@ -212,23 +212,23 @@ describe('ClientRequests (relayed requests of legacy sessions)', () => {
     expect(((await orphan.catch((e: DownstreamRpcError) => e)) as DownstreamRpcError).message).to.equal('The client session ended');
   });
 
-  it('filters log messages by the session level (legacy) or the request _meta level (2026-07-28), and never relays requests in 2026-07-28', () => {
+  it('filters log messages by the session level (stateful) or the request _meta level (2026-07-28), and never relays requests in 2026-07-28', () => {
     const requests = new ClientRequests();
     const s = session('s');
     const written: Record<string, unknown>[] = [];
-    const legacy = requests.peer({
-      era: 'legacy',
+    const stateful = requests.peer({
+      era: 'stateful',
       session: s,
       capabilities: undefined,
       logLevel: undefined,
       write: (m) => void written.push(m),
     });
-    legacy.log({ level: 'debug', data: 1 });
+    stateful.log({ level: 'debug', data: 1 });
     s.logLevel = 'warning';
-    legacy.log({ level: 'info', data: 2 });
-    legacy.log({ level: 'error', data: 3 });
+    stateful.log({ level: 'info', data: 2 });
+    stateful.log({ level: 'error', data: 3 });
     const quiet = requests.peer({
-      era: 'modern',
+      era: 'stateless',
       session: null,
       capabilities: { sampling: {} },
       logLevel: undefined,
@@ -236,15 +236,15 @@ describe('ClientRequests (relayed requests of legacy sessions)', () => {
     });
     quiet.log({ level: 'emergency', data: 4 });
     expect(quiet.has('sampling')).to.equal(false);
-    const modern = requests.peer({
-      era: 'modern',
+    const stateless = requests.peer({
+      era: 'stateless',
       session: null,
       capabilities: {},
       logLevel: 'notice',
       write: (m) => void written.push(m),
     });
-    modern.log({ level: 'info', data: 5 });
-    modern.log({ level: 'notice', data: 6 });
+    stateless.log({ level: 'info', data: 5 });
+    stateless.log({ level: 'notice', data: 6 });
     expect(written.map((m) => (m.params as { data: number }).data)).to.deep.equal([1, 3, 6]);
   });
 });

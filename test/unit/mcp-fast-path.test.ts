@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { createMcpFastPath } from '../../src/app.js';
 import { createLogger } from '../../src/logger.js';
-import type { McpAccess, McpRoute } from '../../src/mcp/endpoint-core.js';
+import type { McpAccess, McpRoute } from '../../src/mcp/transport/route.js';
 
 /** A fake route table: the paths the real endpoints claim for the fast path. */
 const ROUTE: McpRoute = {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { sendJson } from '../../src/mcp/http-transport.js';
+import { sendJson } from '../../src/mcp/transport/responses.js';
 import { RawResult, serializeAnswer, serializeResponse, SplicedResponse } from '../../src/mcp/protocol.js';
 
 describe('pre-serialised results (tools/list pages)', () => {

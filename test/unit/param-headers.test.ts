@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { IncomingMessage } from 'node:http';
-import { decodeParamHeader, paramHeaderMismatch } from '../../src/mcp/param-headers.js';
+import { decodeParamHeader, paramHeaderMismatch } from '../../src/mcp/transport/stateless-headers.js';
 
 const schema = {
   type: 'object',

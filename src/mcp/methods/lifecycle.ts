@@ -2,7 +2,7 @@ import type { McpContext, McpMethodDeps } from '../context.js';
 import { RpcCode, rpcError, SUPPORTED_VERSIONS } from '../protocol.js';
 
 /**
- * What the MCP endpoints offer legacy sessions: tools (with change notifications), resources
+ * What the MCP endpoints offer stateful sessions: tools (with change notifications), resources
  * (with subscriptions relayed to upstreams), prompts, completion and logging relayed from upstreams.
  */
 export const CAPABILITIES = {
@@ -20,7 +20,7 @@ export const CAPABILITIES = {
  * resource subscriptions (the revision has no `resources/subscribe`, and listen streams do not
  * relay `resources/updated` yet).
  */
-export const MODERN_CAPABILITIES = {
+export const STATELESS_CAPABILITIES = {
   tools: { listChanged: true },
   resources: { listChanged: true },
   prompts: { listChanged: true },
@@ -30,9 +30,9 @@ export const MODERN_CAPABILITIES = {
   extensions: { 'io.modelcontextprotocol/tasks': {} },
 } as const;
 
-/** `initialize` (legacy): the negotiated version, capabilities, and the view's instructions (a bundle's description). */
+/** `initialize` (stateful sessions): the negotiated version, capabilities, and the view's instructions (a bundle's description). */
 export function initialize(_params: Record<string, unknown>, ctx: McpContext, deps: McpMethodDeps): Record<string, unknown> {
-  if (ctx.era !== 'legacy') throw rpcError(RpcCode.MethodNotFound, 'Method not found');
+  if (ctx.era !== 'stateful') throw rpcError(RpcCode.MethodNotFound, 'Method not found');
   const result: Record<string, unknown> = {
     protocolVersion: ctx.protocolVersion,
     capabilities: CAPABILITIES,
@@ -44,11 +44,11 @@ export function initialize(_params: Record<string, unknown>, ctx: McpContext, de
 
 /** `server/discover` (2026-07-28): versions, capabilities, instructions. */
 export function discover(_params: Record<string, unknown>, ctx: McpContext): Record<string, unknown> {
-  if (ctx.era !== 'modern') throw rpcError(RpcCode.MethodNotFound, 'Method not found');
+  if (ctx.era !== 'stateless') throw rpcError(RpcCode.MethodNotFound, 'Method not found');
   const result: Record<string, unknown> = {
     supportedVersions: SUPPORTED_VERSIONS,
-    capabilities: MODERN_CAPABILITIES,
-    ...ctx.view.modernListFields(),
+    capabilities: STATELESS_CAPABILITIES,
+    ...ctx.view.statelessListFields(),
   };
   if (ctx.view.instructions) result.instructions = ctx.view.instructions;
   return result;

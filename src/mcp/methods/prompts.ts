@@ -6,7 +6,7 @@ import { callUpstream, progressForwarder, upstreamRpcError } from './upstream-ca
 /** `prompts/list`: the prompts of the bundle's servers. */
 export function promptsList(_params: Record<string, unknown>, ctx: McpContext): Record<string, unknown> {
   const body = { prompts: ctx.view.prompts() };
-  return ctx.era === 'modern' ? { ...body, ...ctx.view.modernListFields() } : body;
+  return ctx.era === 'stateless' ? { ...body, ...ctx.view.statelessListFields() } : body;
 }
 
 /** `prompts/get`, routed to the server that offers the prompt. Unknown prompt: -32602. */

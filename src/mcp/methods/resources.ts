@@ -5,7 +5,7 @@ import { callUpstream, upstreamRpcError } from './upstream-call.js';
 
 /** List results carry the 2026-07-28 cache fields in that era. */
 function listResult(ctx: McpContext, body: Record<string, unknown>): Record<string, unknown> {
-  return ctx.era === 'modern' ? { ...body, ...ctx.view.modernListFields() } : body;
+  return ctx.era === 'stateless' ? { ...body, ...ctx.view.statelessListFields() } : body;
 }
 
 /** `resources/list`: the resources of the bundle's servers. */
@@ -28,28 +28,28 @@ export async function resourcesRead(
   if (typeof uri !== 'string') throw rpcError(RpcCode.InvalidParams, 'params.uri must be a string');
   const serverId = ctx.view.serverOfResource(uri);
   // 2026-07-28 reports an unknown resource as invalid params; earlier versions as -32002.
-  if (!serverId) throw rpcError(ctx.era === 'modern' ? RpcCode.InvalidParams : RpcCode.ResourceNotFound, 'Resource not found', { uri });
+  if (!serverId) throw rpcError(ctx.era === 'stateless' ? RpcCode.InvalidParams : RpcCode.ResourceNotFound, 'Resource not found', { uri });
   ctx.streamIfSlow();
   try {
     const result = await callUpstream(ctx, deps, (options) => deps.upstreams.readResource(serverId, uri, options));
     if (!result || !Array.isArray(result.contents)) throw new UpstreamError('protocol', 'malformed resources/read result');
-    return ctx.era === 'modern' ? { ...result, ...ctx.view.modernListFields() } : result;
+    return ctx.era === 'stateless' ? { ...result, ...ctx.view.statelessListFields() } : result;
   } catch (err) {
     if (err instanceof UpstreamError) throw upstreamRpcError(err, ctx.view.serverName(serverId));
     throw err;
   }
 }
 
-/** The session and server of a legacy `resources/subscribe` / `unsubscribe`; -32601 in 2026-07-28 (it has no such methods). */
+/** The session and server of a stateful `resources/subscribe` / `unsubscribe`; -32601 in 2026-07-28 (it has no such methods). */
 function subscriptionTarget(params: Record<string, unknown>, ctx: McpContext, deps: McpMethodDeps) {
-  if (ctx.era !== 'legacy' || !ctx.session || !deps.subscriptions.supported) throw rpcError(RpcCode.MethodNotFound, 'Method not found');
+  if (ctx.era !== 'stateful' || !ctx.session || !deps.subscriptions.supported) throw rpcError(RpcCode.MethodNotFound, 'Method not found');
   const { uri } = params;
   if (typeof uri !== 'string') throw rpcError(RpcCode.InvalidParams, 'params.uri must be a string');
   return { session: ctx.session, uri };
 }
 
 /**
- * `resources/subscribe` (legacy), relayed to the server that offers the URI; its
+ * `resources/subscribe` (stateful sessions), relayed to the server that offers the URI; its
  * `notifications/resources/updated` then reach the session's GET stream. Unknown URI: -32002.
  */
 export async function resourcesSubscribe(
@@ -69,7 +69,7 @@ export async function resourcesSubscribe(
   return {};
 }
 
-/** `resources/unsubscribe` (legacy): ends the session's subscription (a URI it never subscribed to is fine). */
+/** `resources/unsubscribe` (stateful sessions): ends the session's subscription (a URI it never subscribed to is fine). */
 export async function resourcesUnsubscribe(
   params: Record<string, unknown>,
   ctx: McpContext,

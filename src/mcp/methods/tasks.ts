@@ -63,7 +63,7 @@ export function taskPlan(
   execution: Record<string, unknown> | null | undefined,
 ): { ttlMs: number } | 'sync' {
   const support = taskSupport(execution);
-  if (ctx.era === 'modern') {
+  if (ctx.era === 'stateless') {
     if (support === 'forbidden') return 'sync';
     if (!hasTasksExtension(ctx)) {
       if (support === 'required') missingExtension();
@@ -89,14 +89,14 @@ export function startToolTask(
 ): Record<string, unknown> {
   // A 2026-07-28 caller answers the upstream's requests for input through tasks/get + tasks/update.
   const task = deps.tasks.create(ctx.taskOwner, toolName, ttlMs, (signal, created) =>
-    run(signal, ttlMs, ctx.era === 'modern' ? deps.tasks.peer(created, ctx.clientCapabilities) : undefined),
+    run(signal, ttlMs, ctx.era === 'stateless' ? deps.tasks.peer(created, ctx.clientCapabilities) : undefined),
   );
-  if (ctx.era === 'modern') return { resultType: 'task', ...modernTask(task) };
-  return { task: legacyTask(task) };
+  if (ctx.era === 'stateless') return { resultType: 'task', ...statelessTask(task) };
+  return { task: statefulTask(task) };
 }
 
 /** A task as 2025-11-25 shows it. */
-function legacyTask(task: Task): Record<string, unknown> {
+function statefulTask(task: Task): Record<string, unknown> {
   return {
     taskId: task.id,
     status: task.status,
@@ -109,7 +109,7 @@ function legacyTask(task: Task): Record<string, unknown> {
 }
 
 /** A task as the 2026-07-28 extension shows it (without the outcome). */
-function modernTask(task: Task): Record<string, unknown> {
+function statelessTask(task: Task): Record<string, unknown> {
   return {
     taskId: task.id,
     status: task.status,
@@ -130,11 +130,11 @@ function taskOf(params: Record<string, unknown>, ctx: McpContext, deps: McpMetho
 
 /** `tasks/get`: the task's state; in 2026-07-28 with its outcome inlined once it has one. */
 export function tasksGet(params: Record<string, unknown>, ctx: McpContext, deps: McpMethodDeps): Record<string, unknown> {
-  if (ctx.era === 'modern' && !hasTasksExtension(ctx)) missingExtension();
+  if (ctx.era === 'stateless' && !hasTasksExtension(ctx)) missingExtension();
   const task = taskOf(params, ctx, deps);
-  if (ctx.era !== 'modern') return legacyTask(task);
+  if (ctx.era !== 'stateless') return statefulTask(task);
   return {
-    ...modernTask(task),
+    ...statelessTask(task),
     ...(task.status === 'input_required' ? { inputRequests: deps.tasks.inputRequests(task) } : {}),
     ...(task.status === 'completed' && task.result ? { result: task.result } : {}),
     ...(task.status === 'failed' && task.error ? { error: task.error } : {}),
@@ -143,7 +143,7 @@ export function tasksGet(params: Record<string, unknown>, ctx: McpContext, deps:
 
 /** `tasks/result` (2025-11-25): waits for the task to end, then answers what its `tools/call` would have. */
 export async function tasksResult(params: Record<string, unknown>, ctx: McpContext, deps: McpMethodDeps): Promise<unknown> {
-  if (ctx.era === 'modern') throw rpcError(RpcCode.MethodNotFound, 'Method not found');
+  if (ctx.era === 'stateless') throw rpcError(RpcCode.MethodNotFound, 'Method not found');
   const task = taskOf(params, ctx, deps);
   if (task.status === 'working') {
     ctx.streamIfSlow();
@@ -164,7 +164,7 @@ export async function tasksResult(params: Record<string, unknown>, ctx: McpConte
 
 /** `tasks/list` (2025-11-25): the caller's tasks, newest first, 50 a page. */
 export function tasksList(params: Record<string, unknown>, ctx: McpContext, deps: McpMethodDeps): Record<string, unknown> {
-  if (ctx.era === 'modern') throw rpcError(RpcCode.MethodNotFound, 'Method not found');
+  if (ctx.era === 'stateless') throw rpcError(RpcCode.MethodNotFound, 'Method not found');
   let offset = 0;
   if (params.cursor !== undefined) {
     const parsed = typeof params.cursor === 'string' && /^[0-9]{1,9}$/.test(params.cursor) ? Number(params.cursor) : NaN;
@@ -172,7 +172,7 @@ export function tasksList(params: Record<string, unknown>, ctx: McpContext, deps
     offset = parsed;
   }
   const all = deps.tasks.list(ctx.taskOwner);
-  const page = all.slice(offset, offset + LIST_PAGE).map(legacyTask);
+  const page = all.slice(offset, offset + LIST_PAGE).map(statefulTask);
   return offset + LIST_PAGE < all.length ? { tasks: page, nextCursor: String(offset + LIST_PAGE) } : { tasks: page };
 }
 
@@ -181,12 +181,12 @@ export function tasksList(params: Record<string, unknown>, ctx: McpContext, deps
  * cancelled task, and -32602 for one already ended; 2026-07-28 answers an empty ack either way.
  */
 export function tasksCancel(params: Record<string, unknown>, ctx: McpContext, deps: McpMethodDeps): Record<string, unknown> {
-  if (ctx.era === 'modern' && !hasTasksExtension(ctx)) missingExtension();
+  if (ctx.era === 'stateless' && !hasTasksExtension(ctx)) missingExtension();
   const task = taskOf(params, ctx, deps);
   const cancelled = deps.tasks.cancel(ctx.taskOwner, task.id);
-  if (ctx.era === 'modern') return {};
+  if (ctx.era === 'stateless') return {};
   if (!cancelled) throw rpcError(RpcCode.InvalidParams, `Cannot cancel task in terminal status: ${task.status}`);
-  return legacyTask(task);
+  return statefulTask(task);
 }
 
 /**
@@ -194,7 +194,7 @@ export function tasksCancel(params: Record<string, unknown>, ctx: McpContext, de
  * keys not pending are ignored); acknowledged with an empty result, the new state shows on `tasks/get`.
  */
 export function tasksUpdate(params: Record<string, unknown>, ctx: McpContext, deps: McpMethodDeps): Record<string, unknown> {
-  if (ctx.era !== 'modern') throw rpcError(RpcCode.MethodNotFound, 'Method not found');
+  if (ctx.era !== 'stateless') throw rpcError(RpcCode.MethodNotFound, 'Method not found');
   if (!hasTasksExtension(ctx)) missingExtension();
   const task = taskOf(params, ctx, deps);
   const responses = params.inputResponses ?? {};
