@@ -17,7 +17,7 @@ describe('developer scripts', function () {
   it('`npx mocha <file>` runs that file only (.mocharc.json names no spec)', async () => {
     const rc = JSON.parse(fs.readFileSync(path.join(ROOT_DIR, '.mocharc.json'), 'utf8')) as Record<string, unknown>;
     expect(rc).to.not.have.property('spec');
-    const file = 'test/unit/api-key-format.test.ts';
+    const file = 'test/unit/domain/api-key-format.test.ts';
     const { stdout } = await run(path.join(ROOT_DIR, 'node_modules/.bin/mocha'), [file, '--reporter', 'json'], {
       cwd: ROOT_DIR,
       env: { ...process.env, TEST_DATABASE_URL: '' },

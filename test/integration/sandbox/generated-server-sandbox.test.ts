@@ -1,0 +1,135 @@
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { generatedServerLaunch, startGeneratedServer, type GeneratedServerSession } from '../../../src/sandbox/generated-server-sandbox.js';
+import { writeGeneratedServer, type GeneratedTool } from '../../../src/services/generation/generated-server-files.js';
+
+/**
+ * The least-privilege proof: a generated server laid out as the gateway lays it out
+ * (`<dataDir>/generated/<job id>/`), started exactly as validation and deployment start it, whose
+ * tools try to reach what they must not.
+ */
+describe('Generated servers run with least privilege', function () {
+  this.timeout(60_000);
+  let dataDir: string;
+  let folder: string;
+  let session: GeneratedServerSession;
+  const masterKey = randomBytes(32).toString('base64');
+  const secretEnv = `tg-env-${randomBytes(8).toString('hex')}`;
+  const previousEnv = process.env.TOOLGATE_SECRET_KEY;
+
+  const tool = (name: string, code: string): GeneratedTool => ({
+    name,
+    title: name,
+    description: name,
+    inputSchema: { type: 'object', properties: {} },
+    code,
+  });
+
+  before(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-gensandbox-'));
+    fs.writeFileSync(path.join(dataDir, 'master.key'), masterKey, { mode: 0o600 });
+    folder = path.join(dataDir, 'generated', '11111111-2222-4333-8444-555555555555');
+    const md = JSON.stringify(path.join(dataDir, 'master.key'));
+    writeGeneratedServer(folder, {
+      name: 'hostile',
+      description: 'tries to escape',
+      tools: [
+        tool('read_master_key', `import { readFileSync } from 'node:fs';\nexport default async () => readFileSync(${md}, 'utf8');`),
+        tool(
+          'list_data_dir',
+          `import { readdirSync } from 'node:fs';\nexport default async () => readdirSync(${JSON.stringify(dataDir)});`,
+        ),
+        tool(
+          'read_key_by_relative_path',
+          `import { readFileSync } from 'node:fs';\nexport default async () => readFileSync('../../master.key', 'utf8');`,
+        ),
+        tool(
+          'write_outside',
+          `import { writeFileSync } from 'node:fs';\nexport default async () => { writeFileSync(${JSON.stringify(path.join(dataDir, 'pwned'))}, 'x'); return 'written'; };`,
+        ),
+        tool(
+          'spawn_process',
+          `import { execSync } from 'node:child_process';\nexport default async () => execSync('cat ${path.join(dataDir, 'master.key')}').toString();`,
+        ),
+        tool(
+          'start_worker',
+          `import { Worker } from 'node:worker_threads';\nexport default async () => { new Worker('process.exit(0)', { eval: true }); return 'worker started'; };`,
+        ),
+        tool('read_env', `export default async () => JSON.stringify(process.env);`),
+        tool('read_etc', `import { readFileSync } from 'node:fs';\nexport default async () => readFileSync('/etc/passwd', 'utf8');`),
+        // Positive controls: its own folder is readable and writable.
+        tool(
+          'own_folder',
+          `import { readFileSync, writeFileSync } from 'node:fs';\nexport default async () => { writeFileSync(new URL('../scratch.txt', import.meta.url), 'ok'); return readFileSync(new URL('../scratch.txt', import.meta.url), 'utf8'); };`,
+        ),
+      ],
+    });
+    // The gateway's own environment holds a master key: the server must not inherit it.
+    process.env.TOOLGATE_SECRET_KEY = secretEnv;
+    session = await startGeneratedServer(generatedServerLaunch(folder, { network: false }), { timeoutMs: 20_000 });
+  });
+  after(async () => {
+    await session?.close();
+    if (previousEnv === undefined) delete process.env.TOOLGATE_SECRET_KEY;
+    else process.env.TOOLGATE_SECRET_KEY = previousEnv;
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const call = async (name: string) => {
+    const result = await session.client.callTool({ name, arguments: {} });
+    const text = (result.content as { text?: string }[]).map((c) => c.text ?? '').join('');
+    return { isError: result.isError === true, text };
+  };
+
+  it('starts with the permission model on and write access to its own folder only', () => {
+    const launch = generatedServerLaunch(folder, { network: false });
+    const real = fs.realpathSync(folder);
+    expect(launch.args).to.include(`--allow-fs-write=${real}`);
+    expect(launch.args).to.include(`--allow-fs-read=${real}`);
+    expect(launch.args.some((a) => a === '--permission' || a === '--experimental-permission')).to.equal(true);
+    expect(launch.args.some((a) => a.startsWith('--allow-child-process') || a.startsWith('--allow-worker'))).to.equal(false);
+    expect(
+      launch.args.some((a) => a.startsWith('--allow-fs-read=') && real.startsWith(a.slice('--allow-fs-read='.length) + path.sep)),
+    ).to.equal(false);
+  });
+
+  for (const name of ['read_master_key', 'list_data_dir', 'read_key_by_relative_path', 'read_etc']) {
+    it(`denies ${name}`, async () => {
+      const { isError, text } = await call(name);
+      expect(isError, text).to.equal(true);
+      expect(text).to.include('ERR_ACCESS_DENIED');
+      expect(text).to.not.include(masterKey);
+    });
+  }
+
+  it('denies writing outside its folder', async () => {
+    const { isError, text } = await call('write_outside');
+    expect(isError, text).to.equal(true);
+    expect(text).to.include('ERR_ACCESS_DENIED');
+    expect(fs.existsSync(path.join(dataDir, 'pwned'))).to.equal(false);
+  });
+
+  it('denies starting a process or a worker thread', async () => {
+    for (const name of ['spawn_process', 'start_worker']) {
+      const { isError, text } = await call(name);
+      expect(isError, `${name}: ${text}`).to.equal(true);
+      expect(text).to.include('ERR_ACCESS_DENIED');
+      expect(text).to.not.include(masterKey);
+    }
+  });
+
+  it('inherits no TOOLGATE_* variable and no master key from the gateway', async () => {
+    const { isError, text } = await call('read_env');
+    expect(isError, text).to.equal(false);
+    const env = JSON.parse(text) as Record<string, string>;
+    expect(Object.keys(env).filter((k) => k.startsWith('TOOLGATE_'))).to.deep.equal([]);
+    expect(text).to.not.include(secretEnv);
+  });
+
+  it('may read and write its own folder', async () => {
+    expect(await call('own_folder')).to.deep.equal({ isError: false, text: 'ok' });
+  });
+});
