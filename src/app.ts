@@ -105,7 +105,7 @@ export interface McpFastPathOptions {
 /**
  * The plain `node:http` fast path for the MCP Streamable HTTP paths (`/mcp/bundle/{bundle_key}`
  * and `/mcp/gateway`), ahead of Koa: the same request id, response headers, metrics and access
- * line as the Koa chain gives them, and the same endpoint core (Origin/Host guard, Accept and
+ * line as the Koa chain gives them, and the same transport pipeline (Origin/Host guard, Accept and
  * Content-Type, authentication, rate limits, sessions, body cap, error shapes). Returns false for
  * any other path: Koa serves it.
  */

@@ -523,7 +523,7 @@ function buildServices(input: {
   };
 }
 
-/** The MCP server side of one process: the endpoint core and the routes on it. */
+/** The MCP server side of one process: the transport and the routes on it. */
 export interface McpEndpoints {
   /** The Streamable HTTP core both routes share (sessions, transport rules, dispatch). */
   readonly core: McpTransport;
@@ -546,7 +546,7 @@ export interface McpEndpoints {
   settled(maxMs: number): Promise<void>;
 }
 
-/** Tunables of the MCP side besides the endpoint core's (tests shorten the search's timeouts). */
+/** Tunables of the MCP side besides the transport's (tests shorten the search's timeouts). */
 export interface McpComposeOptions extends McpOptions {
   search?: Partial<Omit<ToolSearchOptions, 'logger' | 'embedder' | 'cache'>>;
 }

@@ -38,7 +38,7 @@ export interface Config {
   readonly allowedOrigins: readonly string[];
   /** Default requests per minute for an API key with no limit of its own. */
   readonly defaultRateLimitRpm: number;
-  /** Most legacy MCP sessions one bundle key (or one user on `/mcp/gateway`) holds on an instance; the oldest idle one is evicted. */
+  /** Most stateful MCP sessions (protocol versions with Mcp-Session-Id) one bundle key (or one user on `/mcp/gateway`) holds on an instance; the oldest idle one is evicted. */
   readonly mcpMaxSessionsPerKey: number;
   /** Longest an upstream MCP connect + initialize may take. */
   readonly upstreamConnectTimeoutMs: number;

@@ -51,7 +51,7 @@ type Wrapped = (params: unknown, ctx: McpContext) => Promise<unknown>;
  * Methods answered without json-rpc-2.0's generic path: the tool calls and listings every agent
  * makes, where its request check (already made by the endpoint), middleware chain and
  * generator-based async layers would cost several promises and microtask turns per call. Answered
- * the same way, to the byte (test/unit/mcp-dispatcher.test.ts holds the two side by side).
+ * the same way, to the byte (test/unit/mcp/dispatcher.test.ts holds the two side by side).
  */
 const HOT_METHODS: readonly string[] = ['tools/call', 'tools/list'];
 

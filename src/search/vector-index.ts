@@ -1,6 +1,14 @@
 import type { RankedHit } from './keyword-index.js';
 import { DOT_WASM_BASE64 } from './simd/dot-wasm.js';
 
+/**
+ * The vector half of tool search: unit-length embeddings in one flat Float32Array, scored with the
+ * WebAssembly SIMD dot kernel (src/search/simd) and ranked by a bounded top-k heap. About 500 lines
+ * and one file on purpose: the row layout, the kernel's memory and the scoring loop share one
+ * invariant (rows padded to the kernel's step, in the kernel's memory) that is easier to keep when
+ * it is read in one place.
+ */
+
 /** Returns a unit-length copy of `v` (a zero vector stays zero). */
 export function normalize(v: Float32Array): Float32Array {
   let sum = 0;

@@ -60,7 +60,7 @@ export function outsideCalls<T>(fn: () => T): T {
  * message (a direct call's POST, see `arrived`), or the async context the message arrives in (a
  * request sent through the SDK client: the transport delivers its POST stream in that request's
  * context); both are exact however many callers share the connection; (2) otherwise (a stdio or
- * legacy SSE upstream, or an HTTP upstream's standalone GET stream) the message is attributed only
+ * upstream on the HTTP+SSE transport, or an HTTP upstream's standalone GET stream) the message is attributed only
  * when exactly one call is in flight on the connection. When neither holds, a request is refused
  * (the upstream sees an error) and a log message is dropped: a caller never receives another
  * caller's request.

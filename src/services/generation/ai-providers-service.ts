@@ -24,6 +24,13 @@ import type { Transactor } from '../../stores/transactor.js';
 import type { ChangeBus } from '../../redis/change-bus.js';
 import type { ActivityEntryInput, ActivityLog } from '../operations/activity-log.js';
 
+/**
+ * AI provider configurations (REST CRUD, activation, test) and the clients built from them for
+ * server generation, skills and tool search. About 500 lines and one file on purpose: a client is
+ * cached by the configuration's version and reports a "model gone" answer back onto the same row,
+ * so the configuration rules and the client cache stay in one place.
+ */
+
 type Schemas = components['schemas'];
 export type AiProviderDto = Schemas['AIProvider'];
 export type AiProviderCreateInput = Schemas['AIProviderCreate'];

@@ -32,6 +32,13 @@ import {
   type ToolCode,
 } from './generation-prompts.js';
 
+/**
+ * Runs one server-generation job to the end: plan, implement, validate in the sandbox, repair,
+ * deploy, with every step written to the job's row and log. About 500 lines and one file on
+ * purpose: the job's steps are one state machine whose cancellation and failure rules (JobStopped,
+ * GenerationFailure, clean-up of what was deployed) must hold across every step.
+ */
+
 type Schemas = components['schemas'];
 
 /** A job that cannot produce a working server; `message` is what the admin reads (error_message). */

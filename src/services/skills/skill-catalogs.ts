@@ -9,6 +9,13 @@ import type { Logger } from '../../logger.js';
 import { SKILL_LIMITS, skillTooLarge } from './skill-limits.js';
 import { parseSkillMd, SkillFormatError } from './skill-md.js';
 
+/**
+ * External skill catalogs: GitHub repositories and `https://` catalog indexes, listed, searched
+ * and fetched under the outbound-address policy, with bounds on size, count and time, and a cache.
+ * Nearly 600 lines and one file on purpose: both catalog kinds share the fetch bounds, the cache
+ * and the credential rule (a listing fetched with one token never outlives a registry change).
+ */
+
 type Schemas = components['schemas'];
 export type CatalogSkillDto = Schemas['CatalogSkill'];
 /** A catalog index document (`https://` catalogs): the contract's `CatalogIndex`. */

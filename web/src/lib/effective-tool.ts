@@ -5,7 +5,7 @@
  * `publishedInputSchema`), because the console runs in the browser and may import nothing of src/
  * but the generated contract types. The copy is a few lines of pure code, so rather than a
  * generator that would carry server code into src/generated, a property test
- * (test/unit/console-effective-tool.test.ts) runs both on the same random tools and overrides and
+ * (test/unit/web/console-effective-tool.test.ts) runs both on the same random tools and overrides and
  * fails when they disagree.
  */
 import type { components } from '../../../src/generated/openapi.js';
