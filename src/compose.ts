@@ -467,7 +467,12 @@ function buildServices(input: {
   const auditExport = new AuditExporter(
     new AuditExportStore(db.knex, { advisoryLock: db.kind === 'postgres' }),
     auditSinks,
-    { batchSize: config.auditBatchSize, intervalMs: config.auditIntervalMs, backlogWarn: config.auditBacklogWarn },
+    {
+      batchSize: config.auditBatchSize,
+      intervalMs: config.auditIntervalMs,
+      backlogWarn: config.auditBacklogWarn,
+      gapGraceMs: config.auditGapGraceMs,
+    },
     { logger, metrics: metrics.audit },
   );
 

@@ -73,6 +73,8 @@ export interface Config {
   readonly auditBatchSize: number;
   readonly auditIntervalMs: number;
   readonly auditBacklogWarn: number;
+  /** How long a hole in the audit numbering (a write not yet committed, or rolled back) is waited for. */
+  readonly auditGapGraceMs: number;
 }
 
 /** Environment variable, its config key, its JSON schema and its documentation (a row of docs/configuration.md). */
@@ -318,6 +320,12 @@ export const SETTINGS: readonly Setting[] = [
     key: 'auditBacklogWarn',
     schema: { type: 'integer', minimum: 1, default: 100000 },
     doc: 'A sink more than this many events behind is warned about (the backlog is also the metric toolgate_audit_export_backlog).',
+  },
+  {
+    env: 'TOOLGATE_AUDIT_GAP_GRACE_MS',
+    key: 'auditGapGraceMs',
+    schema: { type: 'integer', minimum: 0, maximum: 3600000, default: 10000 },
+    doc: 'How long the audit export waits at a hole in the event numbering (a write still committing, or rolled back) before passing it; longer than your slowest write transaction.',
   },
 ];
 

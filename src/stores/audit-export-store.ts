@@ -53,7 +53,8 @@ export class AuditExportStore implements AuditEventSource {
              union all
              select * from (
                select a.audit_seq, 'activity', a.occurred_at, a.actor_id, u.email, coalesce(u.name, a.actor_name), null::uuid,
-                      a.action, a.target_type, a.target_id, a.target_name, null, null, null, a.outcome, null, null
+                      a.action, a.target_type, a.target_id, a.target_name, null::text, null::text, null::text, a.outcome,
+                      null::text, null::float8
                  from activity_log a left join users u on u.id = a.actor_id
                 where a.audit_seq > ? order by a.audit_seq limit ?
              ) entries

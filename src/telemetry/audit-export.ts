@@ -149,12 +149,15 @@ export class AuditExporter {
     let count = 0;
     for (const e of events) {
       if (e.seq !== next) {
-        const now = this.now();
-        if (!state.gap || state.gap.seq !== next) {
-          state.gap = { seq: next, since: now };
-          break;
+        const grace = this.options.gapGraceMs ?? 10_000;
+        if (grace > 0) {
+          const now = this.now();
+          if (!state.gap || state.gap.seq !== next) {
+            state.gap = { seq: next, since: now };
+            break;
+          }
+          if (now - state.gap.since < grace) break;
         }
-        if (now - state.gap.since < (this.options.gapGraceMs ?? 10_000)) break;
         state.gap = undefined;
       }
       count += 1;
