@@ -33,6 +33,8 @@ export interface AuditEvent {
   /** Tool calls: the endpoint the call came through (`bundle`, `gateway`). */
   readonly endpoint?: string;
   readonly latency_ms?: number;
+  /** Activity: the entry's facts (ids, names, counts, flags; the activity log never holds a secret there). */
+  readonly details?: Readonly<Record<string, unknown>>;
 }
 
 /** What the exporter does while it holds the export lock: read events, read and move cursors. */

@@ -46,7 +46,7 @@ export class AuditExportStore implements AuditEventSource {
                select c.audit_seq as seq, 'tool_call' as kind, c.occurred_at, c.user_id, u.email, u.name as user_name, c.api_key_id,
                       'tools/call' as action, 'tool' as target_type, c.tool_id::text as target_id, c.tool_name as target_name,
                       c.server_id::text as server_id, c.server_name, c.bundle_id::text as bundle_id, c.status as outcome,
-                      c.endpoint, c.latency_ms
+                      c.endpoint, c.latency_ms, null::jsonb as details
                  from call_records c left join users u on u.id = c.user_id
                 where c.audit_seq > ? order by c.audit_seq limit ?
              ) calls
@@ -54,7 +54,7 @@ export class AuditExportStore implements AuditEventSource {
              select * from (
                select a.audit_seq, 'activity', a.occurred_at, a.actor_id, u.email, coalesce(u.name, a.actor_name), null::uuid,
                       a.action, a.target_type, a.target_id, a.target_name, null::text, null::text, null::text, a.outcome,
-                      null::text, null::float8
+                      null::text, null::float8, a.details
                  from activity_log a left join users u on u.id = a.actor_id
                 where a.audit_seq > ? order by a.audit_seq limit ?
              ) entries
@@ -106,6 +106,12 @@ function toEvent(r: Record<string, unknown>): AuditEvent {
         }
       : { type: str(r.target_type), id: str(r.target_id), name: str(r.target_name) },
     outcome: String(r.outcome),
-    ...(call ? { endpoint: String(r.endpoint), latency_ms: Number(r.latency_ms) } : {}),
+    ...(call ? { endpoint: String(r.endpoint), latency_ms: Number(r.latency_ms) } : { details: detailsOf(r.details) }),
   };
+}
+
+/** The activity's facts (ids, names, counts, flags: the activity log keeps no secret in them). */
+function detailsOf(v: unknown): Record<string, unknown> {
+  const parsed = typeof v === 'string' ? (JSON.parse(v) as unknown) : v;
+  return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
 }

@@ -231,10 +231,11 @@ export async function traceUpstreamRequest<T>(what: string, serverName: string, 
   const space = what.indexOf(' ');
   const method = space < 0 ? what : what.slice(0, space);
   const attributes: Attributes = {
-    'mcp.method.name': method,
     'server.address': serverName.slice(0, MAX_NAME),
     'toolgate.upstream.transport': transport,
   };
+  // The pool's own work (`catalog sync`) is no single MCP method.
+  if (method.includes('/')) attributes['mcp.method.name'] = method;
   if (method === 'tools/call') attributes['gen_ai.tool.name'] = what.slice(space + 1, space + 1 + MAX_NAME);
   if (method === 'prompts/get') attributes['gen_ai.prompt.name'] = what.slice(space + 1, space + 1 + MAX_NAME);
   const span = t.startSpan(what.slice(0, MAX_NAME * 2), { kind: SpanKind.CLIENT, attributes });
