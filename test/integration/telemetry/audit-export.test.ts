@@ -4,10 +4,14 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import knexFactory from 'knex';
+import type { AuditEvent } from '../../../src/domain/audit-event.js';
+import { AuditExportStore } from '../../../src/stores/audit-export-store.js';
+import { AuditExporter } from '../../../src/telemetry/audit-export.js';
 import { webhookSignature } from '../../../src/telemetry/audit-sinks.js';
 import { mcpFetch, modernRequest } from '../../helpers/mcp-http.js';
 import { OtlpReceiver } from '../../helpers/otlp-receiver.js';
-import { LOOPBACK_UPSTREAMS, startTestServer, type TestServer } from '../../helpers/test-server.js';
+import { LOOPBACK_UPSTREAMS, startTestServer, TEST_DATABASE_URL, type TestServer } from '../../helpers/test-server.js';
 import { putFixtureServer, TestUpstreams } from '../../helpers/test-upstreams.js';
 
 const SECRET = 'audit-webhook-secret-0123456789abcdef';
@@ -57,6 +61,7 @@ describe('Audit export', function () {
   let env: Record<string, string>;
   let endpoint: string;
   let bundleId: string;
+  let ownerKey: string;
   const saved = { ...process.env };
 
   before(async () => {
@@ -79,6 +84,7 @@ describe('Audit export', function () {
       TOOLGATE_AUDIT_GAP_GRACE_MS: '0',
     };
     t = await startTestServer({ env, keepData: true, start: { upstreams: new TestUpstreams() } });
+    ownerKey = t.ownerKey;
     const { tools } = putFixtureServer(t.server.services.catalog, 'fixture', [{ name: 'echo' }]);
     const created = await t.owner.post('/api/v1/bundles', { name: 'audited', tools: [{ tool_id: tools.echo!.id }] });
     bundleId = created.body.id;
@@ -108,6 +114,8 @@ describe('Audit export', function () {
       .map((l) => JSON.parse(l));
     const created = lines.find((e) => e.kind === 'activity' && e.target.id === bundleId)!;
     expect(created).to.deep.include({ outcome: 'success' });
+    expect(created.action).to.equal('bundle.create');
+    expect(created.details).to.be.an('object');
     expect(created.actor).to.include({ user_id: me.id, email: 'owner@example.com' });
     const call = lines.find((e) => e.kind === 'tool_call')!;
     expect(call).to.deep.include({ action: 'tools/call', outcome: 'ok', endpoint: 'gateway' });
@@ -161,11 +169,53 @@ describe('Audit export', function () {
     const dataDir = t.config.dataDir;
     const schema = t.config.databaseSchema;
     await t.server.stop();
-    t = await startTestServer({ env, keepData: true, reuse: { dataDir, schema }, start: { upstreams: new TestUpstreams() } });
+    // This one removes the data (or schema) when it stops.
+    t = await startTestServer({ env, reuse: { dataDir, schema }, start: { upstreams: new TestUpstreams() } });
     await t.server.services.auditExport.runOnce();
     const after = webhook.events().map((e) => e.seq);
     expect(after.slice(0, delivered.length)).to.deep.equal(delivered);
     const added = webhook.events().slice(delivered.length);
     expect(added.map((e) => e.target.name)).to.deep.equal(['before-restart']);
+  });
+
+  it('exports from one instance at a time (PostgreSQL advisory lock)', async function () {
+    // The embedded database belongs to one process: there is no second instance to exclude.
+    if (!TEST_DATABASE_URL) this.skip();
+    const knex = t.server.services.db.knex;
+    const other = knexFactory({
+      client: 'pg',
+      connection: TEST_DATABASE_URL,
+      searchPath: [t.config.databaseSchema!],
+      pool: { min: 1, max: 1 },
+    });
+    const delivered: number[] = [];
+    const instance = () =>
+      new AuditExporter(
+        new AuditExportStore(knex, { advisoryLock: true }),
+        [
+          {
+            name: 'file',
+            deliver: async (events: readonly AuditEvent[]) => void delivered.push(...events.map((e) => e.seq)),
+            close: async () => undefined,
+          },
+        ],
+        { batchSize: 2, intervalMs: 60_000, backlogWarn: 1000, gapGraceMs: 0 },
+        { logger: { warn: () => undefined, info: () => undefined, error: () => undefined } },
+      );
+    try {
+      // The restarted server's owner: the key made by the first start.
+      const owner = t.owner.as(ownerKey);
+      for (let i = 0; i < 5; i += 1) expect((await owner.post('/api/v1/bundles', { name: `locked-${i}`, tools: [] })).status).to.equal(201);
+      await other.raw("select pg_advisory_lock(hashtext(current_schema() || ':toolgate.audit_export'))");
+      await instance().runOnce();
+      expect(delivered).to.deep.equal([]);
+      await other.raw("select pg_advisory_unlock(hashtext(current_schema() || ':toolgate.audit_export'))");
+      // Two instances at once: every event is delivered once, by one of them.
+      await Promise.all([instance().runOnce(), instance().runOnce()]);
+      expect(delivered).to.have.length(5);
+      expect(new Set(delivered).size).to.equal(delivered.length);
+    } finally {
+      await other.destroy();
+    }
   });
 });
