@@ -215,6 +215,29 @@ export default tseslint.config(
       WEB('The sandbox knows no HTTP framework or JSON-RPC.'),
     ],
   ),
+  layer(
+    ['src/telemetry/**/*.ts'],
+    [
+      forbid(
+        [
+          '**/stores/**',
+          '**/services/**',
+          '**/handlers/**',
+          '**/http/**',
+          '**/mcp/**',
+          '**/upstream/**',
+          '**/sandbox/**',
+          '**/live/**',
+          '**/redis/**',
+          '**/compose.js',
+          '**/server.js',
+        ],
+        'src/telemetry is the OpenTelemetry plumbing (tracing, audit export to sinks) the request path calls into at a few hook points: mcp/, upstream/ and the app may import it, so it imports no layer above lib/ and domain/ (the audit exporter is given its store by compose.ts).',
+      ),
+      DB('src/telemetry never touches the database: the audit exporter reads and moves its cursor through the store compose.ts gives it.'),
+      WEB('src/telemetry knows no HTTP framework or JSON-RPC: it is handed headers and names.'),
+    ],
+  ),
   {
     files: ['test/**/*.ts', 'codegen/**/*.ts', 'bench/**/*.ts'],
     rules: {

@@ -27,6 +27,7 @@ import type * as ConfigModule from '../src/config.js';
 import type * as LoggerModule from '../src/logger.js';
 import type * as ServerModule from '../src/server.js';
 import type * as BootstrapModule from '../src/services/identity/bootstrap-service.js';
+import type * as TracingModule from '../src/telemetry/tracing.js';
 import type { CatalogTool } from '../src/domain/catalog.js';
 
 // <build>/bench/gateway.js → the repository two folders up, the server in <build>/ (dist/, or a copy
@@ -39,6 +40,10 @@ const { loadConfig } = await serverModule<typeof ConfigModule>('config.js');
 const { createLogger } = await serverModule<typeof LoggerModule>('logger.js');
 const { startServer } = await serverModule<typeof ServerModule>('server.js');
 const { bootstrapOwner } = await serverModule<typeof BootstrapModule>('services/identity/bootstrap-service.js');
+// Tracing as `npm start` has it: on when the OTEL_* variables ask for it (bench/tracing.ts).
+const { startTracing, tracingConfigFromEnv } = await serverModule<typeof TracingModule>('telemetry/tracing.js');
+const tracing = tracingConfigFromEnv();
+if (tracing) startTracing(tracing, 'bench');
 
 const upstreamPort = Number(process.argv[2]);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-bench-'));

@@ -9,6 +9,7 @@ import type { ChangeBus } from './redis/change-bus.js';
 import type { Logger } from './logger.js';
 import { GatewayResponse } from './http/gateway-response.js';
 import type { McpAccess, McpRoute } from './mcp/transport/route.js';
+import { traceRestRequest, tracingOn } from './telemetry/tracing.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** The load balancer's probes. */
@@ -205,7 +206,24 @@ export function createApp(options: AppOptions): Koa {
     const behind = PROBES.has(ctx.path) ? undefined : changes?.caughtUp();
     if (behind) await behind;
     try {
-      await options.rest(ctx);
+      // With tracing on, each REST operation (not the load balancer's probes) is a server span
+      // named by its operationId; the status of a thrown error is the one the outer layer answers.
+      if (tracingOn && !PROBES.has(ctx.path)) {
+        let thrown: unknown;
+        await traceRestRequest(
+          ctx.method,
+          ctx.req.headers,
+          () =>
+            options.rest(ctx).catch((err: unknown) => {
+              thrown = err;
+              throw err;
+            }),
+          () => ({
+            route: ctx.state.route as string | undefined,
+            status: thrown === undefined ? ctx.status : toErrorReply(thrown, '').status,
+          }),
+        );
+      } else await options.rest(ctx);
     } finally {
       const sending = changes?.sent();
       if (sending) await sending;

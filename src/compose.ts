@@ -55,6 +55,9 @@ import { SkillsService } from './services/skills/skills-service.js';
 import { UsersService } from './services/identity/users-service.js';
 import { migrateToLatest, openDatabase, type Database } from './stores/database.js';
 import { RetentionStore } from './stores/retention-store.js';
+import { AuditExportStore } from './stores/audit-export-store.js';
+import { AuditExporter } from './telemetry/audit-export.js';
+import { JsonLinesFileSink, OtlpLogSink, WebhookSink, type AuditSink } from './telemetry/audit-sinks.js';
 import { createStores, Transactor, type Stores } from './stores/transactor.js';
 import { UpstreamPool } from './upstream/upstream-pool.js';
 
@@ -145,6 +148,8 @@ export interface Services {
   readonly generalSettings: GeneralSettingsService;
   /** The retention purge of call records and activity entries (started by `start`). */
   readonly retention: RetentionService;
+  /** The continuous export of audit events to the configured sinks (started by `start`; none configured: idle). */
+  readonly auditExport: AuditExporter;
 
   // Agent Skills.
   /** The skill library: CRUD, search, catalog import. */
@@ -453,6 +458,23 @@ function buildServices(input: {
     { store: new RetentionStore(db.knex, { advisoryLock: db.kind === 'postgres' }), settings: generalSettings, clock, logger },
     { vacuum: db.kind === 'pglite' },
   );
+  // Like the purge: on a connection of its own, under an advisory lock (one instance exports).
+  const auditSinks: AuditSink[] = [];
+  if (config.auditOtlpLogs) auditSinks.push(new OtlpLogSink(VERSION));
+  if (config.auditFile) auditSinks.push(new JsonLinesFileSink(config.auditFile, config.auditFileMaxBytes, config.auditFileKeep));
+  if (config.auditWebhookUrl && config.auditWebhookSecret)
+    auditSinks.push(new WebhookSink(config.auditWebhookUrl, config.auditWebhookSecret, outboundPolicy));
+  const auditExport = new AuditExporter(
+    new AuditExportStore(db.knex, { advisoryLock: db.kind === 'postgres' }),
+    auditSinks,
+    {
+      batchSize: config.auditBatchSize,
+      intervalMs: config.auditIntervalMs,
+      backlogWarn: config.auditBacklogWarn,
+      gapGraceMs: config.auditGapGraceMs,
+    },
+    { logger, metrics: metrics.audit },
+  );
 
   let closing: Promise<void> | undefined;
   return {
@@ -490,6 +512,7 @@ function buildServices(input: {
     dashboard,
     generalSettings,
     retention,
+    auditExport,
     skills,
     skillCatalogs,
     skillTools,
@@ -499,6 +522,7 @@ function buildServices(input: {
       apiKeyAuth.start();
       sessions.start();
       retention.start();
+      auditExport.start();
       generation.start();
       void sandbox.detect();
     },
@@ -508,6 +532,7 @@ function buildServices(input: {
         // First: a running job may still be deploying through the pool and the database.
         await generation.stop();
         await retention.stop();
+        await auditExport.stop();
         generalSettings.stop();
         await callRecorder.stop();
         await catalogSync.close();

@@ -61,6 +61,20 @@ export interface Config {
   readonly generationRepairRounds: number;
   /** Bearer token a Prometheus scraper may present to `GET /metrics`; absent = admin API keys only. */
   readonly metricsToken: string | undefined;
+  /** Audit export to OTLP logs (endpoint and protocol from the `OTEL_EXPORTER_OTLP_*` variables). */
+  readonly auditOtlpLogs: boolean;
+  /** Audit export to this JSON-lines file (rotated by size). */
+  readonly auditFile: string | undefined;
+  readonly auditFileMaxBytes: number;
+  readonly auditFileKeep: number;
+  /** Audit export to this HTTPS webhook (batches, HMAC-signed with `auditWebhookSecret`). */
+  readonly auditWebhookUrl: string | undefined;
+  readonly auditWebhookSecret: string | undefined;
+  readonly auditBatchSize: number;
+  readonly auditIntervalMs: number;
+  readonly auditBacklogWarn: number;
+  /** How long a hole in the audit numbering (a write not yet committed, or rolled back) is waited for. */
+  readonly auditGapGraceMs: number;
 }
 
 /** Environment variable, its config key, its JSON schema and its documentation (a row of docs/configuration.md). */
@@ -253,6 +267,66 @@ export const SETTINGS: readonly Setting[] = [
     schema: { type: 'string', pattern: '^[\\x21-\\x7e]{32,512}$' },
     doc: 'Bearer token for GET /metrics (Prometheus scrapers), 32 to 512 printable characters; unset = only admin/owner API keys (scope api:read) or sessions may read /metrics. Treat it like a password.',
   },
+  {
+    env: 'TOOLGATE_AUDIT_OTLP_LOGS',
+    key: 'auditOtlpLogs',
+    schema: { type: 'boolean', default: false },
+    doc: 'Export audit events (tool calls, activity) as OTLP logs; endpoint, headers and protocol (http/protobuf, http/json) from the standard OTEL_EXPORTER_OTLP_[LOGS_]* variables (see docs/observability.md).',
+  },
+  {
+    env: 'TOOLGATE_AUDIT_FILE',
+    key: 'auditFile',
+    schema: { type: 'string', minLength: 1 },
+    doc: 'Export audit events to this JSON-lines file (one event a line, rotated by size); unset = no file export.',
+  },
+  {
+    env: 'TOOLGATE_AUDIT_FILE_MAX_BYTES',
+    key: 'auditFileMaxBytes',
+    schema: { type: 'integer', minimum: 65536, maximum: 1099511627776, default: 104857600 },
+    doc: 'Size at which the audit file is rotated (`audit.jsonl` → `audit.jsonl.1` …).',
+  },
+  {
+    env: 'TOOLGATE_AUDIT_FILE_KEEP',
+    key: 'auditFileKeep',
+    schema: { type: 'integer', minimum: 0, maximum: 1000, default: 5 },
+    doc: 'Rotated audit files kept (the oldest beyond this is deleted).',
+  },
+  {
+    env: 'TOOLGATE_AUDIT_WEBHOOK_URL',
+    key: 'auditWebhookUrl',
+    schema: { type: 'string', pattern: '^https?://' },
+    doc: 'Export audit events to this webhook (POSTed in batches, HMAC-signed, retried with backoff, under the outbound-address policy); needs TOOLGATE_AUDIT_WEBHOOK_SECRET.',
+  },
+  {
+    env: 'TOOLGATE_AUDIT_WEBHOOK_SECRET',
+    key: 'auditWebhookSecret',
+    schema: { type: 'string', pattern: '^[\\x21-\\x7e]{32,512}$' },
+    doc: 'Shared secret (32 to 512 printable characters) the webhook batches are signed with (`X-Toolgate-Signature: sha256=HMAC(secret, timestamp + "." + body)`). Treat it like a password.',
+  },
+  {
+    env: 'TOOLGATE_AUDIT_BATCH_SIZE',
+    key: 'auditBatchSize',
+    schema: { type: 'integer', minimum: 1, maximum: 10000, default: 500 },
+    doc: 'Audit events per delivery to a sink.',
+  },
+  {
+    env: 'TOOLGATE_AUDIT_INTERVAL_MS',
+    key: 'auditIntervalMs',
+    schema: { type: 'integer', minimum: 100, maximum: 600000, default: 2000 },
+    doc: 'Time between audit export rounds.',
+  },
+  {
+    env: 'TOOLGATE_AUDIT_BACKLOG_WARN',
+    key: 'auditBacklogWarn',
+    schema: { type: 'integer', minimum: 1, default: 100000 },
+    doc: 'A sink more than this many events behind is warned about (the backlog is also the metric toolgate_audit_export_backlog).',
+  },
+  {
+    env: 'TOOLGATE_AUDIT_GAP_GRACE_MS',
+    key: 'auditGapGraceMs',
+    schema: { type: 'integer', minimum: 0, maximum: 3600000, default: 10000 },
+    doc: 'How long the audit export waits at a hole in the event numbering (a write still committing, or rolled back) before passing it; longer than your slowest write transaction.',
+  },
 ];
 
 /** Raised when the environment does not describe a valid configuration; lists every problem. */
@@ -297,5 +371,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(problems);
   }
   const config = raw as unknown as Config & { dataDir: string };
+  const audit = auditProblems(config);
+  if (audit.length > 0) throw new ConfigError(audit);
   return Object.freeze({ ...config, dataDir: path.resolve(config.dataDir) });
+}
+
+/**
+ * The audit webhook needs its signing secret, and plain http only to a loopback receiver (a
+ * sidecar): audit records carry identities and must not cross a network in clear.
+ */
+function auditProblems(config: Config): string[] {
+  const problems: string[] = [];
+  if (config.auditWebhookUrl === undefined) return problems;
+  if (config.auditWebhookSecret === undefined) problems.push('TOOLGATE_AUDIT_WEBHOOK_SECRET: is required with TOOLGATE_AUDIT_WEBHOOK_URL');
+  let url: URL | undefined;
+  try {
+    url = new URL(config.auditWebhookUrl);
+  } catch {
+    problems.push('TOOLGATE_AUDIT_WEBHOOK_URL: is not a URL');
+  }
+  if (url && url.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) {
+    problems.push('TOOLGATE_AUDIT_WEBHOOK_URL: must be https (plain http only to a loopback address)');
+  }
+  return problems;
 }

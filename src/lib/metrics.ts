@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 
 /** Latency buckets (seconds) for HTTP requests, MCP requests and tool calls: 1 ms to 60 s. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -258,6 +258,32 @@ export class Metrics {
       },
     });
   }
+
+  private readonly auditBacklog = new Gauge({
+    name: 'toolgate_audit_export_backlog',
+    help: 'Audit events (tool calls, activity) not yet delivered to each audit sink (`otlp`, `file`, `webhook`), as of the last export round.',
+    labelNames: ['sink'] as const,
+    registers: [this.registry],
+  });
+  private readonly auditDelivered = new Counter({
+    name: 'toolgate_audit_export_events_total',
+    help: 'Audit events delivered, by sink.',
+    labelNames: ['sink'] as const,
+    registers: [this.registry],
+  });
+  private readonly auditFailures = new Counter({
+    name: 'toolgate_audit_export_failures_total',
+    help: 'Failed deliveries of an audit batch (retried with backoff), by sink.',
+    labelNames: ['sink'] as const,
+    registers: [this.registry],
+  });
+
+  /** The audit exporter's reports (AuditExportMetrics). */
+  readonly audit = {
+    backlog: (sink: string, events: number): void => this.auditBacklog.set({ sink }, events),
+    delivered: (sink: string, events: number): void => this.auditDelivered.inc({ sink }, events),
+    failed: (sink: string): void => this.auditFailures.inc({ sink }),
+  };
 
   /** Connects the gauges to the live state they report (composition root; later calls add or replace sources). */
   setSources(sources: MetricsSources): void {

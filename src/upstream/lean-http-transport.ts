@@ -9,6 +9,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { TaggedSendOptions } from './direct-calls.js';
 import type { RawMessageSource } from './raw-message.js';
+import { traceHeadersOf, tracingOn } from '../telemetry/tracing.js';
 
 /** Options of a lean Streamable HTTP client transport. */
 export interface LeanHttpTransportOptions {
@@ -173,7 +174,8 @@ export class LeanHttpClientTransport implements Transport, RawMessageSource {
     const list = Array.isArray(message) ? message : [message];
     const hasRequest = list.some((m) => 'method' in m && 'id' in m && m.id !== undefined);
     const initialized = !Array.isArray(message) && 'method' in message && message.method === 'notifications/initialized';
-    const headers = this.postHeaders();
+    const trace = tracingOn ? traceHeadersOf(message) : undefined;
+    const headers = trace ? { ...this.postHeaders(), ...trace } : this.postHeaders();
     // An SSE answer may carry the upstream's requests: they are delivered with the request's tag,
     // or (an untagged request, sent by the SDK client) in the request's async context.
     const scope = hasRequest && tag === undefined ? new AsyncResource('toolgate.upstream.post') : undefined;

@@ -19,6 +19,7 @@ import { createTransport, shutDown, stdioPid, type UpstreamTransportSpec } from 
 import { callError, describeError, isSessionGone } from './upstream-errors.js';
 import { abortSignalOf, UpstreamError, type CallSignal, type UpstreamCallOptions } from '../domain/upstream-call.js';
 import { DeadlineWheel } from '../lib/deadline-wheel.js';
+import { traceUpstreamRequest, tracingOn, withTraceMeta } from '../telemetry/tracing.js';
 import { DirectCalls, type DirectReply, type DirectRequestOptions } from './direct-calls.js';
 import { DownstreamRouter, outsideCalls, RELAY_CLIENT_CAPABILITIES } from './downstream-router.js';
 
@@ -186,7 +187,16 @@ export class UpstreamConnection {
    * once when the server is in error, re-initialises once when an HTTP session is gone, and maps
    * every failure to an UpstreamError.
    */
-  async run<T>(
+  run<T>(
+    what: string,
+    options: UpstreamCallOptions,
+    fn: (client: Client, request: RequestOptions, meta: { progressToken: string } | undefined) => Promise<T>,
+  ): Promise<T> {
+    if (tracingOn) return traceUpstreamRequest(what, this.spec.name, this.spec.connection.transport, () => this.runSdk(what, options, fn));
+    return this.runSdk(what, options, fn);
+  }
+
+  private async runSdk<T>(
     what: string,
     options: UpstreamCallOptions,
     fn: (client: Client, request: RequestOptions, meta: { progressToken: string } | undefined) => Promise<T>,
@@ -215,7 +225,17 @@ export class UpstreamConnection {
    * carries (the transport hands it back with what the upstream sends on that request's stream)
    * rather than by an async context, so the hot path never enables AsyncLocalStorage.
    */
-  async runDirect<T>(
+  runDirect<T>(
+    what: string,
+    options: UpstreamCallOptions,
+    fn: (client: Client, request: DirectRequestOptions, meta: { progressToken: string } | undefined) => Promise<T>,
+  ): Promise<T> {
+    if (tracingOn)
+      return traceUpstreamRequest(what, this.spec.name, this.spec.connection.transport, () => this.runTagged(what, options, fn));
+    return this.runTagged(what, options, fn);
+  }
+
+  private async runTagged<T>(
     what: string,
     options: UpstreamCallOptions,
     fn: (client: Client, request: DirectRequestOptions, meta: { progressToken: string } | undefined) => Promise<T>,
@@ -379,6 +399,11 @@ export class UpstreamConnection {
       negotiated = version;
       setProtocolVersion?.(version);
     };
+    if (tracingOn) {
+      // Every request sent upstream carries the trace context of the call that sends it.
+      const send = transport.send.bind(transport);
+      transport.send = (message, options) => send(withTraceMeta(message), options);
+    }
     if (transport instanceof LeanStdioClientTransport) {
       // Drain stderr so a chatty server never blocks on a full pipe; keep it out of our logs above debug.
       transport.stderr?.on('data', (chunk: Buffer) => {

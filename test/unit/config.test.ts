@@ -49,4 +49,35 @@ describe('config', () => {
     expect(problems.map((p) => p.split(':')[0])).to.have.members(['PORT', 'DATABASE_URL', 'TOOLGATE_SECRET_KEY', 'TOOLGATE_LOG_LEVEL']);
     expect((error as Error).message).not.to.include(secret);
   });
+
+  it('audit export: off by default; the webhook needs its secret and https (plain http only to loopback)', () => {
+    const none = loadConfig({});
+    expect(none.auditOtlpLogs).to.equal(false);
+    expect(none.auditFile).to.equal(undefined);
+    expect(none.auditWebhookUrl).to.equal(undefined);
+    const secret = 'audit-webhook-secret-0123456789abcdef';
+    const ok = loadConfig({ TOOLGATE_AUDIT_WEBHOOK_URL: 'https://siem.example/hook', TOOLGATE_AUDIT_WEBHOOK_SECRET: secret });
+    expect(ok.auditWebhookUrl).to.equal('https://siem.example/hook');
+    expect(
+      loadConfig({ TOOLGATE_AUDIT_WEBHOOK_URL: 'http://127.0.0.1:9/hook', TOOLGATE_AUDIT_WEBHOOK_SECRET: secret }).auditWebhookUrl,
+    ).to.equal('http://127.0.0.1:9/hook');
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (err) {
+        expect((err as Error).message).not.to.include(secret);
+        return (err as ConfigError).problems;
+      }
+      return [];
+    };
+    expect(problems({ TOOLGATE_AUDIT_WEBHOOK_URL: 'https://siem.example/hook' })).to.deep.equal([
+      'TOOLGATE_AUDIT_WEBHOOK_SECRET: is required with TOOLGATE_AUDIT_WEBHOOK_URL',
+    ]);
+    expect(problems({ TOOLGATE_AUDIT_WEBHOOK_URL: 'http://siem.example/hook', TOOLGATE_AUDIT_WEBHOOK_SECRET: secret })[0]).to.match(
+      /must be https/,
+    );
+    expect(problems({ TOOLGATE_AUDIT_WEBHOOK_URL: 'https://siem.example/hook', TOOLGATE_AUDIT_WEBHOOK_SECRET: 'short' })[0]).to.match(
+      /^TOOLGATE_AUDIT_WEBHOOK_SECRET/,
+    );
+  });
 });

@@ -4,10 +4,11 @@
  * upstreams relay to it), and the answer is written (JSON, or SSE once streaming). A 2026-07-28
  * tool call, prompt or resource read runs as a round of an input-required exchange.
  */
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JSONRPCRequest } from 'json-rpc-2.0';
 import type { CallSignal } from '../../domain/upstream-call.js';
 import type { DeadlineWheel } from '../../lib/deadline-wheel.js';
+import { traceMcpRequest, tracingOn } from '../../telemetry/tracing.js';
 import { Cancellation } from '../cancellation.js';
 import { LOG_LEVELS, META_LOG_LEVEL, type ClientRequests, type LogLevel } from '../client-requests.js';
 import type { McpCaller, McpContext, McpView } from '../context.js';
@@ -69,10 +70,11 @@ export class RequestDispatch {
         if (!res.writableFinished) for (const c of controllers) c.abort();
       });
     }
+    const origin = tracingOn ? { req: res.req, target } : undefined;
     const all =
       requests.length === 1
-        ? [await this.runOne(requests[0]!, view, target.caller, base, channel, controllers)]
-        : await Promise.all(requests.map((msg) => this.runOne(msg, view, target.caller, base, channel, controllers)));
+        ? [await this.runOne(requests[0]!, view, target.caller, base, channel, controllers, origin)]
+        : await Promise.all(requests.map((msg) => this.runOne(msg, view, target.caller, base, channel, controllers, origin)));
     const answers = all.filter((a) => !a.cancelled);
     if (answers.length === 0) {
       // Every request was cancelled: an SSE stream that ends without a response event.
@@ -95,8 +97,39 @@ export class RequestDispatch {
     channel.finish(status, `[${answers.map((a) => String(a.body)).join(',')}]`);
   }
 
-  /** Runs one request and makes its answer (the HTTP+SSE transport writes it on the session's stream). */
-  async runOne(
+  /**
+   * Runs one request and makes its answer (the HTTP+SSE transport writes it on the session's
+   * stream). With tracing on, inside the request's server span (`origin`: the HTTP request and
+   * target it came with, for the caller's trace context and the span's ids).
+   */
+  runOne(
+    msg: RpcMessage,
+    view: McpView,
+    caller: McpCaller,
+    base: RequestBase,
+    channel: AnswerChannel,
+    controllers: Cancellation[],
+    origin?: { req: IncomingMessage; target: McpTarget },
+  ): Promise<Answer> {
+    if (!tracingOn) return this.serveOne(msg, view, caller, base, channel, controllers);
+    return traceMcpRequest(
+      {
+        method: String(msg.method),
+        params: msg.params as Record<string, unknown> | undefined,
+        requestId: msg.id as string | number | undefined,
+        sessionId: base.session?.id,
+        protocolVersion: base.protocolVersion,
+        endpoint: caller.endpoint,
+        bundleId: caller.endpoint === 'bundle' ? origin?.target.scope : undefined,
+        userId: caller.userId,
+        apiKeyId: caller.apiKeyId,
+        headers: origin?.req.headers,
+      },
+      () => this.serveOne(msg, view, caller, base, channel, controllers),
+    );
+  }
+
+  private async serveOne(
     msg: RpcMessage,
     view: McpView,
     caller: McpCaller,

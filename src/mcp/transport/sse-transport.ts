@@ -86,7 +86,7 @@ export class SseTransport {
             typeof requested === 'string' && SSE_TRANSPORT_VERSIONS.includes(requested) ? requested : LATEST_STATEFUL_VERSION;
         }
         const base: RequestBase = { era: 'stateful', session, protocolVersion: session.protocolVersion };
-        const answer = await this.deps.dispatch.runOne(msg, view, target.caller, base, channel, []);
+        const answer = await this.deps.dispatch.runOne(msg, view, target.caller, base, channel, [], { req, target });
         if (!answer.cancelled) write(String(answer.body));
       }),
     );
