@@ -61,6 +61,8 @@ export interface Config {
   readonly generationRepairRounds: number;
   /** Bearer token a Prometheus scraper may present to `GET /metrics`; absent = admin API keys only. */
   readonly metricsToken: string | undefined;
+  /** The environment variables this configuration was given (set and not empty), by name. */
+  readonly setByEnvironment?: readonly string[];
 }
 
 /** Environment variable, its config key, its JSON schema and its documentation (a row of docs/configuration.md). */
@@ -173,13 +175,13 @@ export const SETTINGS: readonly Setting[] = [
     env: 'TOOLGATE_ALLOWED_ORIGINS',
     key: 'allowedOrigins',
     schema: { type: 'array', items: { type: 'string', pattern: '^https?://[^\\s/]+$' }, default: [] },
-    doc: 'Comma-separated browser origins allowed on the MCP endpoints besides loopback and the public URL (see docs/security.md).',
+    doc: 'Comma-separated browser origins allowed on the MCP endpoints besides loopback and the public URL (see docs/security.md). When set, it wins over the general setting of the same name (the console shows it as set by the environment and cannot change it).',
   },
   {
     env: 'TOOLGATE_DEFAULT_RATE_LIMIT_RPM',
     key: 'defaultRateLimitRpm',
     schema: { type: 'integer', minimum: 1, maximum: 1000000, default: 600 },
-    doc: 'Requests per minute for API keys without a limit of their own (the starting value of the general setting `default_rate_limit_rpm`).',
+    doc: 'Requests per minute for API keys without a limit of their own (general setting `default_rate_limit_rpm`). When set, it wins over the general setting of the same name (the console shows it as set by the environment and cannot change it).',
   },
   {
     env: 'TOOLGATE_MCP_MAX_SESSIONS_PER_KEY',
@@ -215,7 +217,7 @@ export const SETTINGS: readonly Setting[] = [
     env: 'TOOLGATE_OUTBOUND_ALLOWLIST',
     key: 'outboundAllowlist',
     schema: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 253 }, default: [] },
-    doc: 'Comma-separated hosts or CIDR ranges the server may fetch although private/loopback (e.g. an OIDC provider on 127.0.0.1).',
+    doc: 'Comma-separated hosts or CIDR ranges the server may fetch although private/loopback (e.g. an OIDC provider on 127.0.0.1). When set, it wins over the general setting of the same name (the console shows it as set by the environment and cannot change it).',
   },
   {
     env: 'TOOLGATE_SKILLS_GITHUB_API_URL',
@@ -277,9 +279,11 @@ const validateConfig = ajv.compile({
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw: Record<string, unknown> = {};
+  const given: string[] = [];
   for (const setting of SETTINGS) {
     const value = env[setting.env];
     if (value === undefined || value === '') continue;
+    given.push(setting.env);
     raw[setting.key] =
       setting.key === 'allowedOrigins' || setting.key === 'outboundAllowlist'
         ? value
@@ -297,5 +301,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(problems);
   }
   const config = raw as unknown as Config & { dataDir: string };
-  return Object.freeze({ ...config, dataDir: path.resolve(config.dataDir) });
+  return Object.freeze({ ...config, dataDir: path.resolve(config.dataDir), setByEnvironment: Object.freeze(given) });
 }

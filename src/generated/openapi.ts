@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 01c4d6f674d325f5ea2123ce5d8707c93865c0425afaa18a387ed6b541a50fb9
+// openapi.yaml sha256: a5b8756a8bc43507fd9d926f97a0cd0c1f8de57c11477ebc28ea04d8ca915ae4
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -2061,8 +2061,10 @@ export interface components {
             display_order?: number;
             config?: components["schemas"]["OAuthProviderConfig"];
         };
-        /** @description General settings. AI providers are managed under `/api/v1/settings/providers`. Every field takes effect at run time on every instance (a change notification reaches the others; they also re-read the settings every 30 s), without a restart. A field never changed, or reset, shows its default: the environment's value where the operator set one (`TOOLGATE_DEFAULT_RATE_LIMIT_RPM`, `TOOLGATE_ALLOWED_ORIGINS`, `TOOLGATE_OUTBOUND_ALLOWLIST`), else the built-in value. */
+        /** @description General settings. AI providers are managed under `/api/v1/settings/providers`. Every field takes effect at run time on every instance (a change notification reaches the others; they also re-read the settings every 30 s), without a restart. A field never changed, or reset, shows its default, the built-in value. A field the operator sets in the environment (`TOOLGATE_DEFAULT_RATE_LIMIT_RPM`, `TOOLGATE_ALLOWED_ORIGINS`, `TOOLGATE_OUTBOUND_ALLOWLIST`) shows the variable's value and cannot be changed here (`set_by_environment`). */
         GeneralSettingsResponse: {
+            /** @description Settings the operator set in the environment (`TOOLGATE_DEFAULT_RATE_LIMIT_RPM`, `TOOLGATE_ALLOWED_ORIGINS`, `TOOLGATE_OUTBOUND_ALLOWLIST`). The variable wins over anything stored: the field shows the variable's value, and an update that sends another value for it answers 422 naming the variable (sending the value in force changes nothing). */
+            set_by_environment: ("default_rate_limit_rpm" | "allowed_origins" | "outbound_allowlist")[];
             /**
              * @description Days tool-call records are kept. The purge job (every 10 minutes, one instance at a time) deletes records of the UTC hours that ended more than this many days ago, with their dashboard rollups. Built-in default: 30.
              * @example 30

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 01c4d6f674d325f5ea2123ce5d8707c93865c0425afaa18a387ed6b541a50fb9
+// openapi.yaml sha256: a5b8756a8bc43507fd9d926f97a0cd0c1f8de57c11477ebc28ea04d8ca915ae4
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */

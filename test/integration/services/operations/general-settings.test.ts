@@ -14,15 +14,16 @@ const ENV = {
 const DEFAULTS = {
   log_retention_days: 30,
   activity_log_retention_days: 365,
-  default_rate_limit_rpm: 1234,
+  default_rate_limit_rpm: 600,
   mcp_session_idle_timeout_minutes: 30,
   upstream_call_timeout_ms: 60000,
   health_check_interval_seconds: 60,
-  allowed_origins: ['https://console.example.com'],
-  outbound_allowlist: ['127.0.0.1'],
+  allowed_origins: [],
+  outbound_allowlist: [],
   registry_url: null,
   has_registry_token: false,
   updated_at: null,
+  set_by_environment: [],
 };
 
 describe('general settings: GET, PUT, POST reset', function () {
@@ -33,7 +34,7 @@ describe('general settings: GET, PUT, POST reset', function () {
   const bodies: string[] = [];
 
   before(async () => {
-    t = await startTestServer({ env: ENV });
+    t = await startTestServer();
     admin = await createUser(t, 'admin');
     member = await createUser(t, 'member');
   });
@@ -45,7 +46,7 @@ describe('general settings: GET, PUT, POST reset', function () {
     return res;
   };
 
-  it('answers the defaults, taken from the environment where it sets them, to any signed-in user', async () => {
+  it('answers the built-in defaults to any signed-in user', async () => {
     const res = await member.client.get('/api/v1/settings/general');
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal(DEFAULTS);
@@ -54,9 +55,9 @@ describe('general settings: GET, PUT, POST reset', function () {
   it('changes only the supplied fields and keeps the others', async () => {
     const res = await put({ log_retention_days: 7, allowed_origins: ['https://Agents.Example.com:8443', 'http://b.example.com'] });
     expect(res.status).to.equal(200);
-    expect(res.body).to.include({ log_retention_days: 7, activity_log_retention_days: 365, default_rate_limit_rpm: 1234 });
+    expect(res.body).to.include({ log_retention_days: 7, activity_log_retention_days: 365, default_rate_limit_rpm: 600 });
     expect(res.body.allowed_origins).to.deep.equal(['https://agents.example.com:8443', 'http://b.example.com']);
-    expect(res.body.outbound_allowlist).to.deep.equal(['127.0.0.1']);
+    expect(res.body.outbound_allowlist).to.deep.equal([]);
     expect(Date.parse(res.body.updated_at)).to.be.closeTo(Date.now(), 60_000);
     const again = await put({ activity_log_retention_days: 90 });
     expect(again.body).to.include({ log_retention_days: 7, activity_log_retention_days: 90 });
@@ -118,7 +119,7 @@ describe('general settings: GET, PUT, POST reset', function () {
     it('default rate limit: applies to the next request of a credential already cached', async () => {
       const user = await createUser(t, 'member');
       const first = await user.client.get('/api/v1/users/me');
-      expect(first.headers.get('ratelimit-limit')).to.equal('1234');
+      expect(first.headers.get('ratelimit-limit')).to.equal('600');
       await put({ default_rate_limit_rpm: 3 });
       const statuses: number[] = [];
       let limit = '';
@@ -260,8 +261,8 @@ describe('general settings: GET, PUT, POST reset', function () {
       expect(committed).to.equal(1);
       const entry = await knex('activity_log').where({ action: 'settings.general.reset' }).first();
       expect(entry).to.include({ actor_id: admin.id, outcome: 'success' });
-      // In force at once: the default rate limit is the environment's again.
-      expect(t.server.services.generalSettings.current.default_rate_limit_rpm).to.equal(1234);
+      // In force at once: the default rate limit is the built-in one again.
+      expect(t.server.services.generalSettings.current.default_rate_limit_rpm).to.equal(600);
       expect(t.server.services.outboundPolicy.checkStatic.bind(t.server.services.outboundPolicy, 'http://10.1.2.3/')).to.throw();
     });
 
@@ -281,6 +282,73 @@ describe('general settings: GET, PUT, POST reset', function () {
       expect(Number((await knex('activity_log').where({ action: 'ai_provider.reset' }).count({ n: '*' }))[0]!.n)).to.equal(1);
       expect(Number((await knex('activity_log').where({ action: 'settings.general.reset' }).count({ n: '*' }))[0]!.n)).to.equal(resets);
     });
+  });
+});
+
+describe('general settings the environment sets: the variable wins over what is stored', function () {
+  this.timeout(60000);
+  let t: TestServer;
+
+  before(async () => {
+    t = await startTestServer({ env: ENV });
+  });
+  after(() => t.stop());
+
+  it("shows the variables' values and names the fields they set", async () => {
+    const res = await t.owner.get('/api/v1/settings/general');
+    expect(res.status).to.equal(200);
+    expect(res.body).to.include({ default_rate_limit_rpm: 1234 });
+    expect(res.body.allowed_origins).to.deep.equal(['https://console.example.com']);
+    expect(res.body.outbound_allowlist).to.deep.equal(['127.0.0.1']);
+    expect(res.body.set_by_environment).to.have.members(['default_rate_limit_rpm', 'allowed_origins', 'outbound_allowlist']);
+  });
+
+  it('a stored value (saved before the variable was set) does not override the variable, also after a reload', async () => {
+    const knex = t.server.services.db.knex;
+    await knex('general_settings').insert({
+      id: 1,
+      outbound_allowlist: JSON.stringify([]),
+      allowed_origins: JSON.stringify(['https://old.example.com']),
+      default_rate_limit_rpm: 5,
+      updated_at: new Date(),
+    });
+    await t.server.services.generalSettings.load();
+    const current = t.server.services.generalSettings.current;
+    expect(current.outbound_allowlist).to.deep.equal(['127.0.0.1']);
+    expect(current.allowed_origins).to.deep.equal(['https://console.example.com']);
+    expect(current.default_rate_limit_rpm).to.equal(1234);
+    expect(() => t.server.services.outboundPolicy.checkStatic('http://127.0.0.1:9/')).to.not.throw();
+    await knex('general_settings').del();
+    await t.server.services.generalSettings.load();
+  });
+
+  it("a form that sends every field saves the others and stores nothing for the variables' fields", async () => {
+    const res = await t.owner.put('/api/v1/settings/general', {
+      log_retention_days: 9,
+      default_rate_limit_rpm: 1234,
+      allowed_origins: ['https://console.example.com'],
+      outbound_allowlist: ['127.0.0.1'],
+    });
+    expect(res.status).to.equal(200);
+    expect(res.body).to.include({ log_retention_days: 9, default_rate_limit_rpm: 1234 });
+    const row = await t.server.services.db.knex('general_settings').first();
+    expect(row).to.include({ log_retention_days: 9, default_rate_limit_rpm: null, allowed_origins: null, outbound_allowlist: null });
+  });
+
+  it('refuses another value for a field a variable sets with 422 naming the variable, and changes nothing', async () => {
+    const before = (await t.owner.get('/api/v1/settings/general')).body;
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ outbound_allowlist: [] }, 'outbound_allowlist', 'TOOLGATE_OUTBOUND_ALLOWLIST'],
+      [{ allowed_origins: ['https://other.example.com'] }, 'allowed_origins', 'TOOLGATE_ALLOWED_ORIGINS'],
+      [{ default_rate_limit_rpm: 5, log_retention_days: 3 }, 'default_rate_limit_rpm', 'TOOLGATE_DEFAULT_RATE_LIMIT_RPM'],
+    ];
+    for (const [body, field, variable] of cases) {
+      const res = await t.owner.put('/api/v1/settings/general', body);
+      expect(res.status, field).to.equal(422);
+      const issue = res.body.detail.find((d: { loc: unknown[] }) => d.loc[1] === field);
+      expect(issue.msg).to.include(variable);
+    }
+    expect((await t.owner.get('/api/v1/settings/general')).body).to.deep.equal(before);
   });
 });
 
