@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: a5b8756a8bc43507fd9d926f97a0cd0c1f8de57c11477ebc28ea04d8ca915ae4
+// openapi.yaml sha256: 0045beddfabded429479f08497ff616a83f46ee164a0720ec4e611333dd0fa47
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -3904,6 +3904,16 @@ export interface operations {
             };
             /** @description Only GET is supported. */
             405: components["responses"]["MethodNotAllowed"];
+            /** @description An unknown query parameter: this operation takes none (`type` `extra_forbidden`). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
             default: components["responses"]["Error"];
         };
     };
@@ -3934,6 +3944,16 @@ export interface operations {
             };
             /** @description Only GET is supported. */
             405: components["responses"]["MethodNotAllowed"];
+            /** @description An unknown query parameter: this operation takes none (`type` `extra_forbidden`). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
             /** @description Not ready: the database is unreachable or did not answer in time (`code: not_ready`). */
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -4086,6 +4106,16 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description An unknown query parameter: this operation takes none (`type` `extra_forbidden`). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };
@@ -4143,6 +4173,16 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description An unknown query parameter: this operation takes none (`type` `extra_forbidden`). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };
@@ -4263,6 +4303,16 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
             403: components["responses"]["Forbidden"];
+            /** @description An unknown query parameter: this operation takes none (`type` `extra_forbidden`). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };
@@ -4349,6 +4399,16 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description An unknown query parameter: this operation takes none (`type` `extra_forbidden`). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };
@@ -4898,6 +4958,16 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
             403: components["responses"]["Forbidden"];
+            /** @description An unknown query parameter: this operation takes none (`type` `extra_forbidden`). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };
@@ -5023,6 +5093,16 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
             403: components["responses"]["Forbidden"];
+            /** @description An unknown query parameter: this operation takes none (`type` `extra_forbidden`). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };
@@ -5281,6 +5361,16 @@ export interface operations {
                     "application/json": components["schemas"]["LoginProviderListResponse"];
                 };
             };
+            /** @description An unknown query parameter: this operation takes none (`type` `extra_forbidden`). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
             /** @description Too many requests from this client address. */
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
@@ -5427,6 +5517,16 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
             403: components["responses"]["Forbidden"];
+            /** @description An unknown query parameter: this operation takes none (`type` `extra_forbidden`). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: a5b8756a8bc43507fd9d926f97a0cd0c1f8de57c11477ebc28ea04d8ca915ae4
+// openapi.yaml sha256: 0045beddfabded429479f08497ff616a83f46ee164a0720ec4e611333dd0fa47
 /**
  * JSON Schemas of contract components the server validates itself at run time (documents it
  * fetches), copied from openapi.yaml without their documentation keys. Their types are

@@ -77,6 +77,30 @@ describe('errors in the contract shapes', () => {
     });
   });
 
+  describe('an unknown query parameter on an operation that takes none', () => {
+    // Each answer is checked against the contract by the client: the 422 must be documented there.
+    const operations: [string, string][] = [
+      ['GET', '/health'],
+      ['GET', '/ready'],
+      ['GET', '/api/v1/settings/auth'],
+      ['GET', '/api/v1/settings/auth/providers'],
+      ['GET', '/api/v1/settings/general'],
+      ['GET', '/api/v1/settings/providers'],
+      ['GET', '/api/v1/users/me'],
+      ['GET', '/api/v1/users/me/gateway-settings'],
+      ['GET', '/api/v1/auth/providers'],
+      ['POST', '/api/v1/auth/logout'],
+    ];
+    for (const [method, path] of operations) {
+      it(`${method} ${path}?unknown=1 answers the documented 422 naming it`, async () => {
+        const res = await t.owner.request(method, `${path}?unknown=1`);
+        expect(res.status).to.equal(422);
+        expect(res.body.detail[0]).to.include({ type: 'extra_forbidden' });
+        expect(res.body.detail[0].loc).to.deep.equal(['query', 'unknown']);
+      });
+    }
+  });
+
   describe('malformed percent-encoding in the path', () => {
     const paths = ['/api/v1/bundles/%ff%fe', '/api/v1/bundles/%E0%A4%A', '/api/v1/servers/%'];
     it('answers 401 before authentication (404 for an unknown path), never a 500 or a stack trace', async () => {
