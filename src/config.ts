@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Ajv } from 'ajv';
+import { parseAllowlistEntry } from './lib/outbound-policy.js';
 
 /** Validated, typed and frozen process configuration. The only reader of `process.env`. */
 export interface Config {
@@ -217,7 +218,7 @@ export const SETTINGS: readonly Setting[] = [
     env: 'TOOLGATE_OUTBOUND_ALLOWLIST',
     key: 'outboundAllowlist',
     schema: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 253 }, default: [] },
-    doc: 'Comma-separated hosts or CIDR ranges the server may fetch although private/loopback (e.g. an OIDC provider on 127.0.0.1). When set, it wins over the general setting of the same name (the console shows it as set by the environment and cannot change it).',
+    doc: 'Comma-separated hosts, IP addresses or CIDR ranges the server may fetch although private/loopback, each with an optional port: `host` opens ports 80 and 443, `host:8080` that port, `host:*` every port (IPv6 in brackets before a port: `[::1]:8080`). E.g. `127.0.0.1:9000` for an OIDC provider on loopback. When set, it wins over the general setting of the same name (the console shows it as set by the environment and cannot change it).',
   },
   {
     env: 'TOOLGATE_SKILLS_GITHUB_API_URL',
@@ -292,12 +293,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             .filter(Boolean)
         : value;
   }
-  if (!validateConfig(raw)) {
+  const allowlist = raw.outboundAllowlist as string[] | undefined;
+  const badEntries = (allowlist ?? []).filter((e) => !parseAllowlistEntry(e)).length;
+  if (!validateConfig(raw) || badEntries) {
     const byKey = new Map(SETTINGS.map((s) => [s.key as string, s.env]));
     const problems = (validateConfig.errors ?? []).map((e) => {
       const key = e.instancePath.split('/')[1] ?? '';
       return `${byKey.get(key) ?? key}: ${e.message ?? 'is invalid'}`;
     });
+    if (badEntries)
+      problems.push(
+        `TOOLGATE_OUTBOUND_ALLOWLIST: ${badEntries} entr${badEntries === 1 ? 'y is' : 'ies are'} not a host name, IP address or CIDR range with an optional :port or :*`,
+      );
     throw new ConfigError(problems);
   }
   const config = raw as unknown as Config & { dataDir: string };

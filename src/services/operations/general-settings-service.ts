@@ -1,9 +1,8 @@
-import net from 'node:net';
 import type { Config } from '../../config.js';
 import { RequestValidationError, type ValidationIssue } from '../../errors.js';
 import type { components } from '../../generated/openapi.js';
 import type { Clock } from '../../lib/clock.js';
-import { OutboundPolicy, OutboundRefusedError } from '../../lib/outbound-policy.js';
+import { formatAllowlistEntry, OutboundPolicy, OutboundRefusedError, parseAllowlistEntry } from '../../lib/outbound-policy.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { Logger } from '../../logger.js';
 import type { DbGeneralSettingsRow, GeneralSettingsStore } from '../../stores/general-settings-store.js';
@@ -93,7 +92,6 @@ const NUMERIC = [
 
 /** How often settings are re-read even without a change notification (one lost message costs at most this). */
 const RELOAD_MS = 30_000;
-const HOSTNAME = /^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/;
 
 /** An origin as browsers send it (`scheme://host[:port]`), or an issue. */
 function normaliseOrigin(value: string, loc: (string | number)[]): string | ValidationIssue {
@@ -106,21 +104,17 @@ function normaliseOrigin(value: string, loc: (string | number)[]): string | Vali
   return { loc, msg: 'not a valid origin (scheme://host[:port])', type: 'value_error', input: value, ctx: {} };
 }
 
-/** A host name, IP address or CIDR range (lower-cased), or an issue. */
+/** A host name, IP address or CIDR range with an optional `:port` or `:*`, in canonical form, or an issue. */
 function normaliseAllowlistEntry(value: string, loc: (string | number)[]): string | ValidationIssue {
-  const entry = value
-    .trim()
-    .toLowerCase()
-    .replace(/^\[(.*)\]$/, '$1');
-  const [addr, bits, extra] = entry.split('/');
-  if (addr && extra === undefined) {
-    const family = net.isIP(addr);
-    if (bits !== undefined) {
-      const max = family === 4 ? 32 : family === 6 ? 128 : -1;
-      if (max > 0 && /^\d{1,3}$/.test(bits) && Number(bits) <= max) return `${addr}/${Number(bits)}`;
-    } else if (family || HOSTNAME.test(addr)) return addr;
-  }
-  return { loc, msg: 'not a host name, IP address or CIDR range', type: 'value_error', input: value, ctx: {} };
+  const entry = parseAllowlistEntry(value);
+  if (entry) return formatAllowlistEntry(entry);
+  return {
+    loc,
+    msg: 'not a host name, IP address or CIDR range, with an optional :port or :* (IPv6 in brackets when a port follows)',
+    type: 'value_error',
+    input: value,
+    ctx: {},
+  };
 }
 
 function unique<T>(values: T[]): T[] {

@@ -36,7 +36,7 @@ describe('invitations', function () {
   before(async () => {
     clock = new ManualClock(new Date('2026-11-22T10:00:00Z'));
     idp = await new TestOidcProvider().start();
-    t = await startTestServer({ clock, env: { TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1', TOOLGATE_PUBLIC_URL: 'http://toolgate.test' } });
+    t = await startTestServer({ clock, env: { TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1:*', TOOLGATE_PUBLIC_URL: 'http://toolgate.test' } });
     admin = await createUser(t, 'admin');
     member = await createUser(t, 'member');
     // Public URL differs from the listening address: register the address the provider redirects to.

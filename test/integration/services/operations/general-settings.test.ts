@@ -70,6 +70,7 @@ describe('general settings: GET, PUT, POST reset', function () {
     const cases: [Record<string, unknown>, (string | number)[]][] = [
       [{ outbound_allowlist: ['10.0.0.0/8', 'not a host!'] }, ['body', 'outbound_allowlist', 1]],
       [{ outbound_allowlist: ['10.0.0.0/33'] }, ['body', 'outbound_allowlist', 0]],
+      [{ outbound_allowlist: ['127.0.0.1:65536'] }, ['body', 'outbound_allowlist', 0]],
       [{ log_retention_days: 0 }, ['body', 'log_retention_days']],
       [{ allowed_origins: ['https://a.example.com/path'] }, ['body', 'allowed_origins', 0]],
       [{ registry_url: 'http://10.1.2.3/registry' }, ['body', 'registry_url']],
@@ -140,8 +141,8 @@ describe('general settings: GET, PUT, POST reset', function () {
       const policy = t.server.services.outboundPolicy;
       expect(() => policy.checkStatic('http://10.1.2.3/')).to.throw();
       expect((await put({ registry_url: 'http://10.1.2.3/registry' })).status).to.equal(422);
-      const res = await put({ outbound_allowlist: ['127.0.0.1', '10.0.0.0/8', 'MCP.Internal.Example.com'] });
-      expect(res.body.outbound_allowlist).to.deep.equal(['127.0.0.1', '10.0.0.0/8', 'mcp.internal.example.com']);
+      const res = await put({ outbound_allowlist: ['127.0.0.1:*', '10.0.0.0/8', 'MCP.Internal.Example.com:8443', '[::1]:9000'] });
+      expect(res.body.outbound_allowlist).to.deep.equal(['127.0.0.1:*', '10.0.0.0/8', 'mcp.internal.example.com:8443', '[::1]:9000']);
       expect(() => policy.checkStatic('http://10.1.2.3/')).to.not.throw();
       expect((await put({ registry_url: 'http://10.1.2.3/registry' })).status).to.equal(200);
     });
@@ -317,7 +318,7 @@ describe('general settings the environment sets: the variable wins over what is 
     expect(current.outbound_allowlist).to.deep.equal(['127.0.0.1']);
     expect(current.allowed_origins).to.deep.equal(['https://console.example.com']);
     expect(current.default_rate_limit_rpm).to.equal(1234);
-    expect(() => t.server.services.outboundPolicy.checkStatic('http://127.0.0.1:9/')).to.not.throw();
+    expect(() => t.server.services.outboundPolicy.checkStatic('http://127.0.0.1/')).to.not.throw();
     await knex('general_settings').del();
     await t.server.services.generalSettings.load();
   });
