@@ -315,7 +315,19 @@ function buildServices(input: {
     secrets,
     logger,
     connectTimeoutMs: config.upstreamConnectTimeoutMs,
+    serverDefaults: () => generalSettings.serverDefaults(),
   });
+  // Servers without their own call timeout or health-check interval follow the general settings.
+  generalSettings.onChange(() =>
+    catalogSync
+      .applyServerDefaults()
+      .catch((err: unknown) =>
+        logger.warn(
+          { reason: err instanceof Error ? err.message.slice(0, 200) : 'unknown' },
+          'servers did not take the new default timeouts',
+        ),
+      ),
+  );
   const bundles = new BundlesService({
     tx,
     bundles: stores.bundles,

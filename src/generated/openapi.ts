@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 0045beddfabded429479f08497ff616a83f46ee164a0720ec4e611333dd0fa47
+// openapi.yaml sha256: 043101f027e573e19eed65c05a5936bfece8923f4ac664d76a45d5af90928fe9
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -2086,12 +2086,12 @@ export interface components {
              */
             mcp_session_idle_timeout_minutes: number;
             /**
-             * @description `call_timeout_ms` given to servers registered without one.
+             * @description The per tool-call timeout of servers without their own `call_timeout_ms`: they follow it, also after a change.
              * @example 60000
              */
             upstream_call_timeout_ms: number;
             /**
-             * @description `health_check_interval_seconds` given to servers registered without one.
+             * @description The health-check interval of servers without their own: they follow it, also after a change.
              * @example 60
              */
             health_check_interval_seconds: number;
@@ -2126,9 +2126,9 @@ export interface components {
             activity_log_retention_days?: number;
             default_rate_limit_rpm?: number;
             mcp_session_idle_timeout_minutes?: number;
-            /** @description Existing servers keep their own value. */
+            /** @description Servers without their own `call_timeout_ms` follow it at once; servers with their own keep it. */
             upstream_call_timeout_ms?: number;
-            /** @description Existing servers keep their own value. */
+            /** @description Servers without their own `health_check_interval_seconds` follow it at once; servers with their own keep it. */
             health_check_interval_seconds?: number;
             /** @description Replaces the list. Origins are `scheme://host[:port]`. */
             allowed_origins?: string[];
@@ -2862,8 +2862,12 @@ export interface components {
             prompt_count: number;
             /** @description Last health probe round trip. */
             latency_ms: number | null;
+            /** @description The per tool-call timeout in force: the server's own, or the general setting `upstream_call_timeout_ms` when it has none (then `inherited` names it, and a change of the setting applies at once). */
             call_timeout_ms: number;
+            /** @description The health-check interval in force: the server's own, or the general setting of that name when it has none (then `inherited` names it). */
             health_check_interval_seconds: number;
+            /** @description The settings this server takes from the general settings because it has no value of its own (`call_timeout_ms` from `upstream_call_timeout_ms`, `health_check_interval_seconds` from the general setting of that name). They follow the general setting when it changes. */
+            inherited: ("call_timeout_ms" | "health_check_interval_seconds")[];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2911,9 +2915,9 @@ export interface components {
             };
             /** @description Connect right away. Default: `true`. */
             enabled?: boolean;
-            /** @description Per tool-call timeout; default: general setting `upstream_call_timeout_ms` (60000). */
+            /** @description Per tool-call timeout. Omitted: the server follows the general setting `upstream_call_timeout_ms`, also when it changes later. */
             call_timeout_ms?: number;
-            /** @description Default: general setting `health_check_interval_seconds` (60). */
+            /** @description Omitted: the server follows the general setting `health_check_interval_seconds`, also when it changes later. */
             health_check_interval_seconds?: number;
         };
         /** @description Partial update. The merged result must satisfy the transport rules of `MCPServerCreate` (else 422). Connection-relevant changes reconnect the server. Use enable/disable to change `enabled`. */
@@ -2942,8 +2946,10 @@ export interface components {
             headers?: {
                 [key: string]: string | null;
             };
-            call_timeout_ms?: number;
-            health_check_interval_seconds?: number;
+            /** @description null: follow the general setting `upstream_call_timeout_ms` again. */
+            call_timeout_ms?: number | null;
+            /** @description null: follow the general setting `health_check_interval_seconds` again. */
+            health_check_interval_seconds?: number | null;
         };
         /** @description A tool in the catalog. */
         CatalogTool: {

@@ -167,31 +167,44 @@ describe('general settings: GET, PUT, POST reset', function () {
       expect((await init('https://new.example.com')).status).to.equal(403);
     });
 
-    it('health-check interval and call timeout: given to servers registered without their own', async () => {
-      const before = await admin.client.post('/api/v1/servers', {
-        name: `before-${Date.now()}`,
-        transport: 'streamable_http',
-        url: 'http://127.0.0.1:9/mcp',
-        enabled: false,
-      });
-      await put({ health_check_interval_seconds: 120, upstream_call_timeout_ms: 5000 });
-      const after = await admin.client.post('/api/v1/servers', {
-        name: `after-${Date.now()}`,
-        transport: 'streamable_http',
-        url: 'http://127.0.0.1:9/mcp',
-        enabled: false,
-      });
-      const own = await admin.client.post('/api/v1/servers', {
-        name: `own-${Date.now()}`,
-        transport: 'streamable_http',
-        url: 'http://127.0.0.1:9/mcp',
-        enabled: false,
-        health_check_interval_seconds: 30,
-      });
+    it('health-check interval and call timeout: servers without their own follow the setting, also after a change', async () => {
+      const register = (name: string, extra: Record<string, unknown> = {}) =>
+        admin.client.post('/api/v1/servers', {
+          name: `${name}-${Date.now()}`,
+          transport: 'streamable_http',
+          url: 'http://127.0.0.1:9/mcp',
+          ...extra,
+        });
+      const before = await register('before', { enabled: false });
+      const live = await register('live');
+      const own = await register('own', { enabled: false, health_check_interval_seconds: 30 });
       expect(before.body).to.include({ health_check_interval_seconds: 60, call_timeout_ms: 60000 });
-      expect(after.body).to.include({ health_check_interval_seconds: 120, call_timeout_ms: 5000 });
-      expect(own.body).to.include({ health_check_interval_seconds: 30, call_timeout_ms: 5000 });
-      expect((await admin.client.get(`/api/v1/servers/${before.body.id}`)).body.health_check_interval_seconds).to.equal(60);
+      expect(before.body.inherited).to.have.members(['call_timeout_ms', 'health_check_interval_seconds']);
+      expect(own.body.inherited).to.deep.equal(['call_timeout_ms']);
+      await put({ health_check_interval_seconds: 120, upstream_call_timeout_ms: 5000 });
+      // Registered before the change, and without values of their own: they follow it.
+      expect((await admin.client.get(`/api/v1/servers/${before.body.id}`)).body).to.include({
+        health_check_interval_seconds: 120,
+        call_timeout_ms: 5000,
+      });
+      const ownNow = (await admin.client.get(`/api/v1/servers/${own.body.id}`)).body;
+      expect(ownNow).to.include({ health_check_interval_seconds: 30, call_timeout_ms: 5000 });
+      // The connection of a running server takes the new timeout for its next call.
+      const pool = t.server.services.pool as unknown as { connections: Map<string, { spec: { callTimeoutMs: number } }> };
+      let spec = pool.connections.get(live.body.id)?.spec;
+      for (let i = 0; i < 50 && spec?.callTimeoutMs !== 5000; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        spec = pool.connections.get(live.body.id)?.spec;
+      }
+      expect(spec?.callTimeoutMs).to.equal(5000);
+      // A value of its own, then null: it follows the setting again.
+      const pinned = await admin.client.patch(`/api/v1/servers/${before.body.id}`, { call_timeout_ms: 7000 });
+      expect(pinned.body).to.include({ call_timeout_ms: 7000 });
+      expect(pinned.body.inherited).to.deep.equal(['health_check_interval_seconds']);
+      const back = await admin.client.patch(`/api/v1/servers/${before.body.id}`, { call_timeout_ms: null });
+      expect(back.body).to.include({ call_timeout_ms: 5000 });
+      expect(back.body.inherited).to.have.members(['call_timeout_ms', 'health_check_interval_seconds']);
+      await admin.client.delete(`/api/v1/servers/${live.body.id}`);
     });
 
     it('MCP session idle timeout: applies to open sessions', async () => {

@@ -278,7 +278,7 @@ describe('Skill catalogs', function () {
 
   describe('SkillCatalogs (bounds, token, cache)', () => {
     const logger = createLogger({ logLevel: 'silent' });
-    const policy = new OutboundPolicy(['127.0.0.1']);
+    const policy = new OutboundPolicy(['127.0.0.1:*']);
 
     it('sends the token to the GitHub API only, and never puts it in an error', async () => {
       const token = seedSecret('ghp_canaryTOKEN0123456789abcdef');
