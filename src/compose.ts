@@ -276,7 +276,7 @@ function buildServices(input: {
     defaultRateLimitRpm,
   );
   const onUserChange = (userId: string): void => apiKeyAuth.invalidateUser(userId);
-  const users = new UsersService(tx, stores.users, clock, onUserChange, activityLog);
+  const users = new UsersService(tx, stores.users, clock, onUserChange, activityLog, apiKeys);
   const keySessions = new KeySessionService(apiKeyAuth, apiKeys, sessions, users);
   const oauthProviders = new OAuthProvidersService(stores.oauthProviders, secrets, clock, tx, activityLog, outboundPolicy);
   const invitations = new InvitationsService(stores.invitations, stores.users, oauthProviders, clock, tx, activityLog);

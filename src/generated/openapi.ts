@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 043101f027e573e19eed65c05a5936bfece8923f4ac664d76a45d5af90928fe9
+// openapi.yaml sha256: ae1ac1405f90ef07352f6ae598331d7567a0ca610518121267f6dd6e9750692a
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -618,7 +618,18 @@ export interface paths {
          */
         get: operations["listUsers"];
         put?: never;
-        post?: never;
+        /**
+         * Add a user who signs in with an API key
+         * @description Adds a user without an invitation or an OAuth provider, and issues their first API key, returned once in `api_key.key`. Hand the key to the person: they sign in to the console with it (`createSession`) and call the MCP endpoints with it. This is how a second user is added where no sign-in provider is configured; the user may later also sign in through OAuth with the same email.
+         *
+         *     - Only owners may add owners (403).
+         *     - A user with this email already exists: 409 `email_taken`.
+         *
+         *     Recorded in the activity log (`user.create`, and `api_key.create` for the key); the key itself never is.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["createUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2707,6 +2718,22 @@ export interface components {
          * @enum {string}
          */
         InvitationStatus: "pending" | "accepted" | "revoked" | "expired";
+        /** @description A user added by an admin, who signs in with the API key issued with them. */
+        UserCreate: {
+            /** Format: email */
+            email: string;
+            /** @description Display name. Default: empty (the console shows the email). */
+            name?: string;
+            /** @description Default: member. Only owners may add owners. */
+            role?: components["schemas"]["Role"];
+            /** @description Name of the first API key. Default: `Initial key`. */
+            key_name?: string;
+        };
+        /** @description A user just added, with their first API key (the key string is shown only here). */
+        UserCreated: {
+            user: components["schemas"]["User"];
+            api_key: components["schemas"]["ApiKeyWithSecret"];
+        };
         /** @description An invitation. */
         Invitation: {
             /** Format: uuid */
@@ -2730,6 +2757,8 @@ export interface components {
         };
         /** @description A new invitation with its token; the token is returned only here. */
         InvitationWithToken: {
+            /** @description Set when nobody can accept the invitation yet: no sign-in provider is enabled (accepting means signing in through one). Enable a provider under the auth settings, or add the user directly with `createUser` and hand them their API key. */
+            warning: string | null;
             /** Format: uuid */
             id: string;
             /** Format: email */
@@ -5006,6 +5035,41 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    createUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserCreate"];
+            };
+        };
+        responses: {
+            /** @description The user was added; the response holds their first API key, shown only here. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserCreated"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is not an admin, or an admin asked for the owner role. */
+            403: components["responses"]["Forbidden"];
+            /** @description A user with this email exists (`email_taken`). */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];

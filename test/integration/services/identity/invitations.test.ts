@@ -65,6 +65,8 @@ describe('invitations', function () {
     it('answers 201 with the token and accept_url once; only a hash is stored', async () => {
       const res = await admin.client.post(INV, { email: 'new.person@partner.example', role: 'admin', expires_in_hours: 48 });
       expect(res.status).to.equal(201);
+      // A sign-in provider is enabled here: the invitation can be accepted, nothing to warn about.
+      expect(res.body.warning).to.equal(null);
       expect(res.body).to.include({
         email: 'new.person@partner.example',
         role: 'admin',
