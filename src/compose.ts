@@ -408,6 +408,7 @@ function buildServices(input: {
     ...options.callRecorder,
   });
   metrics.setSources({
+    callRecords: () => callRecorder.health(),
     upstreams: () => pool.serverIds().map((serverId) => ({ serverId, status: pool.state(serverId)?.status ?? 'connecting' })),
     dbPool: () => db.poolStats(),
   });
