@@ -74,6 +74,8 @@ async function run(target: 'pglite' | 'postgres') {
     TOOLGATE_DATA_DIR: dataDir,
     TOOLGATE_LOG_LEVEL: 'silent',
     TOOLGATE_DEFAULT_RATE_LIMIT_RPM: '1000000',
+    // The registered servers stay disabled; their (unreachable) loopback address must still pass the policy.
+    TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1:9',
     ...(schema ? { DATABASE_URL: PG_URL, TOOLGATE_DB_SCHEMA: schema } : {}),
   });
   const server = await startServer(config, { logger: createLogger(config) });

@@ -58,7 +58,7 @@ const config = loadConfig({
   // BENCH_LOG_LEVEL (e.g. warn: no access lines) measures what logging costs; production logs at info.
   TOOLGATE_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
   // The bench upstream listens on loopback, which the outbound-address policy refuses unless allow-listed.
-  TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1',
+  TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1:*',
 });
 const server = await startServer(config, {
   // As in production (the buffered JSON destination of stdout), into /dev/null.

@@ -281,7 +281,7 @@ function buildServices(input: {
     defaultRateLimitRpm,
   );
   const onUserChange = (userId: string): void => apiKeyAuth.invalidateUser(userId);
-  const users = new UsersService(tx, stores.users, clock, onUserChange, activityLog);
+  const users = new UsersService(tx, stores.users, clock, onUserChange, activityLog, apiKeys);
   const keySessions = new KeySessionService(apiKeyAuth, apiKeys, sessions, users);
   const oauthProviders = new OAuthProvidersService(stores.oauthProviders, secrets, clock, tx, activityLog, outboundPolicy);
   const invitations = new InvitationsService(stores.invitations, stores.users, oauthProviders, clock, tx, activityLog);
@@ -320,7 +320,19 @@ function buildServices(input: {
     secrets,
     logger,
     connectTimeoutMs: config.upstreamConnectTimeoutMs,
+    serverDefaults: () => generalSettings.serverDefaults(),
   });
+  // Servers without their own call timeout or health-check interval follow the general settings.
+  generalSettings.onChange(() =>
+    catalogSync
+      .applyServerDefaults()
+      .catch((err: unknown) =>
+        logger.warn(
+          { reason: err instanceof Error ? err.message.slice(0, 200) : 'unknown' },
+          'servers did not take the new default timeouts',
+        ),
+      ),
+  );
   const bundles = new BundlesService({
     tx,
     bundles: stores.bundles,
@@ -401,6 +413,7 @@ function buildServices(input: {
     ...options.callRecorder,
   });
   metrics.setSources({
+    callRecords: () => callRecorder.health(),
     upstreams: () => pool.serverIds().map((serverId) => ({ serverId, status: pool.state(serverId)?.status ?? 'connecting' })),
     dbPool: () => db.poolStats(),
   });

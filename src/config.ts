@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Ajv } from 'ajv';
+import { parseAllowlistEntry } from './lib/outbound-policy.js';
 
 /** Validated, typed and frozen process configuration. The only reader of `process.env`. */
 export interface Config {
@@ -75,6 +76,8 @@ export interface Config {
   readonly auditBacklogWarn: number;
   /** How long a hole in the audit numbering (a write not yet committed, or rolled back) is waited for. */
   readonly auditGapGraceMs: number;
+  /** The environment variables this configuration was given (set and not empty), by name. */
+  readonly setByEnvironment?: readonly string[];
 }
 
 /** Environment variable, its config key, its JSON schema and its documentation (a row of docs/configuration.md). */
@@ -187,13 +190,13 @@ export const SETTINGS: readonly Setting[] = [
     env: 'TOOLGATE_ALLOWED_ORIGINS',
     key: 'allowedOrigins',
     schema: { type: 'array', items: { type: 'string', pattern: '^https?://[^\\s/]+$' }, default: [] },
-    doc: 'Comma-separated browser origins allowed on the MCP endpoints besides loopback and the public URL (see docs/security.md).',
+    doc: 'Comma-separated browser origins allowed on the MCP endpoints besides loopback and the public URL (see docs/security.md). When set, it wins over the general setting of the same name (the console shows it as set by the environment and cannot change it).',
   },
   {
     env: 'TOOLGATE_DEFAULT_RATE_LIMIT_RPM',
     key: 'defaultRateLimitRpm',
     schema: { type: 'integer', minimum: 1, maximum: 1000000, default: 600 },
-    doc: 'Requests per minute for API keys without a limit of their own (the starting value of the general setting `default_rate_limit_rpm`).',
+    doc: 'Requests per minute for API keys without a limit of their own (general setting `default_rate_limit_rpm`). When set, it wins over the general setting of the same name (the console shows it as set by the environment and cannot change it).',
   },
   {
     env: 'TOOLGATE_MCP_MAX_SESSIONS_PER_KEY',
@@ -229,7 +232,7 @@ export const SETTINGS: readonly Setting[] = [
     env: 'TOOLGATE_OUTBOUND_ALLOWLIST',
     key: 'outboundAllowlist',
     schema: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 253 }, default: [] },
-    doc: 'Comma-separated hosts or CIDR ranges the server may fetch although private/loopback (e.g. an OIDC provider on 127.0.0.1).',
+    doc: 'Comma-separated hosts, IP addresses or CIDR ranges the server may fetch although private/loopback, each with an optional port: `host` opens ports 80 and 443, `host:8080` that port, `host:*` every port (IPv6 in brackets before a port: `[::1]:8080`). E.g. `127.0.0.1:9000` for an OIDC provider on loopback. When set, it wins over the general setting of the same name (the console shows it as set by the environment and cannot change it).',
   },
   {
     env: 'TOOLGATE_SKILLS_GITHUB_API_URL',
@@ -351,9 +354,11 @@ const validateConfig = ajv.compile({
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw: Record<string, unknown> = {};
+  const given: string[] = [];
   for (const setting of SETTINGS) {
     const value = env[setting.env];
     if (value === undefined || value === '') continue;
+    given.push(setting.env);
     raw[setting.key] =
       setting.key === 'allowedOrigins' || setting.key === 'outboundAllowlist'
         ? value
@@ -362,18 +367,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             .filter(Boolean)
         : value;
   }
-  if (!validateConfig(raw)) {
+  const allowlist = raw.outboundAllowlist as string[] | undefined;
+  const badEntries = (allowlist ?? []).filter((e) => !parseAllowlistEntry(e)).length;
+  if (!validateConfig(raw) || badEntries) {
     const byKey = new Map(SETTINGS.map((s) => [s.key as string, s.env]));
     const problems = (validateConfig.errors ?? []).map((e) => {
       const key = e.instancePath.split('/')[1] ?? '';
       return `${byKey.get(key) ?? key}: ${e.message ?? 'is invalid'}`;
     });
+    if (badEntries)
+      problems.push(
+        `TOOLGATE_OUTBOUND_ALLOWLIST: ${badEntries} entr${badEntries === 1 ? 'y is' : 'ies are'} not a host name, IP address or CIDR range with an optional :port or :*`,
+      );
     throw new ConfigError(problems);
   }
   const config = raw as unknown as Config & { dataDir: string };
   const audit = auditProblems(config);
   if (audit.length > 0) throw new ConfigError(audit);
-  return Object.freeze({ ...config, dataDir: path.resolve(config.dataDir) });
+  return Object.freeze({ ...config, dataDir: path.resolve(config.dataDir), setByEnvironment: Object.freeze(given) });
 }
 
 /**

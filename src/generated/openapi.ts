@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 01c4d6f674d325f5ea2123ce5d8707c93865c0425afaa18a387ed6b541a50fb9
+// openapi.yaml sha256: ae1ac1405f90ef07352f6ae598331d7567a0ca610518121267f6dd6e9750692a
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -618,7 +618,18 @@ export interface paths {
          */
         get: operations["listUsers"];
         put?: never;
-        post?: never;
+        /**
+         * Add a user who signs in with an API key
+         * @description Adds a user without an invitation or an OAuth provider, and issues their first API key, returned once in `api_key.key`. Hand the key to the person: they sign in to the console with it (`createSession`) and call the MCP endpoints with it. This is how a second user is added where no sign-in provider is configured; the user may later also sign in through OAuth with the same email.
+         *
+         *     - Only owners may add owners (403).
+         *     - A user with this email already exists: 409 `email_taken`.
+         *
+         *     Recorded in the activity log (`user.create`, and `api_key.create` for the key); the key itself never is.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["createUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2061,8 +2072,10 @@ export interface components {
             display_order?: number;
             config?: components["schemas"]["OAuthProviderConfig"];
         };
-        /** @description General settings. AI providers are managed under `/api/v1/settings/providers`. Every field takes effect at run time on every instance (a change notification reaches the others; they also re-read the settings every 30 s), without a restart. A field never changed, or reset, shows its default: the environment's value where the operator set one (`TOOLGATE_DEFAULT_RATE_LIMIT_RPM`, `TOOLGATE_ALLOWED_ORIGINS`, `TOOLGATE_OUTBOUND_ALLOWLIST`), else the built-in value. */
+        /** @description General settings. AI providers are managed under `/api/v1/settings/providers`. Every field takes effect at run time on every instance (a change notification reaches the others; they also re-read the settings every 30 s), without a restart. A field never changed, or reset, shows its default, the built-in value. A field the operator sets in the environment (`TOOLGATE_DEFAULT_RATE_LIMIT_RPM`, `TOOLGATE_ALLOWED_ORIGINS`, `TOOLGATE_OUTBOUND_ALLOWLIST`) shows the variable's value and cannot be changed here (`set_by_environment`). */
         GeneralSettingsResponse: {
+            /** @description Settings the operator set in the environment (`TOOLGATE_DEFAULT_RATE_LIMIT_RPM`, `TOOLGATE_ALLOWED_ORIGINS`, `TOOLGATE_OUTBOUND_ALLOWLIST`). The variable wins over anything stored: the field shows the variable's value, and an update that sends another value for it answers 422 naming the variable (sending the value in force changes nothing). */
+            set_by_environment: ("default_rate_limit_rpm" | "allowed_origins" | "outbound_allowlist")[];
             /**
              * @description Days tool-call records are kept. The purge job (every 10 minutes, one instance at a time) deletes records of the UTC hours that ended more than this many days ago, with their dashboard rollups. Built-in default: 30.
              * @example 30
@@ -2084,12 +2097,12 @@ export interface components {
              */
             mcp_session_idle_timeout_minutes: number;
             /**
-             * @description `call_timeout_ms` given to servers registered without one.
+             * @description The per tool-call timeout of servers without their own `call_timeout_ms`: they follow it, also after a change.
              * @example 60000
              */
             upstream_call_timeout_ms: number;
             /**
-             * @description `health_check_interval_seconds` given to servers registered without one.
+             * @description The health-check interval of servers without their own: they follow it, also after a change.
              * @example 60
              */
             health_check_interval_seconds: number;
@@ -2124,9 +2137,9 @@ export interface components {
             activity_log_retention_days?: number;
             default_rate_limit_rpm?: number;
             mcp_session_idle_timeout_minutes?: number;
-            /** @description Existing servers keep their own value. */
+            /** @description Servers without their own `call_timeout_ms` follow it at once; servers with their own keep it. */
             upstream_call_timeout_ms?: number;
-            /** @description Existing servers keep their own value. */
+            /** @description Servers without their own `health_check_interval_seconds` follow it at once; servers with their own keep it. */
             health_check_interval_seconds?: number;
             /** @description Replaces the list. Origins are `scheme://host[:port]`. */
             allowed_origins?: string[];
@@ -2705,6 +2718,22 @@ export interface components {
          * @enum {string}
          */
         InvitationStatus: "pending" | "accepted" | "revoked" | "expired";
+        /** @description A user added by an admin, who signs in with the API key issued with them. */
+        UserCreate: {
+            /** Format: email */
+            email: string;
+            /** @description Display name. Default: empty (the console shows the email). */
+            name?: string;
+            /** @description Default: member. Only owners may add owners. */
+            role?: components["schemas"]["Role"];
+            /** @description Name of the first API key. Default: `Initial key`. */
+            key_name?: string;
+        };
+        /** @description A user just added, with their first API key (the key string is shown only here). */
+        UserCreated: {
+            user: components["schemas"]["User"];
+            api_key: components["schemas"]["ApiKeyWithSecret"];
+        };
         /** @description An invitation. */
         Invitation: {
             /** Format: uuid */
@@ -2728,6 +2757,8 @@ export interface components {
         };
         /** @description A new invitation with its token; the token is returned only here. */
         InvitationWithToken: {
+            /** @description Set when nobody can accept the invitation yet: no sign-in provider is enabled (accepting means signing in through one). Enable a provider under the auth settings, or add the user directly with `createUser` and hand them their API key. */
+            warning: string | null;
             /** Format: uuid */
             id: string;
             /** Format: email */
@@ -2860,8 +2891,12 @@ export interface components {
             prompt_count: number;
             /** @description Last health probe round trip. */
             latency_ms: number | null;
+            /** @description The per tool-call timeout in force: the server's own, or the general setting `upstream_call_timeout_ms` when it has none (then `inherited` names it, and a change of the setting applies at once). */
             call_timeout_ms: number;
+            /** @description The health-check interval in force: the server's own, or the general setting of that name when it has none (then `inherited` names it). */
             health_check_interval_seconds: number;
+            /** @description The settings this server takes from the general settings because it has no value of its own (`call_timeout_ms` from `upstream_call_timeout_ms`, `health_check_interval_seconds` from the general setting of that name). They follow the general setting when it changes. */
+            inherited: ("call_timeout_ms" | "health_check_interval_seconds")[];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2909,9 +2944,9 @@ export interface components {
             };
             /** @description Connect right away. Default: `true`. */
             enabled?: boolean;
-            /** @description Per tool-call timeout; default: general setting `upstream_call_timeout_ms` (60000). */
+            /** @description Per tool-call timeout. Omitted: the server follows the general setting `upstream_call_timeout_ms`, also when it changes later. */
             call_timeout_ms?: number;
-            /** @description Default: general setting `health_check_interval_seconds` (60). */
+            /** @description Omitted: the server follows the general setting `health_check_interval_seconds`, also when it changes later. */
             health_check_interval_seconds?: number;
         };
         /** @description Partial update. The merged result must satisfy the transport rules of `MCPServerCreate` (else 422). Connection-relevant changes reconnect the server. Use enable/disable to change `enabled`. */
@@ -2940,8 +2975,10 @@ export interface components {
             headers?: {
                 [key: string]: string | null;
             };
-            call_timeout_ms?: number;
-            health_check_interval_seconds?: number;
+            /** @description null: follow the general setting `upstream_call_timeout_ms` again. */
+            call_timeout_ms?: number | null;
+            /** @description null: follow the general setting `health_check_interval_seconds` again. */
+            health_check_interval_seconds?: number | null;
         };
         /** @description A tool in the catalog. */
         CatalogTool: {
@@ -3902,6 +3939,16 @@ export interface operations {
             };
             /** @description Only GET is supported. */
             405: components["responses"]["MethodNotAllowed"];
+            /** @description An unknown query parameter: this operation takes none (`type` `extra_forbidden`). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
             default: components["responses"]["Error"];
         };
     };
@@ -3932,6 +3979,16 @@ export interface operations {
             };
             /** @description Only GET is supported. */
             405: components["responses"]["MethodNotAllowed"];
+            /** @description An unknown query parameter: this operation takes none (`type` `extra_forbidden`). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
             /** @description Not ready: the database is unreachable or did not answer in time (`code: not_ready`). */
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -4084,6 +4141,16 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description An unknown query parameter: this operation takes none (`type` `extra_forbidden`). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };
@@ -4141,6 +4208,16 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description An unknown query parameter: this operation takes none (`type` `extra_forbidden`). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };
@@ -4261,6 +4338,16 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
             403: components["responses"]["Forbidden"];
+            /** @description An unknown query parameter: this operation takes none (`type` `extra_forbidden`). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };
@@ -4347,6 +4434,16 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description An unknown query parameter: this operation takes none (`type` `extra_forbidden`). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };
@@ -4896,6 +4993,16 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
             403: components["responses"]["Forbidden"];
+            /** @description An unknown query parameter: this operation takes none (`type` `extra_forbidden`). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };
@@ -4928,6 +5035,41 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    createUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserCreate"];
+            };
+        };
+        responses: {
+            /** @description The user was added; the response holds their first API key, shown only here. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserCreated"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is not an admin, or an admin asked for the owner role. */
+            403: components["responses"]["Forbidden"];
+            /** @description A user with this email exists (`email_taken`). */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
@@ -5021,6 +5163,16 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
             403: components["responses"]["Forbidden"];
+            /** @description An unknown query parameter: this operation takes none (`type` `extra_forbidden`). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };
@@ -5279,6 +5431,16 @@ export interface operations {
                     "application/json": components["schemas"]["LoginProviderListResponse"];
                 };
             };
+            /** @description An unknown query parameter: this operation takes none (`type` `extra_forbidden`). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
             /** @description Too many requests from this client address. */
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
@@ -5425,6 +5587,16 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
             403: components["responses"]["Forbidden"];
+            /** @description An unknown query parameter: this operation takes none (`type` `extra_forbidden`). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };

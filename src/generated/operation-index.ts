@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 01c4d6f674d325f5ea2123ce5d8707c93865c0425afaa18a387ed6b541a50fb9
+// openapi.yaml sha256: ae1ac1405f90ef07352f6ae598331d7567a0ca610518121267f6dd6e9750692a
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */
@@ -54,6 +54,7 @@ export const OPERATIONS = [
   {"operationId":"regenerateBundleKey","method":"post","path":"/api/v1/bundles/{bundle_id}/regenerate-key","tag":"bundles","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"getCurrentUser","method":"get","path":"/api/v1/users/me","tag":"users","minRole":"member","transport":"rest","specAddition":true},
   {"operationId":"listUsers","method":"get","path":"/api/v1/users","tag":"users","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"createUser","method":"post","path":"/api/v1/users","tag":"users","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"deactivateUser","method":"delete","path":"/api/v1/users/{user_id}","tag":"users","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"updateUser","method":"patch","path":"/api/v1/users/{user_id}","tag":"users","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"getGatewaySettings","method":"get","path":"/api/v1/users/me/gateway-settings","tag":"users","minRole":"member","transport":"rest","specAddition":true},

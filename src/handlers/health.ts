@@ -34,6 +34,12 @@ export function createHealthHandlers(deps: HandlerDeps): PartialHandlerMap<'getH
         deps.logger.warn({ reason: readinessReason(err) }, 'readiness check failed');
         throw new ServiceUnavailableError(`Not ready: ${readinessReason(err)}`, 5, 'not_ready');
       }
+      // The database answers, but refuses writes for lack of room: the call records pile up in memory.
+      const records = deps.services.callRecorder.health();
+      if (!records.ok && records.reason !== 'database unreachable') {
+        deps.logger.warn({ reason: records.reason, pending: records.pending }, 'readiness check failed');
+        throw new ServiceUnavailableError(`Not ready: call records cannot be written (${records.reason})`, 5, 'not_ready');
+      }
       return { status: 200, body: { status: 'ready', database: 'ok' } };
     },
   };

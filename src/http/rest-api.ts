@@ -259,7 +259,7 @@ export async function createRestApi(options: RestApiOptions): Promise<(ctx: KoaC
   return async (ctx: KoaCtx) => {
     const request: OabRequest = {
       method: ctx.method,
-      path: ctx.path,
+      path: withLiteralStrayPercents(ctx.path),
       query: ctx.querystring,
       headers: ctx.headers as OabRequest['headers'],
       // koa-bodyparser leaves `{}` when there was no body; the validator must see "no body".
@@ -267,6 +267,29 @@ export async function createRestApi(options: RestApiOptions): Promise<(ctx: KoaC
     };
     await api.handleRequest(request, ctx);
   };
+}
+
+/**
+ * The path with every segment that is not valid percent-encoding (`%ff%fe`, a lone `%`) taken
+ * literally: its `%` signs escaped as `%25`. The router decodes path parameters and would throw on
+ * such a segment before anything else ran; taken literally, the request goes through the usual
+ * order (authentication, then validation) and the parameter is refused like any other bad value
+ * (a 422 naming it), or the path is unknown (404). Well-formed paths are returned unchanged.
+ */
+export function withLiteralStrayPercents(path: string): string {
+  if (!path.includes('%')) return path;
+  return path
+    .split('/')
+    .map((segment) => {
+      if (!segment.includes('%')) return segment;
+      try {
+        decodeURIComponent(segment);
+        return segment;
+      } catch {
+        return segment.replaceAll('%', '%25');
+      }
+    })
+    .join('/');
 }
 
 /** Writes a handler's JSON (or empty) answer through Koa. */

@@ -52,6 +52,8 @@ export interface MetricsSources {
   mcpSessions?: () => number;
   /** The database pool; undefined when the driver has none to report. */
   dbPool?: () => PoolStats | undefined;
+  /** The call recorder: whether its writes succeed, and the records waiting to be written. */
+  callRecords?: () => { ok: boolean; pending: number };
 }
 
 /** One counter series: its labels and its value, incremented in place on the hot path. */
@@ -241,6 +243,22 @@ export class Metrics {
       registers: [this.registry],
       collect() {
         this.set(sources().mcpSessions?.() ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'toolgate_call_records_pending',
+      help: 'Tool-call records waiting in memory to be written to the database (grows while writes fail).',
+      registers: [this.registry],
+      collect() {
+        this.set(sources().callRecords?.().pending ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'toolgate_call_records_writable',
+      help: 'Whether tool-call records are being written (1), or writes fail and are retried (0: database unreachable or out of disk space; see the log).',
+      registers: [this.registry],
+      collect() {
+        this.set(sources().callRecords?.().ok === false ? 0 : 1);
       },
     });
     new Gauge({

@@ -10,6 +10,12 @@ export class OutboundRefusedError extends Error {
   }
 }
 
+/** The refusal message: what is refused, and the allow-list entry that would open it. */
+function refusal(host: string, port: number, verb: 'is' | 'resolves to'): string {
+  const shown = host.includes(':') ? `[${host}]` : host;
+  return `host ${host} (port ${port}) ${verb} a private, loopback or link-local address that is not allow-listed for that port (allow-list ${shown}:${port}, or ${shown}:* for every port)`;
+}
+
 /** Address ranges that are refused unless allow-listed: private, loopback, link-local, and the like. */
 const PRIVATE = new BlockList();
 for (const [net4, prefix] of [
@@ -45,8 +51,8 @@ function unmap(address: string): string {
   return m ? m[1]! : address;
 }
 
-/** The normalised host of an http(s) URL (lower case, IPv6 without brackets, no trailing dot); refuses anything else. */
-function fetchableHost(url: string | URL): string {
+/** The normalised host (lower case, IPv6 without brackets, no trailing dot) and port of an http(s) URL; refuses anything else. */
+function fetchable(url: string | URL): { host: string; port: number } {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -55,47 +61,124 @@ function fetchableHost(url: string | URL): string {
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
     throw new OutboundRefusedError('only http and https URLs may be fetched');
-  return normaliseHost(parsed.hostname);
+  const port = parsed.port ? Number(parsed.port) : parsed.protocol === 'https:' ? 443 : 80;
+  return { host: normaliseHost(parsed.hostname), port };
+}
+
+/** The ports an allow-list entry opens: every port (`:*`), or a set. */
+type Ports = 'any' | ReadonlySet<number>;
+/** An entry without a port opens the web ports only, so allowing a host never opens its databases or caches. */
+const WEB_PORTS: Ports = new Set([80, 443]);
+
+/** One parsed allow-list entry: a host name, or an address range, with the ports it opens. */
+export type AllowlistEntry = { host: string; ports: Ports } | { address: string; prefix: number; family: 'ipv4' | 'ipv6'; ports: Ports };
+
+/**
+ * Parses an allow-list entry: `host`, `host:port`, `host:*`, an IP address or CIDR range with the
+ * same optional `:port` / `:*` (IPv6 in brackets when it has a port: `[::1]:8080`). Without a port
+ * the entry opens ports 80 and 443 only. Returns undefined for anything else.
+ */
+export function parseAllowlistEntry(raw: string): AllowlistEntry | undefined {
+  let entry = raw.trim().toLowerCase();
+  if (!entry) return undefined;
+  let ports: Ports = WEB_PORTS;
+  const bracketed = /^\[([^\]]+)\](\/\d{1,3})?(?::(\*|\d{1,5}))?$/.exec(entry);
+  if (bracketed) {
+    entry = bracketed[1]! + (bracketed[2] ?? '');
+    if (bracketed[3] !== undefined) ports = portsOf(bracketed[3]) ?? new Set();
+  } else if ((entry.match(/:/g) ?? []).length === 1) {
+    const colon = entry.indexOf(':');
+    const p = portsOf(entry.slice(colon + 1));
+    if (!p) return undefined;
+    ports = p;
+    entry = entry.slice(0, colon);
+  }
+  if (ports !== 'any' && ports.size === 0) return undefined;
+  const [addr, bits, extra] = entry.split('/');
+  if (!addr || extra !== undefined) return undefined;
+  if (net.isIP(addr)) {
+    const f = family(addr);
+    const max = f === 'ipv4' ? 32 : 128;
+    if (bits !== undefined && !(/^\d{1,3}$/.test(bits) && Number(bits) <= max)) return undefined;
+    return { address: addr, prefix: bits === undefined ? max : Number(bits), family: f, ports };
+  }
+  if (bits !== undefined || !HOSTNAME.test(addr)) return undefined;
+  return { host: normaliseHost(addr), ports };
+}
+
+/** The canonical text of an entry (what settings store and show). */
+export function formatAllowlistEntry(e: AllowlistEntry): string {
+  const port = e.ports === 'any' ? ':*' : e.ports === WEB_PORTS ? '' : `:${[...e.ports][0]}`;
+  if ('host' in e) return `${e.host}${port}`;
+  const full = e.prefix === (e.family === 'ipv4' ? 32 : 128);
+  const base = full ? e.address : `${e.address}/${e.prefix}`;
+  return e.family === 'ipv6' && port ? `[${base}]${port}` : `${base}${port}`;
+}
+
+const HOSTNAME = /^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/;
+
+function portsOf(text: string): Ports | undefined {
+  if (text === '*') return 'any';
+  if (!/^\d{1,5}$/.test(text)) return undefined;
+  const port = Number(text);
+  return port >= 1 && port <= 65535 ? new Set([port]) : undefined;
+}
+
+function opens(ports: Ports, port: number): boolean {
+  return ports === 'any' || ports.has(port);
 }
 
 /**
  * The outbound-address policy (SSRF guard) for URLs the server fetches on an admin's say-so:
- * OAuth discovery and token endpoints, and later upstreams, catalogs and AI endpoints. Only http
- * and https; the host is resolved and every address checked; private, loopback, link-local and
- * other special ranges are refused unless the host name or a CIDR range is on the allow-list
- * (`TOOLGATE_OUTBOUND_ALLOWLIST`, plus entries added at run time). Redirects are not followed.
+ * OAuth discovery and token endpoints, upstreams, catalogs and AI endpoints. Only http and https;
+ * the host is resolved and every address checked; private, loopback, link-local and other special
+ * ranges are refused unless the host name or a CIDR range is on the allow-list
+ * (`TOOLGATE_OUTBOUND_ALLOWLIST` or the general setting) with the port asked for: an entry opens
+ * ports 80 and 443, or the port it names (`host:8080`), or every port (`host:*`). So allowing a
+ * host for its web server never opens its database or cache. Redirects are not followed; a caller
+ * that follows one checks the target again, port included.
  */
 export class OutboundPolicy {
-  private hosts = new Set<string>();
-  private ranges = new BlockList();
+  private hosts = new Map<string, Ports[]>();
+  private ranges: { list: BlockList; ports: Ports }[] = [];
 
   constructor(allowlist: readonly string[] = []) {
     this.setAllowlist(allowlist);
   }
 
-  /** Replaces the allow-list (entries: host names, IP addresses or CIDR ranges). */
+  /** Replaces the allow-list (entries: host names, IP addresses or CIDR ranges, each with an optional `:port` or `:*`). */
   setAllowlist(entries: readonly string[]): void {
-    const hosts = new Set<string>();
-    const ranges = new BlockList();
+    const hosts = new Map<string, Ports[]>();
+    const ranges: { list: BlockList; ports: Ports }[] = [];
     for (const raw of entries) {
-      const entry = raw.trim().toLowerCase();
+      const entry = parseAllowlistEntry(raw);
       if (!entry) continue;
-      const [addr, bits] = entry.split('/');
-      if (addr && net.isIP(addr)) {
-        const f = family(addr);
-        ranges.addSubnet(addr, bits ? Number(bits) : f === 'ipv4' ? 32 : 128, f);
-      } else hosts.add(normaliseHost(entry));
+      if ('host' in entry) hosts.set(entry.host, [...(hosts.get(entry.host) ?? []), entry.ports]);
+      else {
+        const list = new BlockList();
+        list.addSubnet(entry.address, entry.prefix, entry.family);
+        ranges.push({ list, ports: entry.ports });
+      }
     }
     this.hosts = hosts;
     this.ranges = ranges;
   }
 
-  /** Whether the URL's host is on the allow-list by name, or is a literal address in an allow-listed range. */
+  private hostAllowed(host: string, port: number): boolean {
+    return this.hosts.get(host)?.some((p) => opens(p, port)) ?? false;
+  }
+
+  private addressAllowed(address: string, port: number): boolean {
+    const f = family(address);
+    return this.ranges.some((r) => opens(r.ports, port) && r.list.check(address, f));
+  }
+
+  /** Whether the URL's host (and port) is on the allow-list by name, or is a literal address in an allow-listed range. */
   isAllowListed(url: string | URL): boolean {
-    const host = fetchableHost(url);
-    if (this.hosts.has(host)) return true;
+    const { host, port } = fetchable(url);
+    if (this.hostAllowed(host, port)) return true;
     const literal = net.isIP(host) ? unmap(host) : undefined;
-    return !!literal && this.ranges.check(literal, family(literal));
+    return !!literal && this.addressAllowed(literal, port);
   }
 
   /**
@@ -103,18 +186,18 @@ export class OutboundPolicy {
    * time): http(s) only, and a literal private address or `localhost` must be allow-listed.
    */
   checkStatic(url: string | URL): void {
-    const host = fetchableHost(url);
-    if (this.hosts.has(host)) return;
+    const { host, port } = fetchable(url);
+    if (this.hostAllowed(host, port)) return;
     const literal = host === 'localhost' || host.endsWith('.localhost') ? '127.0.0.1' : net.isIP(host) ? unmap(host) : undefined;
-    if (literal && PRIVATE.check(literal, family(literal)) && !this.ranges.check(literal, family(literal))) {
-      throw new OutboundRefusedError(`host ${host} is a private, loopback or link-local address that is not allow-listed`);
+    if (literal && PRIVATE.check(literal, family(literal)) && !this.addressAllowed(literal, port)) {
+      throw new OutboundRefusedError(refusal(host, port, 'is'));
     }
   }
 
   /** Throws OutboundRefusedError unless `url` may be fetched. */
   async check(url: string | URL): Promise<void> {
-    const host = fetchableHost(url);
-    if (this.hosts.has(host)) return;
+    const { host, port } = fetchable(url);
+    if (this.hostAllowed(host, port)) return;
     let addresses: string[];
     if (net.isIP(host)) addresses = [host];
     else {
@@ -125,10 +208,7 @@ export class OutboundPolicy {
       }
     }
     for (const a of addresses.map(unmap)) {
-      const f = family(a);
-      if (PRIVATE.check(a, f) && !this.ranges.check(a, f)) {
-        throw new OutboundRefusedError(`host ${host} resolves to a private, loopback or link-local address that is not allow-listed`);
-      }
+      if (PRIVATE.check(a, family(a)) && !this.addressAllowed(a, port)) throw new OutboundRefusedError(refusal(host, port, 'resolves to'));
     }
   }
 

@@ -1,6 +1,20 @@
 import type { Logger } from '../logger.js';
 import type { CallRecord, CallRecordSink } from '../domain/call-records.js';
-import { isConnectionError } from '../lib/database-errors.js';
+import { databaseFailureReason, isConnectionError, isResourceExhausted } from '../lib/database-errors.js';
+
+/** The longest wait between two attempts while writes keep failing (the wait doubles from the flush interval). */
+const MAX_RETRY_MS = 30_000;
+
+/** Whether records are being written, and why not when they are not. */
+export interface CallRecorderHealth {
+  readonly ok: boolean;
+  /** Why writes fail (`database out of disk space`, `database unreachable`), while they do. */
+  readonly reason?: string;
+  /** Since when writes fail (ms since the epoch). */
+  readonly since?: number;
+  /** Records waiting to be written. */
+  readonly pending: number;
+}
 
 export interface CallRecorderOptions {
   /** Longest a record waits before it is written. */
@@ -16,9 +30,11 @@ export interface CallRecorderOptions {
 /**
  * Records every `tools/call` off the request path: `record` only pushes to a buffer; a timer (or
  * a full batch) writes the buffer in batches. A write that fails because the database is
- * unreachable keeps the records for the next attempt (bounded), so an outage loses nothing short
- * of `maxBuffered`. A write the database refuses for its content is split until the refused
- * records are found: they are dropped and logged, so one bad record never blocks the rest.
+ * unreachable or out of room (a full disk) keeps the records and is retried with a doubling wait
+ * (up to MAX_RETRY_MS), so an outage loses nothing short of `maxBuffered`; the cause is logged and
+ * reported by `health()` (readiness, metrics) until a write succeeds again. A write the database
+ * refuses for its content is split until the refused records are found: they are dropped and
+ * logged, so one bad record never blocks the rest.
  */
 export class CallRecorder {
   private buffer: CallRecord[] = [];
@@ -31,6 +47,9 @@ export class CallRecorder {
   private dropped = 0;
   private readonly observe: ((record: CallRecord) => void) | undefined;
   private refused = 0;
+  /** Why writes fail, and since when; undefined while they succeed. */
+  private failing: { reason: string; since: number } | undefined;
+  private retryMs: number;
 
   constructor(
     private readonly store: CallRecordSink,
@@ -41,6 +60,14 @@ export class CallRecorder {
     this.batchSize = options.batchSize ?? 500;
     this.maxBuffered = options.maxBuffered ?? 100_000;
     this.observe = options.observe;
+    this.retryMs = this.intervalMs;
+  }
+
+  /** Whether records are being written; while they are not, why and since when. */
+  health(): CallRecorderHealth {
+    return this.failing
+      ? { ok: false, reason: this.failing.reason, since: this.failing.since, pending: this.buffer.length }
+      : { ok: true, pending: this.buffer.length };
   }
 
   /** Queues one record (no I/O). */
@@ -99,23 +126,35 @@ export class CallRecorder {
     while (this.buffer.length >= (all ? 1 : this.batchSize)) {
       const batch = this.buffer.splice(0, this.batchSize);
       let unwritten: CallRecord[] = [];
+      let cause: unknown;
       try {
         await this.store.insertMany(batch);
       } catch (err) {
-        unwritten = isConnectionError(err) ? batch : await this.isolateRefused(batch);
+        cause = err;
+        unwritten = passing(err) ? batch : await this.isolateRefused(batch, (e) => (cause = e));
       }
       if (unwritten.length) {
         this.buffer.unshift(...unwritten);
-        this.logger.warn({ pending: this.buffer.length }, 'call records not written yet (database unreachable); will retry');
+        const reason = databaseFailureReason(cause);
+        if (this.failing?.reason !== reason) {
+          this.failing = { reason, since: Date.now() };
+          this.logger.warn({ pending: this.buffer.length, reason }, `call records not written yet (${reason}); will retry`);
+        }
         if (!this.stopped && !this.timer) {
           this.timer = setTimeout(() => {
             this.timer = undefined;
             void this.flush();
-          }, this.intervalMs);
+          }, this.retryMs);
           this.timer.unref();
+          this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
         }
         return;
       }
+      if (this.failing) {
+        this.logger.info({ reason: this.failing.reason, failedForMs: Date.now() - this.failing.since }, 'call records are written again');
+        this.failing = undefined;
+      }
+      this.retryMs = this.intervalMs;
     }
     if (this.refused) {
       this.logger.error({ refused: this.refused }, 'call records refused by the database were dropped');
@@ -131,7 +170,7 @@ export class CallRecorder {
    * Writes a refused batch in halves until the refused records stand alone, and drops those.
    * Returns the records not written because the database became unreachable meanwhile.
    */
-  private async isolateRefused(batch: CallRecord[]): Promise<CallRecord[]> {
+  private async isolateRefused(batch: CallRecord[], noteCause: (err: unknown) => void): Promise<CallRecord[]> {
     if (batch.length === 1) {
       this.refused += 1;
       return [];
@@ -143,10 +182,16 @@ export class CallRecorder {
       try {
         await this.store.insertMany(half);
       } catch (err) {
-        const rest = isConnectionError(err) ? half : await this.isolateRefused(half);
+        if (passing(err)) noteCause(err);
+        const rest = passing(err) ? half : await this.isolateRefused(half, noteCause);
         if (rest.length) return [...rest, ...halves.slice(i + 1).flat()];
       }
     }
     return [];
   }
+}
+
+/** A failure that passes (an outage, a full disk): the records are kept and retried, not dropped. */
+function passing(err: unknown): boolean {
+  return isConnectionError(err) || isResourceExhausted(err);
 }

@@ -25,8 +25,10 @@ export interface DbServerRow {
   protocol_version: string | null;
   server_info: Record<string, unknown> | null;
   latency_ms: number | null;
-  call_timeout_ms: number;
-  health_check_interval_seconds: number;
+  /** null: the general setting `upstream_call_timeout_ms` applies. */
+  call_timeout_ms: number | null;
+  /** null: the general setting `health_check_interval_seconds` applies. */
+  health_check_interval_seconds: number | null;
   created_at: Date;
   updated_at: Date;
 }

@@ -84,6 +84,10 @@ export class LeanStdioClientTransport implements Transport, RawMessageSource {
           stdio: ['pipe', 'pipe', 'pipe'],
           shell: false,
           windowsHide: true,
+          // A process group of its own: a Ctrl-C, or a SIGTERM to Toolgate's process group (systemd's
+          // default), must not kill the server under calls in flight; Toolgate stops it itself, after
+          // the drain (stdin closed, then SIGTERM and SIGKILL to its group).
+          detached: process.platform !== 'win32',
         });
       } catch (err) {
         reject(err instanceof Error ? err : new Error(String(err)));
@@ -160,11 +164,11 @@ export class LeanStdioClientTransport implements Transport, RawMessageSource {
       }
       let gone = await waitExit();
       if (!gone) {
-        child.kill('SIGTERM');
+        signalGroup(child, 'SIGTERM');
         gone = await waitExit();
       }
       if (!gone) {
-        child.kill('SIGKILL');
+        signalGroup(child, 'SIGKILL');
         await waitExit();
       }
     }
@@ -254,5 +258,18 @@ export class LeanStdioClientTransport implements Transport, RawMessageSource {
       // A failing handler costs that message only, not the stream.
       this.onerror?.(err instanceof Error ? err : new Error(String(err)));
     }
+  }
+}
+
+/**
+ * Sends `signal` to the server's process group (it leads one: see `start`), so what it started
+ * itself goes too; the child alone where there is no group.
+ */
+export function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (child.pid !== undefined && process.platform !== 'win32') process.kill(-child.pid, signal);
+    else child.kill(signal);
+  } catch {
+    // already gone
   }
 }

@@ -51,7 +51,8 @@ export async function shutDown(client: Client | undefined, transport: Transport 
   const term = pid
     ? setTimeout(() => {
         try {
-          process.kill(pid, 'SIGTERM');
+          // The server leads a process group of its own: the group goes, children included.
+          process.kill(process.platform === 'win32' ? pid : -pid, 'SIGTERM');
         } catch {
           // already gone
         }

@@ -28,8 +28,18 @@ export function childEnv(env: Record<string, string>): Record<string, string> {
  * Spawns `command args` in the repository and resolves once the server logs `toolgate listening`
  * (stdout is a pipe, so its log lines are JSON). Rejects when it exits first.
  */
-export function spawnServer(command: string, args: string[], env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(command, args, { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnServer(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  options: { detached?: boolean } = {},
+): Promise<ServerProcess> {
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: childEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
+  });
   const logs: Record<string, unknown>[] = [];
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -78,13 +88,13 @@ let built = false;
  * `node <the start script's flags> dist/main.js`, the process `npm start` runs, after building
  * dist/ from the current sources as `npm start`'s `prestart` does (once per test run).
  */
-export async function startMain(env: Record<string, string>): Promise<ServerProcess> {
+export async function startMain(env: Record<string, string>, options: { detached?: boolean } = {}): Promise<ServerProcess> {
   if (!built) {
     const build = await run(process.execPath, ['scripts/build-server.mjs', '--quiet'], {});
     if (build.code !== 0) throw new Error(`scripts/build-server.mjs failed:\n${build.stderr}`);
     built = true;
   }
-  return spawnServer(process.execPath, [...productionNodeFlags(), 'dist/main.js'], env);
+  return spawnServer(process.execPath, [...productionNodeFlags(), 'dist/main.js'], env, options);
 }
 
 /** Runs a command to completion: exit code, stdout, stderr. */

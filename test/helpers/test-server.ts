@@ -20,7 +20,7 @@ let counter = 0;
  * Environment that lets a test server reach upstream fixtures on loopback: upstream server URLs pass
  * the outbound-address policy, which refuses loopback unless allow-listed (as in production).
  */
-export const LOOPBACK_UPSTREAMS = { TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1,localhost,::1' } as const;
+export const LOOPBACK_UPSTREAMS = { TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1:*,localhost:*,[::1]:*' } as const;
 
 /** PostgreSQL URL of the run, when the suite runs against PostgreSQL (`TEST_DATABASE_URL`). */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;

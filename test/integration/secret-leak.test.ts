@@ -62,7 +62,7 @@ describe('no secret leaks into responses or logs', function () {
   before(async () => {
     idp = await new TestOidcProvider().start();
     fakeAi = await new FakeOpenAi().start();
-    t = await startTestServer({ env: { TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1', TOOLGATE_LOG_LEVEL: 'debug' } });
+    t = await startTestServer({ env: { TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1:*', TOOLGATE_LOG_LEVEL: 'debug' } });
   });
   after(async () => {
     await t?.stop();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CatalogTool, JsonSchemaObject } from '../../domain/catalog.js';
+import { BUILTIN_SERVER_DEFAULTS, type ServerDefaults } from '../../domain/server-defaults.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { Logger } from '../../logger.js';
 import type { CatalogStore, DbPromptRow, DbResourceRow, DbToolRow } from '../../stores/catalog-store.js';
@@ -70,6 +71,8 @@ export class CatalogSync implements UpstreamEvents {
       logger: Logger;
       /** Longest a connect + initialize may take; also the default budget of one sync. */
       connectTimeoutMs: number;
+      /** The values servers without their own follow (general settings, in memory); built-in values when absent. */
+      serverDefaults?: () => ServerDefaults;
     },
   ) {
     deps.pool.listen(this);
@@ -130,6 +133,18 @@ export class CatalogSync implements UpstreamEvents {
     await this.deps.pool.upsert(this.spec(row));
   }
 
+  /**
+   * The general settings servers follow changed: every enabled server without its own call timeout
+   * or health-check interval takes the new value (a new call timeout applies to the next call; a new
+   * interval reconnects the server).
+   */
+  async applyServerDefaults(): Promise<void> {
+    for (const row of await this.deps.servers.all()) {
+      if (!row.enabled || !this.deps.pool.has(row.id)) continue;
+      if (row.call_timeout_ms === null || row.health_check_interval_seconds === null) await this.connect(row);
+    }
+  }
+
   /** Disconnects a disabled or deleted server (its stdio process ends). */
   async disconnect(serverId: string): Promise<void> {
     this.awaitingSync.delete(serverId);
@@ -140,7 +155,7 @@ export class CatalogSync implements UpstreamEvents {
   async refresh(row: DbServerRow): Promise<void> {
     if (!this.deps.pool.has(row.id)) await this.connect(row);
     if (this.deps.pool.state(row.id)?.status === 'error') this.deps.pool.reconnect(row.id, 'refresh requested');
-    await this.sync(row.id, this.deps.connectTimeoutMs + row.call_timeout_ms).catch(() => undefined);
+    await this.sync(row.id, this.deps.connectTimeoutMs + this.spec(row).callTimeoutMs).catch(() => undefined);
   }
 
   /** Connection state and catalog counts of a server, live where known. */
@@ -366,11 +381,12 @@ export class CatalogSync implements UpstreamEvents {
 
   /** The pool's view of a server: its connection with secrets opened. */
   private spec(row: DbServerRow): UpstreamServerSpec {
+    const defaults = this.deps.serverDefaults?.() ?? BUILTIN_SERVER_DEFAULTS;
     const base = {
       id: row.id,
       name: row.name,
-      callTimeoutMs: row.call_timeout_ms,
-      healthCheckIntervalMs: row.health_check_interval_seconds * 1000,
+      callTimeoutMs: row.call_timeout_ms ?? defaults.callTimeoutMs,
+      healthCheckIntervalMs: (row.health_check_interval_seconds ?? defaults.healthCheckIntervalSeconds) * 1000,
     };
     if (row.transport === 'stdio') {
       return {

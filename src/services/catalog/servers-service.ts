@@ -15,17 +15,10 @@ import type { CatalogSync, ServerStatusView } from './catalog-sync.js';
 import type { InMemoryCatalog } from '../../live/in-memory-catalog.js';
 import { pageResult, pageWindow, type PageOf, type PageQuery } from '../pagination.js';
 
+import { BUILTIN_SERVER_DEFAULTS, type ServerDefaults } from '../../domain/server-defaults.js';
+
 type Schemas = components['schemas'];
 export type ServerView = Schemas['MCPServer'];
-
-/** Defaults given to servers registered without their own values (general settings). */
-export interface ServerDefaults {
-  callTimeoutMs: number;
-  healthCheckIntervalSeconds: number;
-}
-
-/** Built-in defaults, used until general settings provide others. */
-export const BUILTIN_SERVER_DEFAULTS: ServerDefaults = { callTimeoutMs: 60_000, healthCheckIntervalSeconds: 60 };
 
 /** Header names the transport itself owns; an admin may not set them. */
 const RESERVED_HEADERS = new Set([
@@ -87,8 +80,8 @@ export class ServersService {
       logger: Logger;
       /** The admin activity log: each change is recorded in its own transaction. */
       activity: ActivityLog;
-      /** Current defaults for new servers (general settings); built-in values when absent. */
-      defaults?: () => Promise<ServerDefaults> | ServerDefaults;
+      /** The values servers without their own follow (general settings, in memory); built-in values when absent. */
+      defaults?: () => ServerDefaults;
       /** Tells the other instances (scale-out) that a server's registration or catalog changed here. */
       announce?: (serverId: string) => void;
       /**
@@ -104,7 +97,6 @@ export class ServersService {
     if (issues.length) throw new RequestValidationError(issues);
     if (await this.deps.servers.findByName(input.name))
       throw new ConflictError(`A server named "${input.name}" exists`, 'server_name_taken');
-    const defaults = (await this.deps.defaults?.()) ?? BUILTIN_SERVER_DEFAULTS;
     const stdio = input.transport === 'stdio';
     const secretEnv = stdio ? (input.secret_env ?? {}) : {};
     const headers = stdio ? {} : (input.headers ?? {});
@@ -129,8 +121,9 @@ export class ServersService {
         protocol_version: null,
         server_info: null,
         latency_ms: null,
-        call_timeout_ms: input.call_timeout_ms ?? defaults.callTimeoutMs,
-        health_check_interval_seconds: input.health_check_interval_seconds ?? defaults.healthCheckIntervalSeconds,
+        // Omitted: the server follows the general settings, also when they change later.
+        call_timeout_ms: input.call_timeout_ms ?? null,
+        health_check_interval_seconds: input.health_check_interval_seconds ?? null,
       });
       await this.deps.activity.record(stores, {
         action: 'server.create',
@@ -144,6 +137,10 @@ export class ServersService {
     this.deps.announce?.(row.id);
     if (row.enabled) await this.deps.sync.connect(row);
     return this.view(row);
+  }
+
+  private defaults(): ServerDefaults {
+    return this.deps.defaults?.() ?? BUILTIN_SERVER_DEFAULTS;
   }
 
   /** Whether a server of this name is registered (a generation job checks before it starts). */
@@ -353,8 +350,12 @@ export class ServersService {
       resource_count: s.resourceCount,
       prompt_count: s.promptCount,
       latency_ms: s.latencyMs,
-      call_timeout_ms: row.call_timeout_ms,
-      health_check_interval_seconds: row.health_check_interval_seconds,
+      call_timeout_ms: row.call_timeout_ms ?? this.defaults().callTimeoutMs,
+      health_check_interval_seconds: row.health_check_interval_seconds ?? this.defaults().healthCheckIntervalSeconds,
+      inherited: [
+        ...(row.call_timeout_ms === null ? (['call_timeout_ms'] as const) : []),
+        ...(row.health_check_interval_seconds === null ? (['health_check_interval_seconds'] as const) : []),
+      ],
       created_at: row.created_at.toISOString(),
       updated_at: row.updated_at.toISOString(),
     };

@@ -10,8 +10,16 @@ import type { ChangeBus } from '../../redis/change-bus.js';
 
 const INVALID = 'Invalid, expired or revoked API key';
 
-/** How long a cached credential is trusted without a notification (safety net for lost messages). */
-export const CREDENTIAL_CACHE_TTL_MS = 60_000;
+/**
+ * How long a cached credential is trusted without a notification: the bound on how late a
+ * revocation reaches an instance that missed its change message (Redis down, or no Redis).
+ */
+export const CREDENTIAL_CACHE_TTL_MS = 5_000;
+/**
+ * A credential in use is re-read in the background once its entry is this old, so a busy key is
+ * checked against the database every few seconds without any request waiting for it.
+ */
+const REFRESH_AHEAD_MS = 3_000;
 /** How long "no such key" is remembered, so a flood of unknown keys does not become a flood of queries. */
 const NEGATIVE_TTL_MS = 5_000;
 const NEGATIVE_MAX = 10_000;
@@ -168,15 +176,14 @@ export class ApiKeyAuthenticator {
   private async lookup(digest: string): Promise<CacheEntry | undefined> {
     const nowMs = this.clock.now().getTime();
     const hit = this.cache.get(digest);
-    if (hit && nowMs - hit.loadedAt < CREDENTIAL_CACHE_TTL_MS) return hit;
+    if (hit && nowMs - hit.loadedAt < CREDENTIAL_CACHE_TTL_MS) {
+      if (nowMs - hit.loadedAt >= REFRESH_AHEAD_MS && !this.loading.has(digest)) this.refresh(digest, hit);
+      return hit;
+    }
     const miss = this.negative.get(digest);
     if (miss !== undefined && nowMs - miss < NEGATIVE_TTL_MS) return undefined;
     const generation = this.generation;
-    let pending = this.loading.get(digest);
-    if (!pending) {
-      pending = this.store.findByHashWithOwner(digest).finally(() => this.loading.delete(digest));
-      this.loading.set(digest, pending);
-    }
+    const pending = this.load(digest);
     let found: ApiKeyWithOwner | undefined;
     try {
       found = await pending;
@@ -194,6 +201,33 @@ export class ApiKeyAuthenticator {
     const entry: CacheEntry = { found, principal: this.principalOf(found), loadedAt: nowMs };
     if (generation === this.generation) this.cache.set(digest, entry);
     return entry;
+  }
+
+  /** The database read of one key, shared by every caller waiting for it. */
+  private load(digest: string): Promise<ApiKeyWithOwner | undefined> {
+    let pending = this.loading.get(digest);
+    if (!pending) {
+      pending = this.store.findByHashWithOwner(digest).finally(() => this.loading.delete(digest));
+      this.loading.set(digest, pending);
+    }
+    return pending;
+  }
+
+  /**
+   * Re-reads a cached key in the background: its entry is replaced (or dropped when the key is
+   * gone) unless an invalidation came meanwhile. A failed read keeps the entry until its TTL.
+   */
+  private refresh(digest: string, hit: CacheEntry): void {
+    const generation = this.generation;
+    const startedMs = this.clock.now().getTime();
+    this.load(digest).then(
+      (found) => {
+        if (generation !== this.generation || this.cache.get(digest) !== hit) return;
+        if (found) this.cache.set(digest, { found, principal: this.principalOf(found), loadedAt: startedMs });
+        else this.cache.delete(digest);
+      },
+      () => undefined,
+    );
   }
 
   private principalOf({ key, user }: ApiKeyWithOwner): Principal {

@@ -4,7 +4,7 @@ import { ConflictError, NotFoundError, RequestValidationError } from '../../erro
 import type { components } from '../../generated/openapi.js';
 import type { Clock } from '../../lib/clock.js';
 import type { ApiKeysStore, DbApiKeyRow } from '../../stores/api-keys-store.js';
-import type { Transactor } from '../../stores/transactor.js';
+import type { Stores, Transactor } from '../../stores/transactor.js';
 import { keyUsable, type ApiKeyAuthenticator } from './api-key-authenticator.js';
 import { mintUserKey } from '../../domain/api-key-format.js';
 import type { ActivityEntryInput, ActivityLog } from '../operations/activity-log.js';
@@ -118,6 +118,13 @@ export class ApiKeysService {
       );
       return issued;
     });
+    return { ...this.view(row), key };
+  }
+
+  /** The first key of a user an admin adds (UsersService.create), in that transaction. */
+  async createForNewUser(stores: Stores, userId: string, name: string): Promise<Schemas['ApiKeyWithSecret']> {
+    const { row, key } = await this.issue(userId, { name, environment: 'live', rateLimitRpm: null, expiresAt: null }, stores.apiKeys);
+    await this.activity.record(stores, entry('api_key.create', row, { scopes: row.scopes, environment: row.environment }));
     return { ...this.view(row), key };
   }
 

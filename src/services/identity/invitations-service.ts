@@ -88,7 +88,12 @@ export class InvitationsService {
       return created;
     });
     const acceptUrl = `${baseUrl}/invitations/accept?token=${encodeURIComponent(token)}`;
-    return { ...this.view(row), token, accept_url: acceptUrl };
+    // Accepting means signing in through a provider: with none enabled, say so now, not at the accept page.
+    const { items: providers } = await this.providers.listEnabled();
+    const warning = providers.length
+      ? null
+      : 'No sign-in provider is enabled, so nobody can accept this invitation yet: enable one in the authentication settings, or add the user directly (POST /api/v1/users) and hand them the API key it returns.';
+    return { ...this.view(row), token, accept_url: acceptUrl, warning };
   }
 
   async list(query: PageQuery & { status?: InvitationStatus | undefined }): Promise<PageOf<InvitationView>> {

@@ -9,7 +9,7 @@ import type { Principal } from '../../domain/principal.js';
 
 const INVALID = 'Invalid or expired session';
 const VERSION = 's1';
-const TTL_MS = 60_000;
+const TTL_MS = 5_000;
 const TOKEN = /^s1\.([0-9a-f-]{36})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
 
 /** A new session: the cookie value and when it expires. */

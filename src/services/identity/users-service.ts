@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../errors.js';
 import type { components } from '../../generated/openapi.js';
 import type { Clock } from '../../lib/clock.js';
@@ -6,6 +7,7 @@ import type { DbUserRow, UsersStore } from '../../stores/users-store.js';
 import { pageResult, pageWindow, type PageOf, type PageQuery } from '../pagination.js';
 import type { Principal } from '../../domain/principal.js';
 import type { ActivityLog } from '../operations/activity-log.js';
+import type { ApiKeysService } from './api-keys-service.js';
 
 type Schemas = components['schemas'];
 /** A user as the API shows it. */
@@ -41,7 +43,28 @@ export class UsersService {
     private readonly clock: Clock,
     private readonly onChange: UserChangeListener,
     private readonly activity: ActivityLog,
+    private readonly apiKeys: Pick<ApiKeysService, 'createForNewUser'>,
   ) {}
+
+  /**
+   * Adds a user who signs in with an API key (no invitation, no OAuth provider needed) and issues
+   * their first key, in one transaction: either both exist afterwards or neither does.
+   */
+  async create(caller: Principal, input: Schemas['UserCreate']): Promise<Schemas['UserCreated']> {
+    const role = input.role ?? 'member';
+    if (role === 'owner' && caller.role !== 'owner') throw new ForbiddenError('Only owners may add owners', 'forbidden');
+    return this.tx.transaction(async (stores) => {
+      if (await stores.users.findByEmail(input.email)) throw new ConflictError('A user with this email already exists', 'email_taken');
+      const row = await stores.users.insert({ id: randomUUID(), email: input.email, name: input.name ?? '', role });
+      await this.activity.record(stores, {
+        action: 'user.create',
+        target: { type: 'user', id: row.id, name: row.name || row.email },
+        details: { role },
+      });
+      const api_key = await this.apiKeys.createForNewUser(stores, row.id, input.key_name ?? 'Initial key');
+      return { user: userView(row), api_key };
+    });
+  }
 
   async me(userId: string): Promise<UserView> {
     const row = await this.store.findById(userId);

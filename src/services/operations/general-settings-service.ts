@@ -1,9 +1,8 @@
-import net from 'node:net';
 import type { Config } from '../../config.js';
 import { RequestValidationError, type ValidationIssue } from '../../errors.js';
 import type { components } from '../../generated/openapi.js';
 import type { Clock } from '../../lib/clock.js';
-import { OutboundPolicy, OutboundRefusedError } from '../../lib/outbound-policy.js';
+import { formatAllowlistEntry, OutboundPolicy, OutboundRefusedError, parseAllowlistEntry } from '../../lib/outbound-policy.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { Logger } from '../../logger.js';
 import type { DbGeneralSettingsRow, GeneralSettingsStore } from '../../stores/general-settings-store.js';
@@ -30,14 +29,31 @@ export interface EffectiveGeneralSettings {
   readonly updated_at: Date | null;
 }
 
-/** Values in force while a setting was never changed (or after a reset). */
-export type GeneralSettingsDefaults = Omit<EffectiveGeneralSettings, 'has_registry_token' | 'updated_at'>;
+/** The settings an operator may also set in the environment, with the variable of each. */
+const ENVIRONMENT_VARIABLES = {
+  default_rate_limit_rpm: 'TOOLGATE_DEFAULT_RATE_LIMIT_RPM',
+  allowed_origins: 'TOOLGATE_ALLOWED_ORIGINS',
+  outbound_allowlist: 'TOOLGATE_OUTBOUND_ALLOWLIST',
+} as const;
+type EnvironmentField = keyof typeof ENVIRONMENT_VARIABLES;
+
+/**
+ * Values in force while a setting was never changed (or after a reset), and the settings the
+ * environment sets: those win over anything stored, so an operator's variable always holds.
+ */
+export type GeneralSettingsDefaults = Omit<EffectiveGeneralSettings, 'has_registry_token' | 'updated_at'> & {
+  readonly setByEnvironment: readonly EnvironmentField[];
+};
 
 /** The defaults: the environment's values where it sets one, else the built-in ones. */
 export function generalSettingsDefaults(
-  config: Pick<Config, 'defaultRateLimitRpm' | 'allowedOrigins' | 'outboundAllowlist'>,
+  config: Pick<Config, 'defaultRateLimitRpm' | 'allowedOrigins' | 'outboundAllowlist' | 'setByEnvironment'>,
 ): GeneralSettingsDefaults {
+  const given = new Set(config.setByEnvironment ?? []);
   return Object.freeze({
+    setByEnvironment: Object.freeze(
+      (Object.keys(ENVIRONMENT_VARIABLES) as EnvironmentField[]).filter((f) => given.has(ENVIRONMENT_VARIABLES[f])),
+    ),
     log_retention_days: 30,
     activity_log_retention_days: 365,
     default_rate_limit_rpm: config.defaultRateLimitRpm,
@@ -76,7 +92,6 @@ const NUMERIC = [
 
 /** How often settings are re-read even without a change notification (one lost message costs at most this). */
 const RELOAD_MS = 30_000;
-const HOSTNAME = /^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/;
 
 /** An origin as browsers send it (`scheme://host[:port]`), or an issue. */
 function normaliseOrigin(value: string, loc: (string | number)[]): string | ValidationIssue {
@@ -89,21 +104,17 @@ function normaliseOrigin(value: string, loc: (string | number)[]): string | Vali
   return { loc, msg: 'not a valid origin (scheme://host[:port])', type: 'value_error', input: value, ctx: {} };
 }
 
-/** A host name, IP address or CIDR range (lower-cased), or an issue. */
+/** A host name, IP address or CIDR range with an optional `:port` or `:*`, in canonical form, or an issue. */
 function normaliseAllowlistEntry(value: string, loc: (string | number)[]): string | ValidationIssue {
-  const entry = value
-    .trim()
-    .toLowerCase()
-    .replace(/^\[(.*)\]$/, '$1');
-  const [addr, bits, extra] = entry.split('/');
-  if (addr && extra === undefined) {
-    const family = net.isIP(addr);
-    if (bits !== undefined) {
-      const max = family === 4 ? 32 : family === 6 ? 128 : -1;
-      if (max > 0 && /^\d{1,3}$/.test(bits) && Number(bits) <= max) return `${addr}/${Number(bits)}`;
-    } else if (family || HOSTNAME.test(addr)) return addr;
-  }
-  return { loc, msg: 'not a host name, IP address or CIDR range', type: 'value_error', input: value, ctx: {} };
+  const entry = parseAllowlistEntry(value);
+  if (entry) return formatAllowlistEntry(entry);
+  return {
+    loc,
+    msg: 'not a host name, IP address or CIDR range, with an optional :port or :* (IPv6 in brackets when a port follows)',
+    type: 'value_error',
+    input: value,
+    ctx: {},
+  };
 }
 
 function unique<T>(values: T[]): T[] {
@@ -173,7 +184,7 @@ export class GeneralSettingsService {
   }
 
   async get(): Promise<GeneralSettingsResponse> {
-    return view(this.resolve(await this.deps.store.get()));
+    return this.view(this.resolve(await this.deps.store.get()));
   }
 
   /** Changes the supplied fields only (lists replaced whole); `registry_token` is sealed, `null` clears it. */
@@ -183,14 +194,34 @@ export class GeneralSettingsService {
     const allowlist = patch.outbound_allowlist?.map((e, i) => normaliseAllowlistEntry(e, ['body', 'outbound_allowlist', i]));
     for (const v of [...(origins ?? []), ...(allowlist ?? [])]) if (typeof v !== 'string') issues.push(v);
     if (issues.length) throw new RequestValidationError(issues);
+    const normalised: Partial<Record<EnvironmentField, unknown>> = {
+      default_rate_limit_rpm: patch.default_rate_limit_rpm,
+      allowed_origins: origins && unique(origins as string[]),
+      outbound_allowlist: allowlist && unique(allowlist as string[]),
+    };
+    // A setting the environment sets is not stored: the variable wins. Sending the value in force
+    // (a form that sends every field) is accepted and changes nothing; another value is refused.
+    const locked = new Set(this.deps.defaults.setByEnvironment);
+    for (const field of locked) {
+      const value = normalised[field];
+      if (value === undefined || JSON.stringify(value) === JSON.stringify(this.deps.defaults[field])) continue;
+      issues.push({
+        loc: ['body', field],
+        msg: `set by the environment variable ${ENVIRONMENT_VARIABLES[field]}, which wins over this setting: change it there`,
+        type: 'value_error',
+        input: value,
+        ctx: { environment_variable: ENVIRONMENT_VARIABLES[field] },
+      });
+    }
+    if (issues.length) throw new RequestValidationError(issues);
 
     const row = await this.deps.tx.transaction(async (stores) => {
       const store = stores.generalSettings;
       const stored = await store.get({ forUpdate: true });
       const next: DbGeneralSettingsRow = { ...emptyRow(), ...stored, updated_at: this.deps.clock.now() };
-      for (const key of NUMERIC) if (patch[key] !== undefined) next[key] = patch[key];
-      if (origins) next.allowed_origins = unique(origins as string[]);
-      if (allowlist) next.outbound_allowlist = unique(allowlist as string[]);
+      for (const key of NUMERIC) if (patch[key] !== undefined && !locked.has(key as EnvironmentField)) next[key] = patch[key];
+      if (origins && !locked.has('allowed_origins')) next.allowed_origins = unique(origins as string[]);
+      if (allowlist && !locked.has('outbound_allowlist')) next.outbound_allowlist = unique(allowlist as string[]);
       if (patch.registry_url !== undefined) next.registry_url = patch.registry_url;
       if (patch.registry_token !== undefined) {
         next.registry_token_sealed = patch.registry_token === null ? null : this.deps.secrets.seal(patch.registry_token);
@@ -198,7 +229,7 @@ export class GeneralSettingsService {
       const url = next.registry_url;
       if (url !== null && patch.registry_url !== undefined) {
         try {
-          new OutboundPolicy(next.outbound_allowlist ?? this.deps.defaults.outbound_allowlist).checkStatic(url);
+          new OutboundPolicy(this.resolve(next).outbound_allowlist).checkStatic(url);
         } catch (err) {
           if (!(err instanceof OutboundRefusedError)) throw err;
           throw new RequestValidationError([{ loc: ['body', 'registry_url'], msg: err.message, type: 'value_error', input: url, ctx: {} }]);
@@ -213,7 +244,7 @@ export class GeneralSettingsService {
       return next;
     });
     this.changed(row);
-    return view(this.effective);
+    return this.view(this.effective);
   }
 
   /**
@@ -232,7 +263,11 @@ export class GeneralSettingsService {
     });
     for (const hook of this.resetHooks) hook.afterCommit?.();
     this.changed(undefined);
-    return view(this.effective);
+    return this.view(this.effective);
+  }
+
+  private view(s: EffectiveGeneralSettings): GeneralSettingsResponse {
+    return view(s, this.deps.defaults.setByEnvironment);
   }
 
   /** Defaults for servers registered without their own call timeout and health-check interval. */
@@ -282,6 +317,9 @@ export class GeneralSettingsService {
 
   private resolve(row: DbGeneralSettingsRow | undefined): EffectiveGeneralSettings {
     const d = this.deps.defaults;
+    // What the environment sets wins over what is stored.
+    const env = new Set(d.setByEnvironment);
+    if (row && env.size) row = { ...row, ...Object.fromEntries([...env].map((f) => [f, null])) };
     return Object.freeze({
       log_retention_days: row?.log_retention_days ?? d.log_retention_days,
       activity_log_retention_days: row?.activity_log_retention_days ?? d.activity_log_retention_days,
@@ -314,8 +352,9 @@ function emptyRow(): DbGeneralSettingsRow {
   };
 }
 
-function view(s: EffectiveGeneralSettings): GeneralSettingsResponse {
+function view(s: EffectiveGeneralSettings, setByEnvironment: readonly EnvironmentField[]): GeneralSettingsResponse {
   return {
+    set_by_environment: [...setByEnvironment],
     log_retention_days: s.log_retention_days,
     activity_log_retention_days: s.activity_log_retention_days,
     default_rate_limit_rpm: s.default_rate_limit_rpm,

@@ -7,7 +7,7 @@ import { FakeAnthropic } from '../../helpers/fake-anthropic.js';
 import { FakeOpenAi, fakeVector } from '../../helpers/fake-openai.js';
 
 const KEY = 'sk-test-0123456789abcdefghijklmnop';
-const policy = new OutboundPolicy(['127.0.0.1']);
+const policy = new OutboundPolicy(['127.0.0.1:*']);
 /** Makes the SDKs' retry backoff instant (both honour `retry-after-ms`). */
 const FAST_RETRY = { 'retry-after-ms': '5' };
 

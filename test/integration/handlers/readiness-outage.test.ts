@@ -71,3 +71,52 @@ describe('start-up with an unreachable database', () => {
     expect(Date.now() - started).to.be.lessThan(15000);
   });
 });
+
+describe('GET /ready when the database refuses writes for lack of disk space', function () {
+  this.timeout(60000);
+  let t: TestServer;
+
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t?.stop());
+
+  it('answers 503 naming the cause while call records cannot be written, keeps them, and is ready again once written', async () => {
+    const services = t.server.services;
+    const store = services.stores.callRecords;
+    const insertMany = store.insertMany.bind(store);
+    store.insertMany = async () => {
+      throw Object.assign(new Error('could not extend file "base/1/2": No space left on device'), { code: '53100' });
+    };
+    try {
+      services.callRecorder.record({
+        occurred_at: new Date(),
+        endpoint: 'bundle',
+        bundle_id: null,
+        server_id: null,
+        server_name: null,
+        tool_id: null,
+        tool_name: 'disk_full_probe',
+        user_id: null,
+        api_key_id: null,
+        status: 'ok',
+        latency_ms: 1,
+        error: null,
+      });
+      await services.callRecorder.flush();
+      const res = await t.anon.get('/ready');
+      expect(res.status).to.equal(503);
+      expect(res.body.code).to.equal('not_ready');
+      expect(res.body.detail).to.include('out of disk space');
+      const metrics = await t.owner.get('/metrics', { unchecked: true });
+      expect(metrics.text).to.match(/^toolgate_call_records_writable 0$/m);
+      expect(metrics.text).to.match(/^toolgate_call_records_pending 1$/m);
+    } finally {
+      store.insertMany = insertMany;
+    }
+    await services.callRecorder.flush();
+    expect((await t.anon.get('/ready')).status).to.equal(200);
+    const rows = await services.db.knex('call_records').where({ tool_name: 'disk_full_probe' });
+    expect(rows).to.have.length(1);
+  });
+});

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { sharedServer, type TestServer } from '../../helpers/test-server.js';
+import { capturedLogs, sharedServer, type TestServer } from '../../helpers/test-server.js';
 
 describe('errors in the contract shapes', () => {
   let t: TestServer;
@@ -73,6 +73,60 @@ describe('errors in the contract shapes', () => {
         const res = await t.anon.get('/api/v1/bundles', { token });
         expect(res.status).to.equal(401);
         expect(res.body.code).to.equal('invalid_api_key');
+      }
+    });
+  });
+
+  describe('an unknown query parameter on an operation that takes none', () => {
+    // Each answer is checked against the contract by the client: the 422 must be documented there.
+    const operations: [string, string][] = [
+      ['GET', '/health'],
+      ['GET', '/ready'],
+      ['GET', '/api/v1/settings/auth'],
+      ['GET', '/api/v1/settings/auth/providers'],
+      ['GET', '/api/v1/settings/general'],
+      ['GET', '/api/v1/settings/providers'],
+      ['GET', '/api/v1/users/me'],
+      ['GET', '/api/v1/users/me/gateway-settings'],
+      ['GET', '/api/v1/auth/providers'],
+      ['POST', '/api/v1/auth/logout'],
+    ];
+    for (const [method, path] of operations) {
+      it(`${method} ${path}?unknown=1 answers the documented 422 naming it`, async () => {
+        const res = await t.owner.request(method, `${path}?unknown=1`);
+        expect(res.status).to.equal(422);
+        expect(res.body.detail[0]).to.include({ type: 'extra_forbidden' });
+        expect(res.body.detail[0].loc).to.deep.equal(['query', 'unknown']);
+      });
+    }
+  });
+
+  describe('malformed percent-encoding in the path', () => {
+    const paths = ['/api/v1/bundles/%ff%fe', '/api/v1/bundles/%E0%A4%A', '/api/v1/servers/%'];
+    it('answers 401 before authentication (404 for an unknown path), never a 500 or a stack trace', async () => {
+      const before = capturedLogs.length;
+      for (const path of paths) {
+        const res = await t.anon.get(path);
+        expect(res.status, path).to.equal(401);
+        expect(res.body.code, path).to.equal('unauthorized');
+      }
+      expect((await t.anon.get('/api/v1/nothing/%zz')).status).to.equal(404);
+      const logged = capturedLogs.slice(before).join('');
+      expect(logged).to.not.match(/URIError|stack|at .*\.ts:\d+/);
+    });
+
+    it('answers an authenticated caller 422 naming the parameter, or 404 for an unknown path (never a 500)', async () => {
+      const expected: [string, number, unknown[] | null][] = [
+        ['/api/v1/bundles/%ff%fe', 422, ['path', 'bundle_id']],
+        ['/api/v1/bundles/%E0%A4%A', 422, ['path', 'bundle_id']],
+        ['/api/v1/servers/%', 422, ['path', 'server_id']],
+        ['/api/v1/nothing/%zz', 404, null],
+      ];
+      for (const [path, status, loc] of expected) {
+        const res = await t.owner.get(path);
+        expect(res.status, path).to.equal(status);
+        if (loc) expect(res.body.detail.map((d: { loc: unknown }) => JSON.stringify(d.loc))).to.include(JSON.stringify(loc));
+        else expect(res.body.code).to.equal('not_found');
       }
     });
   });

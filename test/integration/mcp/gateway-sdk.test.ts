@@ -46,7 +46,7 @@ describe('/mcp/gateway with the MCP SDK client', () => {
     upstreams = new TestUpstreams();
     embeddings = await startEmbeddingServer({ dimensions: 64 });
     t = await startTestServer({
-      env: { TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1' },
+      env: { TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1:*' },
       start: { upstreams, callRecorder: { flushIntervalMs: 50 } },
     });
     url = `${t.url}/mcp/gateway`;

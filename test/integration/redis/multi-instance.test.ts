@@ -48,7 +48,7 @@ describe('two instances with Redis', function () {
     const onB = new ApiClient(b.url, user.key);
     expect((await onB.get('/api/v1/users/me')).status).to.equal(200);
     expect((await user.client.delete(`/api/v1/users/me/api-keys/${user.keyId}`)).status).to.equal(204);
-    // Well before the cache TTL (60 s): the notification went through Redis.
+    // Well before the cache TTL (5 s): the notification went through Redis.
     await eventually(async () => (await onB.get('/api/v1/users/me', { unchecked: true })).status === 401, 'key refused on B');
   });
 

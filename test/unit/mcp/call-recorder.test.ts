@@ -26,9 +26,12 @@ function record(tool: string): CallRecord {
 class FakeSink implements CallRecordSink {
   readonly written: string[] = [];
   unreachable = false;
+  /** Fails every write as a full disk does (PostgreSQL 53100; the embedded database's ENOSPC). */
+  diskFull: { code: string; message: string } | undefined;
   attempts = 0;
   async insertMany(records: readonly CallRecord[]): Promise<void> {
     this.attempts += 1;
+    if (this.diskFull) throw Object.assign(new Error(this.diskFull.message), { code: this.diskFull.code });
     if (this.unreachable) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
     if (records.some((r) => r.tool_name.startsWith('poison'))) throw Object.assign(new Error('invalid input syntax'), { code: '22P02' });
     this.written.push(...records.map((r) => r.tool_name));
@@ -100,4 +103,34 @@ describe('CallRecorder', () => {
     expect(sink.written).to.deep.equal(['a', 'b', 'c']);
     await recorder.stop();
   });
+
+  for (const full of [
+    { code: '53100', message: 'could not extend file "base/16384/16410": No space left on device' },
+    { code: 'ENOSPC', message: 'ENOSPC: no space left on device, write' },
+  ]) {
+    it(`keeps every record while the disk is full (${full.code}), says why, retries with backoff and recovers`, async () => {
+      const sink = new FakeSink();
+      const lines: Record<string, unknown>[] = [];
+      const logger = createLogger({ logLevel: 'info' }, { write: (l: string) => lines.push(JSON.parse(l)) > 0 } as never);
+      const recorder = new CallRecorder(sink, logger, { batchSize: 100, flushIntervalMs: 60_000 });
+      sink.diskFull = full;
+      for (let i = 0; i < 40; i++) recorder.record(record(`r${i}`));
+      await recorder.flush();
+      // Nothing dropped, the batch is not bisected as if its content were wrong, and the cause is said.
+      expect(recorder.pending).to.equal(40);
+      expect(sink.attempts).to.equal(1);
+      expect(recorder.health()).to.include({ ok: false, reason: 'database out of disk space', pending: 40 });
+      const warning = lines.find((l) => String(l.msg).startsWith('call records not written yet'));
+      expect(warning).to.include({ reason: 'database out of disk space' });
+      await recorder.flush();
+      expect(lines.filter((l) => String(l.msg).startsWith('call records not written yet'))).to.have.length(1);
+      sink.diskFull = undefined;
+      await recorder.flush();
+      expect(recorder.pending).to.equal(0);
+      expect(sink.written).to.have.length(40);
+      expect(recorder.health()).to.deep.equal({ ok: true, pending: 0 });
+      expect(lines.some((l) => l.msg === 'call records are written again')).to.equal(true);
+      await recorder.stop();
+    });
+  }
 });

@@ -175,7 +175,15 @@ export function TextField(props: FieldProps & InputAttrs & { value: string; onVa
 }
 
 export function TextArea(
-  props: FieldProps & { value: string; onValue: (v: string) => void; rows?: number; name: string; placeholder?: string; mono?: boolean },
+  props: FieldProps & {
+    value: string;
+    onValue: (v: string) => void;
+    rows?: number;
+    name: string;
+    placeholder?: string;
+    mono?: boolean;
+    disabled?: boolean;
+  },
 ) {
   const id = `f-${useId()}`;
   return (
@@ -187,6 +195,7 @@ export function TextArea(
         class={props.mono ? 'mono' : undefined}
         placeholder={props.placeholder}
         required={props.required}
+        disabled={props.disabled}
         value={props.value}
         spellcheck={props.mono ? false : undefined}
         aria-invalid={props.error ? true : undefined}

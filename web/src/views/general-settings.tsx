@@ -32,6 +32,9 @@ const NUMBERS: { key: keyof Settings & keyof Schema<'GeneralSettingsUpdate'>; la
 export function GeneralSettingsView() {
   const isAdmin = useIsAdmin();
   const settings = useAsync(() => call(api.GET('/api/v1/settings/general')), []);
+  // Kept here: a save replaces the form (it is keyed by the settings' version), and the
+  // confirmation must outlive that.
+  const [saved, setSaved] = useState(false);
   return (
     <>
       <PageHeader
@@ -43,14 +46,45 @@ export function GeneralSettingsView() {
         }
       />
       <Loaded state={settings} feature="General settings">
-        {(s) => <SettingsForm key={s.updated_at ?? 'defaults'} settings={s} readOnly={!isAdmin} onSaved={settings.set} />}
+        {(s) => (
+          <SettingsForm
+            key={s.updated_at ?? 'defaults'}
+            settings={s}
+            readOnly={!isAdmin}
+            saved={saved}
+            onEdit={() => setSaved(false)}
+            onSaved={(next) => {
+              settings.set(next);
+              setSaved(true);
+            }}
+          />
+        )}
       </Loaded>
     </>
   );
 }
 
-function SettingsForm(props: { settings: Settings; readOnly: boolean; onSaved: (s: Settings) => void }) {
+/** The environment variable that sets a field (it wins over the stored value), if the operator set it. */
+const ENVIRONMENT: Partial<Record<Settings['set_by_environment'][number], string>> = {
+  default_rate_limit_rpm: 'TOOLGATE_DEFAULT_RATE_LIMIT_RPM',
+  allowed_origins: 'TOOLGATE_ALLOWED_ORIGINS',
+  outbound_allowlist: 'TOOLGATE_OUTBOUND_ALLOWLIST',
+};
+
+function SettingsForm(props: {
+  settings: Settings;
+  readOnly: boolean;
+  saved: boolean;
+  onEdit: () => void;
+  onSaved: (s: Settings) => void;
+}) {
   const s = props.settings;
+  const fromEnv = (field: string): string | undefined =>
+    (s.set_by_environment as string[]).includes(field) ? ENVIRONMENT[field as keyof typeof ENVIRONMENT] : undefined;
+  const envHint = (field: string, hint?: string): string | undefined => {
+    const variable = fromEnv(field);
+    return variable ? `Set by ${variable} in the server's environment, which wins over this form; change it there.` : hint;
+  };
   const [numbers, setNumbers] = useState<Record<string, string>>(Object.fromEntries(NUMBERS.map((n) => [n.key, String(s[n.key])])));
   const [origins, setOrigins] = useState(s.allowed_origins.join('\n'));
   const [outbound, setOutbound] = useState(s.outbound_allowlist.join('\n'));
@@ -58,7 +92,6 @@ function SettingsForm(props: { settings: Settings; readOnly: boolean; onSaved: (
   const [registryToken, setRegistryToken] = useState('');
   const [clearToken, setClearToken] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [saved, setSaved] = useState(false);
   const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const [resetError, setResetError] = useState<unknown>(null);
   const [confirm, confirmNode] = useConfirm();
@@ -66,22 +99,20 @@ function SettingsForm(props: { settings: Settings; readOnly: boolean; onSaved: (
   const submit = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
-    setSaved(false);
+    props.onEdit();
     setErrors(NO_ERRORS);
     try {
-      const body: Schema<'GeneralSettingsUpdate'> = {
-        allowed_origins: lines(origins),
-        outbound_allowlist: lines(outbound),
-        registry_url: registryUrl.trim() || null,
-      };
-      for (const n of NUMBERS) (body as Record<string, unknown>)[n.key] = Number(numbers[n.key]);
+      // Fields the environment sets are not sent: the variable holds them.
+      const body: Schema<'GeneralSettingsUpdate'> = { registry_url: registryUrl.trim() || null };
+      if (!fromEnv('allowed_origins')) body.allowed_origins = lines(origins);
+      if (!fromEnv('outbound_allowlist')) body.outbound_allowlist = lines(outbound);
+      for (const n of NUMBERS) if (!fromEnv(n.key)) (body as Record<string, unknown>)[n.key] = Number(numbers[n.key]);
       if (registryToken) body.registry_token = registryToken;
       else if (clearToken) body.registry_token = null;
       const updated = await call(api.PUT('/api/v1/settings/general', { body }));
       setRegistryToken('');
       setClearToken(false);
       props.onSaved(updated);
-      setSaved(true);
     } catch (err) {
       setErrors(formErrors(err, [...NUMBERS.map((n) => n.key), 'allowed_origins', 'outbound_allowlist', 'registry_url', 'registry_token']));
     } finally {
@@ -130,7 +161,8 @@ function SettingsForm(props: { settings: Settings; readOnly: boolean; onSaved: (
                 value={numbers[n.key] ?? ''}
                 onValue={(v) => setNumbers({ ...numbers, [n.key]: v })}
                 error={errors.fields[n.key]}
-                hint={n.hint}
+                hint={envHint(n.key, n.hint)}
+                disabled={!!fromEnv(n.key)}
               />
             ))}
             <TextArea
@@ -141,7 +173,8 @@ function SettingsForm(props: { settings: Settings; readOnly: boolean; onSaved: (
               value={origins}
               onValue={setOrigins}
               error={errors.fields.allowed_origins}
-              hint="One per line, scheme://host[:port]. Requests without an Origin header are not affected."
+              hint={envHint('allowed_origins', 'One per line, scheme://host[:port]. Requests without an Origin header are not affected.')}
+              disabled={!!fromEnv('allowed_origins')}
             />
             <TextArea
               label="Outbound allow-list"
@@ -151,7 +184,8 @@ function SettingsForm(props: { settings: Settings; readOnly: boolean; onSaved: (
               value={outbound}
               onValue={setOutbound}
               error={errors.fields.outbound_allowlist}
-              hint="Hosts or CIDR ranges the server may reach although they are private or loopback."
+              hint={envHint('outbound_allowlist', 'Hosts or CIDR ranges the server may reach although they are private or loopback.')}
+              disabled={!!fromEnv('outbound_allowlist')}
             />
             <TextField
               label="Registry URL"
@@ -188,7 +222,7 @@ function SettingsForm(props: { settings: Settings; readOnly: boolean; onSaved: (
           </fieldset>
           <div class="wide">
             <FormError message={errors.form} />
-            {saved && (
+            {props.saved && (
               <p class="notice ok" role="status">
                 Saved.
               </p>

@@ -67,8 +67,11 @@ export function ServerForm(props: { server?: Server; onDone: (server: Server) =>
   const [headers, setHeaders] = useState('');
   const [removeHeaders, setRemoveHeaders] = useState<string[]>([]);
   const [enabled, setEnabled] = useState(true);
-  const [timeout, setTimeoutMs] = useState(s ? String(s.call_timeout_ms) : '');
-  const [interval, setIntervalSecs] = useState(s ? String(s.health_check_interval_seconds) : '');
+  // A value the server follows from the general settings shows as blank: blank means "follow it".
+  const own = (field: 'call_timeout_ms' | 'health_check_interval_seconds') =>
+    s && !(s.inherited as string[]).includes(field) ? String(s[field]) : '';
+  const [timeout, setTimeoutMs] = useState(own('call_timeout_ms'));
+  const [interval, setIntervalSecs] = useState(own('health_check_interval_seconds'));
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const stdio = transport === 'stdio';
@@ -121,8 +124,9 @@ export function ServerForm(props: { server?: Server; onDone: (server: Server) =>
         if (name.trim() !== s.name) patch.name = name.trim();
         if ((description.trim() || null) !== s.description) patch.description = description.trim() || null;
         if (transport !== s.transport) patch.transport = transport;
-        if (timeoutN !== null && timeoutN !== s.call_timeout_ms) patch.call_timeout_ms = timeoutN;
-        if (intervalN !== null && intervalN !== s.health_check_interval_seconds) patch.health_check_interval_seconds = intervalN;
+        // Blank: follow the general setting again (null); a number: the server's own value.
+        if (String(timeoutN ?? '') !== own('call_timeout_ms')) patch.call_timeout_ms = timeoutN;
+        if (String(intervalN ?? '') !== own('health_check_interval_seconds')) patch.health_check_interval_seconds = intervalN;
         if (stdio) {
           if (command.trim() !== (s.command ?? '')) patch.command = command.trim() || null;
           if (JSON.stringify(argList) !== JSON.stringify(s.args)) patch.args = argList;
@@ -268,7 +272,11 @@ export function ServerForm(props: { server?: Server; onDone: (server: Server) =>
         value={timeout}
         onValue={setTimeoutMs}
         error={f.call_timeout_ms}
-        hint={s ? undefined : 'Blank: the general setting.'}
+        hint={
+          s && (s.inherited as string[]).includes('call_timeout_ms')
+            ? `Blank: the general setting (now ${s.call_timeout_ms} ms).`
+            : 'Blank: the general setting.'
+        }
       />
       <TextField
         label="Health check interval (s)"
@@ -279,7 +287,11 @@ export function ServerForm(props: { server?: Server; onDone: (server: Server) =>
         value={interval}
         onValue={setIntervalSecs}
         error={f.health_check_interval_seconds}
-        hint={s ? undefined : 'Blank: the general setting.'}
+        hint={
+          s && (s.inherited as string[]).includes('health_check_interval_seconds')
+            ? `Blank: the general setting (now ${s.health_check_interval_seconds} s).`
+            : 'Blank: the general setting.'
+        }
       />
       {!s && <Checkbox name="enabled" label="Connect right away" checked={enabled} onValue={setEnabled} error={f.enabled} />}
       <div class="wide">

@@ -30,7 +30,10 @@ const ROLES: { value: Role; label: string }[] = [
 export function UsersView() {
   return (
     <>
-      <PageHeader title="Users & invitations" intro="Who may use Toolgate, with which role. New people join through an invitation." />
+      <PageHeader
+        title="Users & invitations"
+        intro="Who may use Toolgate, with which role. New people join through an invitation (they sign in with a configured provider), or an admin adds them with an API key."
+      />
       <UsersSection />
       <InvitationsSection />
     </>
@@ -43,6 +46,8 @@ function UsersSection() {
   const [page, setPage] = useState(1);
   const [rowError, setRowError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  const [adding, setAdding] = useState(false);
+  const [added, setAdded] = useState<Schema<'UserCreated'> | null>(null);
   const [confirm, confirmNode] = useConfirm();
   const q = useDebounced(search);
   const users = useAsync(
@@ -76,7 +81,14 @@ function UsersSection() {
   const roleOptions = atLeast(me.role, 'owner') ? ROLES : ROLES.filter((r) => r.value !== 'owner');
 
   return (
-    <Section title="Users">
+    <Section
+      title="Users"
+      actions={
+        <Button onClick={() => setAdding(true)} title="For people who sign in with an API key (no sign-in provider needed)">
+          Add user with an API key
+        </Button>
+      }
+    >
       <div class="toolbar">
         <TextField
           label="Search"
@@ -169,6 +181,35 @@ function UsersSection() {
           )
         }
       </Loaded>
+      <Dialog title="Add a user with an API key" open={adding} onClose={() => setAdding(false)}>
+        {adding && (
+          <AddUserForm
+            canAddOwners={me.role === 'owner'}
+            onCancel={() => setAdding(false)}
+            onDone={(created) => {
+              setAdding(false);
+              setAdded(created);
+              void users.reload();
+            }}
+          />
+        )}
+      </Dialog>
+      <Dialog title="User added" open={added !== null} onClose={() => setAdded(null)}>
+        {added && (
+          <div class="stack">
+            <p>
+              Hand this key to <strong>{added.user.email}</strong>: they sign in to the console with it and use it for the MCP endpoints.
+              They can create more keys, and revoke this one, under API keys.
+            </p>
+            <SecretOnce label="API key" value={added.api_key.key} warning="Copy it now: this is the only time it is shown." />
+            <div class="form-actions">
+              <Button variant="primary" onClick={() => setAdded(null)}>
+                Done
+              </Button>
+            </div>
+          </div>
+        )}
+      </Dialog>
       {confirmNode}
     </Section>
   );
@@ -301,6 +342,11 @@ function InvitationsSection() {
               Send this link to <strong>{created.email}</strong>. They accept it by signing in with that address before{' '}
               <Time iso={created.expires_at} />.
             </p>
+            {created.warning && (
+              <p class="notice warn" role="alert">
+                {created.warning}
+              </p>
+            )}
             <SecretOnce
               label="Invitation link"
               value={created.accept_url}
@@ -366,6 +412,51 @@ function InviteForm(props: { canInviteOwners: boolean; onDone: (inv: Schema<'Inv
         <Button onClick={props.onCancel}>Cancel</Button>
         <Button type="submit" variant="primary" busy={busy}>
           Create invitation
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function AddUserForm(props: { canAddOwners: boolean; onDone: (created: Schema<'UserCreated'>) => void; onCancel: () => void }) {
+  const [email, setEmail] = useState('');
+  const [name, setName] = useState('');
+  const [role, setRole] = useState<Role>('member');
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setErrors(NO_ERRORS);
+    try {
+      props.onDone(
+        await call(api.POST('/api/v1/users', { body: { email: email.trim(), role, ...(name.trim() ? { name: name.trim() } : {}) } })),
+      );
+    } catch (err) {
+      setErrors(formErrors(err, ['email', 'name', 'role']));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form onSubmit={submit} class="stack">
+      <TextField label="Email" name="email" type="email" value={email} onValue={setEmail} required error={errors.fields.email} />
+      <TextField label="Name" name="name" value={name} onValue={setName} error={errors.fields.name} />
+      <SelectField
+        label="Role"
+        name="role"
+        value={role}
+        onValue={setRole}
+        options={props.canAddOwners ? ROLES : ROLES.filter((r) => r.value !== 'owner')}
+        error={errors.fields.role}
+      />
+      <FormError message={errors.form} />
+      <div class="form-actions">
+        <Button onClick={props.onCancel}>Cancel</Button>
+        <Button type="submit" variant="primary" busy={busy}>
+          Add user
         </Button>
       </div>
     </form>

@@ -86,7 +86,9 @@ describe('upstream server URLs under the outbound-address policy', function () {
           const r = await t.owner.get(`/api/v1/servers/${server.id}`);
           return r.body.status === 'error' ? r.body : false;
         });
-        expect(down.last_error).to.match(/^address refused by the outbound policy: host 127\.0\.0\.1 resolves to a private, loopback/);
+        expect(down.last_error).to.match(
+          /^address refused by the outbound policy: host 127\.0\.0\.1 \(port \d+\) resolves to a private, loopback/,
+        );
         expect(t.server.services.pool.state(server.id)?.status).to.equal('error');
       } finally {
         policy.setAllowlist(LOOPBACK_UPSTREAMS.TOOLGATE_OUTBOUND_ALLOWLIST.split(','));

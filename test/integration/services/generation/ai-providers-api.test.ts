@@ -33,7 +33,7 @@ describe('AI providers (/api/v1/settings/providers)', function () {
   before(async () => {
     openai = await new FakeOpenAi().start();
     anthropic = await new FakeAnthropic().start();
-    t = await startTestServer({ env: { TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1' } });
+    t = await startTestServer({ env: { TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1:*' } });
     admin = await createUser(t, 'admin');
     member = await createUser(t, 'member');
   });

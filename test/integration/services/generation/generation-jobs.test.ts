@@ -23,7 +23,7 @@ describe('Server generation jobs (/api/v1/servers/generate)', function () {
   const startServer = (extra: Parameters<typeof startTestServer>[0] = {}) =>
     startTestServer({
       ...extra,
-      env: { TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1', TOOLGATE_GENERATION_REPAIR_ROUNDS: '1', ...extra.env },
+      env: { TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1:*', TOOLGATE_GENERATION_REPAIR_ROUNDS: '1', ...extra.env },
       start: { generation: GENERATION_TUNING, ...extra.start },
     });
 

@@ -36,7 +36,7 @@ describe('invitations', function () {
   before(async () => {
     clock = new ManualClock(new Date('2026-11-22T10:00:00Z'));
     idp = await new TestOidcProvider().start();
-    t = await startTestServer({ clock, env: { TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1', TOOLGATE_PUBLIC_URL: 'http://toolgate.test' } });
+    t = await startTestServer({ clock, env: { TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1:*', TOOLGATE_PUBLIC_URL: 'http://toolgate.test' } });
     admin = await createUser(t, 'admin');
     member = await createUser(t, 'member');
     // Public URL differs from the listening address: register the address the provider redirects to.
@@ -65,6 +65,8 @@ describe('invitations', function () {
     it('answers 201 with the token and accept_url once; only a hash is stored', async () => {
       const res = await admin.client.post(INV, { email: 'new.person@partner.example', role: 'admin', expires_in_hours: 48 });
       expect(res.status).to.equal(201);
+      // A sign-in provider is enabled here: the invitation can be accepted, nothing to warn about.
+      expect(res.body.warning).to.equal(null);
       expect(res.body).to.include({
         email: 'new.person@partner.example',
         role: 'admin',

@@ -70,7 +70,7 @@ describe('OAuth login with the GitHub preset (GitHub wire format on loopback)', 
 
   before(async () => {
     gh = await new FakeGitHub().start();
-    t = await startTestServer({ env: { TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1' } });
+    t = await startTestServer({ env: { TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1:*' } });
     const admin = await createUser(t, 'admin');
     const res = await admin.client.post('/api/v1/settings/auth/providers', {
       provider_type: 'github',

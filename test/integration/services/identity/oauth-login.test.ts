@@ -61,7 +61,7 @@ describe('OAuth login against an OpenID Connect provider on loopback', function 
   before(async () => {
     clock = new ManualClock(new Date('2026-11-22T10:00:00Z'));
     idp = await new TestOidcProvider().start();
-    t = await startTestServer({ clock, env: { TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1' } });
+    t = await startTestServer({ clock, env: { TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1:*' } });
     idp.clients.set(CLIENT_ID, { secret: CLIENT_SECRET, redirectUris: [`${t.url}/api/v1/auth/callback/oidc`] });
     admin = await createUser(t, 'admin');
     const created = await admin.client.post('/api/v1/settings/auth/providers', {

@@ -23,6 +23,51 @@ describe('users and roles', function () {
     });
   });
 
+  describe('POST /api/v1/users: a user who signs in with an API key (no OAuth provider needed)', () => {
+    it('adds the user with a first key shown once: the key works on the API, the console and the MCP endpoints', async () => {
+      const email = `keyed-${randomUUID().slice(0, 8)}@example.com`;
+      const res = await admin.client.post('/api/v1/users', { email, name: 'Keyed Person' });
+      expect(res.status).to.equal(201);
+      expect(res.body.user).to.include({ email, name: 'Keyed Person', role: 'member', is_active: true, auth_provider: null });
+      expect(res.body.api_key.key).to.match(/^tg_usr_live_/);
+      expect(res.body.api_key.name).to.equal('Initial key');
+      const me = await t.anon.get('/api/v1/users/me', { token: res.body.api_key.key });
+      expect(me.status).to.equal(200);
+      expect(me.body.id).to.equal(res.body.user.id);
+      const session = await t.anon.post('/api/v1/auth/session', { api_key: res.body.api_key.key }, { unchecked: true });
+      expect(session.status, session.text).to.be.oneOf([200, 201]);
+      // The key is never shown again and never recorded.
+      const listed = await t.anon.get('/api/v1/users/me/api-keys', { token: res.body.api_key.key });
+      expect(JSON.stringify(listed.body)).to.not.include(res.body.api_key.key);
+      const activity = await t.server.services.db.knex('activity_log').where({ target_id: res.body.user.id });
+      expect(activity.map((a) => a.action)).to.include('user.create');
+      expect(JSON.stringify(await t.server.services.db.knex('activity_log').select('*'))).to.not.include(res.body.api_key.key);
+    });
+
+    it('answers 409 email_taken for an existing email, 403 when an admin asks for an owner, 403 to a member; adds nothing', async () => {
+      const before = (await admin.client.get('/api/v1/users?page_size=100')).body.total;
+      const taken = await admin.client.post('/api/v1/users', { email: member.email });
+      expect(taken.status).to.equal(409);
+      expect(taken.body.code).to.equal('email_taken');
+      expect(
+        (await admin.client.post('/api/v1/users', { email: `o-${randomUUID().slice(0, 8)}@example.com`, role: 'owner' })).status,
+      ).to.equal(403);
+      expect((await member.client.post('/api/v1/users', { email: `m-${randomUUID().slice(0, 8)}@example.com` })).status).to.equal(403);
+      expect((await admin.client.get('/api/v1/users?page_size=100')).body.total).to.equal(before);
+      const owner = await t.owner.post('/api/v1/users', { email: `o2-${randomUUID().slice(0, 8)}@example.com`, role: 'owner' });
+      expect(owner.status).to.equal(201);
+      expect(owner.body.user.role).to.equal('owner');
+      // Later tests count the active owners of this shared server.
+      expect((await t.owner.delete(`/api/v1/users/${owner.body.user.id}`)).status).to.equal(204);
+    });
+
+    it('warns on an invitation that nobody can accept (no sign-in provider is enabled)', async () => {
+      const res = await admin.client.post('/api/v1/invitations', { email: `inv-${randomUUID().slice(0, 8)}@example.com` });
+      expect(res.status).to.equal(201);
+      expect(res.body.warning).to.be.a('string').and.include('POST /api/v1/users');
+    });
+  });
+
   describe('GET /api/v1/users', () => {
     it('lists users by email for admins, with search', async () => {
       const res = await admin.client.get('/api/v1/users?page_size=100');

@@ -111,7 +111,7 @@ describe('GET /api/v1/dashboard, /dashboard/charts, /dashboard/activity', functi
 
   before(async () => {
     clock = new ManualClock();
-    t = await startTestServer({ clock, env: { TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1' } });
+    t = await startTestServer({ clock, env: { TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1:*' } });
     admin = await createUser(t, 'admin');
     member = await createUser(t, 'member');
     // Key states the headline count must tell apart: expired, revoked, owned by a deactivated user.

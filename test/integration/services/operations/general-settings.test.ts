@@ -14,15 +14,16 @@ const ENV = {
 const DEFAULTS = {
   log_retention_days: 30,
   activity_log_retention_days: 365,
-  default_rate_limit_rpm: 1234,
+  default_rate_limit_rpm: 600,
   mcp_session_idle_timeout_minutes: 30,
   upstream_call_timeout_ms: 60000,
   health_check_interval_seconds: 60,
-  allowed_origins: ['https://console.example.com'],
-  outbound_allowlist: ['127.0.0.1'],
+  allowed_origins: [],
+  outbound_allowlist: [],
   registry_url: null,
   has_registry_token: false,
   updated_at: null,
+  set_by_environment: [],
 };
 
 describe('general settings: GET, PUT, POST reset', function () {
@@ -33,7 +34,7 @@ describe('general settings: GET, PUT, POST reset', function () {
   const bodies: string[] = [];
 
   before(async () => {
-    t = await startTestServer({ env: ENV });
+    t = await startTestServer();
     admin = await createUser(t, 'admin');
     member = await createUser(t, 'member');
   });
@@ -45,7 +46,7 @@ describe('general settings: GET, PUT, POST reset', function () {
     return res;
   };
 
-  it('answers the defaults, taken from the environment where it sets them, to any signed-in user', async () => {
+  it('answers the built-in defaults to any signed-in user', async () => {
     const res = await member.client.get('/api/v1/settings/general');
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal(DEFAULTS);
@@ -54,9 +55,9 @@ describe('general settings: GET, PUT, POST reset', function () {
   it('changes only the supplied fields and keeps the others', async () => {
     const res = await put({ log_retention_days: 7, allowed_origins: ['https://Agents.Example.com:8443', 'http://b.example.com'] });
     expect(res.status).to.equal(200);
-    expect(res.body).to.include({ log_retention_days: 7, activity_log_retention_days: 365, default_rate_limit_rpm: 1234 });
+    expect(res.body).to.include({ log_retention_days: 7, activity_log_retention_days: 365, default_rate_limit_rpm: 600 });
     expect(res.body.allowed_origins).to.deep.equal(['https://agents.example.com:8443', 'http://b.example.com']);
-    expect(res.body.outbound_allowlist).to.deep.equal(['127.0.0.1']);
+    expect(res.body.outbound_allowlist).to.deep.equal([]);
     expect(Date.parse(res.body.updated_at)).to.be.closeTo(Date.now(), 60_000);
     const again = await put({ activity_log_retention_days: 90 });
     expect(again.body).to.include({ log_retention_days: 7, activity_log_retention_days: 90 });
@@ -69,6 +70,7 @@ describe('general settings: GET, PUT, POST reset', function () {
     const cases: [Record<string, unknown>, (string | number)[]][] = [
       [{ outbound_allowlist: ['10.0.0.0/8', 'not a host!'] }, ['body', 'outbound_allowlist', 1]],
       [{ outbound_allowlist: ['10.0.0.0/33'] }, ['body', 'outbound_allowlist', 0]],
+      [{ outbound_allowlist: ['127.0.0.1:65536'] }, ['body', 'outbound_allowlist', 0]],
       [{ log_retention_days: 0 }, ['body', 'log_retention_days']],
       [{ allowed_origins: ['https://a.example.com/path'] }, ['body', 'allowed_origins', 0]],
       [{ registry_url: 'http://10.1.2.3/registry' }, ['body', 'registry_url']],
@@ -118,7 +120,7 @@ describe('general settings: GET, PUT, POST reset', function () {
     it('default rate limit: applies to the next request of a credential already cached', async () => {
       const user = await createUser(t, 'member');
       const first = await user.client.get('/api/v1/users/me');
-      expect(first.headers.get('ratelimit-limit')).to.equal('1234');
+      expect(first.headers.get('ratelimit-limit')).to.equal('600');
       await put({ default_rate_limit_rpm: 3 });
       const statuses: number[] = [];
       let limit = '';
@@ -139,8 +141,8 @@ describe('general settings: GET, PUT, POST reset', function () {
       const policy = t.server.services.outboundPolicy;
       expect(() => policy.checkStatic('http://10.1.2.3/')).to.throw();
       expect((await put({ registry_url: 'http://10.1.2.3/registry' })).status).to.equal(422);
-      const res = await put({ outbound_allowlist: ['127.0.0.1', '10.0.0.0/8', 'MCP.Internal.Example.com'] });
-      expect(res.body.outbound_allowlist).to.deep.equal(['127.0.0.1', '10.0.0.0/8', 'mcp.internal.example.com']);
+      const res = await put({ outbound_allowlist: ['127.0.0.1:*', '10.0.0.0/8', 'MCP.Internal.Example.com:8443', '[::1]:9000'] });
+      expect(res.body.outbound_allowlist).to.deep.equal(['127.0.0.1:*', '10.0.0.0/8', 'mcp.internal.example.com:8443', '[::1]:9000']);
       expect(() => policy.checkStatic('http://10.1.2.3/')).to.not.throw();
       expect((await put({ registry_url: 'http://10.1.2.3/registry' })).status).to.equal(200);
     });
@@ -165,31 +167,44 @@ describe('general settings: GET, PUT, POST reset', function () {
       expect((await init('https://new.example.com')).status).to.equal(403);
     });
 
-    it('health-check interval and call timeout: given to servers registered without their own', async () => {
-      const before = await admin.client.post('/api/v1/servers', {
-        name: `before-${Date.now()}`,
-        transport: 'streamable_http',
-        url: 'http://127.0.0.1:9/mcp',
-        enabled: false,
-      });
-      await put({ health_check_interval_seconds: 120, upstream_call_timeout_ms: 5000 });
-      const after = await admin.client.post('/api/v1/servers', {
-        name: `after-${Date.now()}`,
-        transport: 'streamable_http',
-        url: 'http://127.0.0.1:9/mcp',
-        enabled: false,
-      });
-      const own = await admin.client.post('/api/v1/servers', {
-        name: `own-${Date.now()}`,
-        transport: 'streamable_http',
-        url: 'http://127.0.0.1:9/mcp',
-        enabled: false,
-        health_check_interval_seconds: 30,
-      });
+    it('health-check interval and call timeout: servers without their own follow the setting, also after a change', async () => {
+      const register = (name: string, extra: Record<string, unknown> = {}) =>
+        admin.client.post('/api/v1/servers', {
+          name: `${name}-${Date.now()}`,
+          transport: 'streamable_http',
+          url: 'http://127.0.0.1:9/mcp',
+          ...extra,
+        });
+      const before = await register('before', { enabled: false });
+      const live = await register('live');
+      const own = await register('own', { enabled: false, health_check_interval_seconds: 30 });
       expect(before.body).to.include({ health_check_interval_seconds: 60, call_timeout_ms: 60000 });
-      expect(after.body).to.include({ health_check_interval_seconds: 120, call_timeout_ms: 5000 });
-      expect(own.body).to.include({ health_check_interval_seconds: 30, call_timeout_ms: 5000 });
-      expect((await admin.client.get(`/api/v1/servers/${before.body.id}`)).body.health_check_interval_seconds).to.equal(60);
+      expect(before.body.inherited).to.have.members(['call_timeout_ms', 'health_check_interval_seconds']);
+      expect(own.body.inherited).to.deep.equal(['call_timeout_ms']);
+      await put({ health_check_interval_seconds: 120, upstream_call_timeout_ms: 5000 });
+      // Registered before the change, and without values of their own: they follow it.
+      expect((await admin.client.get(`/api/v1/servers/${before.body.id}`)).body).to.include({
+        health_check_interval_seconds: 120,
+        call_timeout_ms: 5000,
+      });
+      const ownNow = (await admin.client.get(`/api/v1/servers/${own.body.id}`)).body;
+      expect(ownNow).to.include({ health_check_interval_seconds: 30, call_timeout_ms: 5000 });
+      // The connection of a running server takes the new timeout for its next call.
+      const pool = t.server.services.pool as unknown as { connections: Map<string, { spec: { callTimeoutMs: number } }> };
+      let spec = pool.connections.get(live.body.id)?.spec;
+      for (let i = 0; i < 50 && spec?.callTimeoutMs !== 5000; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        spec = pool.connections.get(live.body.id)?.spec;
+      }
+      expect(spec?.callTimeoutMs).to.equal(5000);
+      // A value of its own, then null: it follows the setting again.
+      const pinned = await admin.client.patch(`/api/v1/servers/${before.body.id}`, { call_timeout_ms: 7000 });
+      expect(pinned.body).to.include({ call_timeout_ms: 7000 });
+      expect(pinned.body.inherited).to.deep.equal(['health_check_interval_seconds']);
+      const back = await admin.client.patch(`/api/v1/servers/${before.body.id}`, { call_timeout_ms: null });
+      expect(back.body).to.include({ call_timeout_ms: 5000 });
+      expect(back.body.inherited).to.have.members(['call_timeout_ms', 'health_check_interval_seconds']);
+      await admin.client.delete(`/api/v1/servers/${live.body.id}`);
     });
 
     it('MCP session idle timeout: applies to open sessions', async () => {
@@ -260,8 +275,8 @@ describe('general settings: GET, PUT, POST reset', function () {
       expect(committed).to.equal(1);
       const entry = await knex('activity_log').where({ action: 'settings.general.reset' }).first();
       expect(entry).to.include({ actor_id: admin.id, outcome: 'success' });
-      // In force at once: the default rate limit is the environment's again.
-      expect(t.server.services.generalSettings.current.default_rate_limit_rpm).to.equal(1234);
+      // In force at once: the default rate limit is the built-in one again.
+      expect(t.server.services.generalSettings.current.default_rate_limit_rpm).to.equal(600);
       expect(t.server.services.outboundPolicy.checkStatic.bind(t.server.services.outboundPolicy, 'http://10.1.2.3/')).to.throw();
     });
 
@@ -281,6 +296,73 @@ describe('general settings: GET, PUT, POST reset', function () {
       expect(Number((await knex('activity_log').where({ action: 'ai_provider.reset' }).count({ n: '*' }))[0]!.n)).to.equal(1);
       expect(Number((await knex('activity_log').where({ action: 'settings.general.reset' }).count({ n: '*' }))[0]!.n)).to.equal(resets);
     });
+  });
+});
+
+describe('general settings the environment sets: the variable wins over what is stored', function () {
+  this.timeout(60000);
+  let t: TestServer;
+
+  before(async () => {
+    t = await startTestServer({ env: ENV });
+  });
+  after(() => t.stop());
+
+  it("shows the variables' values and names the fields they set", async () => {
+    const res = await t.owner.get('/api/v1/settings/general');
+    expect(res.status).to.equal(200);
+    expect(res.body).to.include({ default_rate_limit_rpm: 1234 });
+    expect(res.body.allowed_origins).to.deep.equal(['https://console.example.com']);
+    expect(res.body.outbound_allowlist).to.deep.equal(['127.0.0.1']);
+    expect(res.body.set_by_environment).to.have.members(['default_rate_limit_rpm', 'allowed_origins', 'outbound_allowlist']);
+  });
+
+  it('a stored value (saved before the variable was set) does not override the variable, also after a reload', async () => {
+    const knex = t.server.services.db.knex;
+    await knex('general_settings').insert({
+      id: 1,
+      outbound_allowlist: JSON.stringify([]),
+      allowed_origins: JSON.stringify(['https://old.example.com']),
+      default_rate_limit_rpm: 5,
+      updated_at: new Date(),
+    });
+    await t.server.services.generalSettings.load();
+    const current = t.server.services.generalSettings.current;
+    expect(current.outbound_allowlist).to.deep.equal(['127.0.0.1']);
+    expect(current.allowed_origins).to.deep.equal(['https://console.example.com']);
+    expect(current.default_rate_limit_rpm).to.equal(1234);
+    expect(() => t.server.services.outboundPolicy.checkStatic('http://127.0.0.1/')).to.not.throw();
+    await knex('general_settings').del();
+    await t.server.services.generalSettings.load();
+  });
+
+  it("a form that sends every field saves the others and stores nothing for the variables' fields", async () => {
+    const res = await t.owner.put('/api/v1/settings/general', {
+      log_retention_days: 9,
+      default_rate_limit_rpm: 1234,
+      allowed_origins: ['https://console.example.com'],
+      outbound_allowlist: ['127.0.0.1'],
+    });
+    expect(res.status).to.equal(200);
+    expect(res.body).to.include({ log_retention_days: 9, default_rate_limit_rpm: 1234 });
+    const row = await t.server.services.db.knex('general_settings').first();
+    expect(row).to.include({ log_retention_days: 9, default_rate_limit_rpm: null, allowed_origins: null, outbound_allowlist: null });
+  });
+
+  it('refuses another value for a field a variable sets with 422 naming the variable, and changes nothing', async () => {
+    const before = (await t.owner.get('/api/v1/settings/general')).body;
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ outbound_allowlist: [] }, 'outbound_allowlist', 'TOOLGATE_OUTBOUND_ALLOWLIST'],
+      [{ allowed_origins: ['https://other.example.com'] }, 'allowed_origins', 'TOOLGATE_ALLOWED_ORIGINS'],
+      [{ default_rate_limit_rpm: 5, log_retention_days: 3 }, 'default_rate_limit_rpm', 'TOOLGATE_DEFAULT_RATE_LIMIT_RPM'],
+    ];
+    for (const [body, field, variable] of cases) {
+      const res = await t.owner.put('/api/v1/settings/general', body);
+      expect(res.status, field).to.equal(422);
+      const issue = res.body.detail.find((d: { loc: unknown[] }) => d.loc[1] === field);
+      expect(issue.msg).to.include(variable);
+    }
+    expect((await t.owner.get('/api/v1/settings/general')).body).to.deep.equal(before);
   });
 });
 

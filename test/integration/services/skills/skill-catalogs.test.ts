@@ -65,7 +65,7 @@ describe('Skill catalogs', function () {
     index.routes.set('/redirect/index.json', { redirect: '/catalog/index.json' });
     index.routes.set('/escape/index.json', { redirect: 'https://10.255.255.1/index.json' });
     index.routes.set('/downgrade/index.json', { redirect: 'http://example.invalid/index.json' });
-    t = await startTestServer({ env: { TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1', TOOLGATE_SKILLS_GITHUB_API_URL: github.url } });
+    t = await startTestServer({ env: { TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1:*', TOOLGATE_SKILLS_GITHUB_API_URL: github.url } });
     member = await createUser(t, 'member');
   });
   after(async () => {
@@ -278,7 +278,7 @@ describe('Skill catalogs', function () {
 
   describe('SkillCatalogs (bounds, token, cache)', () => {
     const logger = createLogger({ logLevel: 'silent' });
-    const policy = new OutboundPolicy(['127.0.0.1']);
+    const policy = new OutboundPolicy(['127.0.0.1:*']);
 
     it('sends the token to the GitHub API only, and never puts it in an error', async () => {
       const token = seedSecret('ghp_canaryTOKEN0123456789abcdef');

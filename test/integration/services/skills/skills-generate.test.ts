@@ -44,7 +44,7 @@ describe('Skill generation (POST /api/v1/skills/generate, SSE)', function () {
   before(async () => {
     openai = await new FakeOpenAi().start();
     anthropic = await new FakeAnthropic().start();
-    t = await startTestServer({ env: { TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1' } });
+    t = await startTestServer({ env: { TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1:*' } });
     member = await createUser(t, 'member');
     const res = await t.owner.post('/api/v1/settings/providers', {
       provider_type: 'llm',
