@@ -1,3 +1,4 @@
+import { CLIENT_REGISTRATION_POLICIES, type ClientRegistrationPolicy } from '../../domain/oauth.js';
 import net from 'node:net';
 import type { Config } from '../../config.js';
 import { RequestValidationError, type ValidationIssue } from '../../errors.js';
@@ -26,6 +27,8 @@ export interface EffectiveGeneralSettings {
   readonly allowed_origins: readonly string[];
   readonly outbound_allowlist: readonly string[];
   readonly registry_url: string | null;
+  /** Dynamic client registration (RFC 7591) on the MCP authorization server: open, held for approval, or off. */
+  readonly oauth_client_registration: ClientRegistrationPolicy;
   readonly has_registry_token: boolean;
   readonly updated_at: Date | null;
 }
@@ -47,6 +50,7 @@ export function generalSettingsDefaults(
     allowed_origins: Object.freeze([...config.allowedOrigins]),
     outbound_allowlist: Object.freeze([...config.outboundAllowlist]),
     registry_url: null,
+    oauth_client_registration: 'open',
   });
 }
 
@@ -192,6 +196,7 @@ export class GeneralSettingsService {
       if (origins) next.allowed_origins = unique(origins as string[]);
       if (allowlist) next.outbound_allowlist = unique(allowlist as string[]);
       if (patch.registry_url !== undefined) next.registry_url = patch.registry_url;
+      if (patch.oauth_client_registration !== undefined) next.oauth_client_registration = patch.oauth_client_registration;
       if (patch.registry_token !== undefined) {
         next.registry_token_sealed = patch.registry_token === null ? null : this.deps.secrets.seal(patch.registry_token);
       }
@@ -292,10 +297,16 @@ export class GeneralSettingsService {
       allowed_origins: Object.freeze([...(row?.allowed_origins ?? d.allowed_origins)]),
       outbound_allowlist: Object.freeze([...(row?.outbound_allowlist ?? d.outbound_allowlist)]),
       registry_url: row?.registry_url ?? d.registry_url,
+      oauth_client_registration: registrationPolicy(row?.oauth_client_registration) ?? d.oauth_client_registration,
       has_registry_token: !!row?.registry_token_sealed,
       updated_at: row?.updated_at ?? null,
     });
   }
+}
+
+/** A stored registration policy, when it is one this version knows. */
+function registrationPolicy(value: string | null | undefined): ClientRegistrationPolicy | undefined {
+  return (CLIENT_REGISTRATION_POLICIES as readonly string[]).includes(value ?? '') ? (value as ClientRegistrationPolicy) : undefined;
 }
 
 function emptyRow(): DbGeneralSettingsRow {
@@ -310,6 +321,7 @@ function emptyRow(): DbGeneralSettingsRow {
     outbound_allowlist: null,
     registry_url: null,
     registry_token_sealed: null,
+    oauth_client_registration: null,
     updated_at: new Date(0),
   };
 }
@@ -325,6 +337,7 @@ function view(s: EffectiveGeneralSettings): GeneralSettingsResponse {
     allowed_origins: [...s.allowed_origins],
     outbound_allowlist: [...s.outbound_allowlist],
     registry_url: s.registry_url,
+    oauth_client_registration: s.oauth_client_registration,
     has_registry_token: s.has_registry_token,
     updated_at: s.updated_at?.toISOString() ?? null,
   };
