@@ -3,9 +3,29 @@ import { api, call, type Schema } from '../lib/api.js';
 import { formErrors, lines, NO_ERRORS, type FormErrors } from '../lib/forms.js';
 import { useAsync } from '../lib/hooks.js';
 import { useIsAdmin } from '../lib/session.js';
-import { Button, Checkbox, ErrorNotice, FormError, Loaded, PageHeader, Section, TextArea, TextField, Time, useConfirm } from '../ui/kit.js';
+import {
+  Button,
+  Checkbox,
+  ErrorNotice,
+  FormError,
+  Loaded,
+  PageHeader,
+  Section,
+  SelectField,
+  TextArea,
+  TextField,
+  Time,
+  useConfirm,
+} from '../ui/kit.js';
 
 type Settings = Schema<'GeneralSettingsResponse'>;
+type Registration = Settings['oauth_client_registration'];
+
+const REGISTRATION: { value: Registration; label: string }[] = [
+  { value: 'open', label: 'Open: any client may register' },
+  { value: 'admin_approval', label: 'Admin approval: new clients wait for an admin' },
+  { value: 'off', label: 'Off: no dynamic registration' },
+];
 
 const NUMBERS: { key: keyof Settings & keyof Schema<'GeneralSettingsUpdate'>; label: string; min: number; max: number; hint?: string }[] = [
   { key: 'log_retention_days', label: 'Tool-call log retention (days)', min: 1, max: 3650 },
@@ -55,6 +75,7 @@ function SettingsForm(props: { settings: Settings; readOnly: boolean; onSaved: (
   const [origins, setOrigins] = useState(s.allowed_origins.join('\n'));
   const [outbound, setOutbound] = useState(s.outbound_allowlist.join('\n'));
   const [registryUrl, setRegistryUrl] = useState(s.registry_url ?? '');
+  const [registration, setRegistration] = useState<Registration>(s.oauth_client_registration);
   const [registryToken, setRegistryToken] = useState('');
   const [clearToken, setClearToken] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -73,6 +94,7 @@ function SettingsForm(props: { settings: Settings; readOnly: boolean; onSaved: (
         allowed_origins: lines(origins),
         outbound_allowlist: lines(outbound),
         registry_url: registryUrl.trim() || null,
+        oauth_client_registration: registration,
       };
       for (const n of NUMBERS) (body as Record<string, unknown>)[n.key] = Number(numbers[n.key]);
       if (registryToken) body.registry_token = registryToken;
@@ -152,6 +174,14 @@ function SettingsForm(props: { settings: Settings; readOnly: boolean; onSaved: (
               onValue={setOutbound}
               error={errors.fields.outbound_allowlist}
               hint="Hosts or CIDR ranges the server may reach although they are private or loopback."
+            />
+            <SelectField
+              label="MCP client registration (OAuth)"
+              name="oauth_client_registration"
+              value={registration}
+              onValue={setRegistration}
+              options={REGISTRATION}
+              hint="How MCP clients that connect by OAuth may register themselves (RFC 7591). Clients with a metadata document URL and clients you pre-register under Connected apps work whatever this says."
             />
             <TextField
               label="Registry URL"
