@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 7a7819cc20daa9538dd5c9ed6c76cdfe3a5699601b11801a1364f5dbcac4660a
+// openapi.yaml sha256: 7b98f7956e0c2bd04cff1d05887f04167843e1aafee40b347d10ad173e2fa9ae
 /**
  * JSON Schemas of contract components the server validates itself at run time (documents it
  * fetches), copied from openapi.yaml without their documentation keys. Their types are
