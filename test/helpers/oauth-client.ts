@@ -114,7 +114,7 @@ export async function tokenRequest(base: string, form: Record<string, string>): 
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(form).toString(),
   });
-  const body = await res.json();
+  const body = (await res.json()) as Record<string, any>;
   if (body.access_token) seedSecret(body.access_token);
   if (body.refresh_token) seedSecret(body.refresh_token);
   return { status: res.status, body };

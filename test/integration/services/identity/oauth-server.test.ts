@@ -96,7 +96,7 @@ describe('Toolgate as the OAuth authorization server of /mcp/gateway', () => {
 
     it('serves metadata for one bundle through the gateway, and 404 for an unknown bundle', async () => {
       const res = await fetch(`${base}/.well-known/oauth-protected-resource/mcp/gateway/bundles/${bundleId}`);
-      expect((await res.json()).resource).to.equal(`${gateway}/bundles/${bundleId}`);
+      expect(((await res.json()) as { resource: string }).resource).to.equal(`${gateway}/bundles/${bundleId}`);
       expect((await fetch(`${base}/.well-known/oauth-protected-resource/mcp/gateway/bundles/nope`)).status).to.equal(404);
     });
 
