@@ -21,6 +21,7 @@ const DEFAULTS = {
   allowed_origins: ['https://console.example.com'],
   outbound_allowlist: ['127.0.0.1'],
   registry_url: null,
+  oauth_client_registration: 'open',
   has_registry_token: false,
   updated_at: null,
 };
