@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { createUser, type TestUser } from '../../../helpers/identity.js';
 import { startTestServer, type TestServer } from '../../../helpers/test-server.js';
 import { putFixtureServer, TestUpstreams } from '../../../helpers/test-upstreams.js';
+import { containsSecret, secretsInCapturedLogs } from '../../../helpers/secrets.js';
 import {
   REDIRECT_URI,
   authorizeAndApprove,
@@ -399,6 +400,21 @@ describe('Toolgate as the OAuth authorization server of /mcp/gateway', () => {
       } finally {
         await t.owner.put('/api/v1/settings/general', { oauth_client_registration: 'open' });
       }
+    });
+  });
+
+  describe('secrets', () => {
+    it('never puts a token or a code in a log line, the activity log or a connected-apps answer', async () => {
+      const { access, refresh } = await connect();
+      expect((await initialize(gateway, access)).status).to.equal(200);
+      expect(secretsInCapturedLogs()).to.deep.equal([]);
+      const answers = [
+        (await t.owner.get('/api/v1/dashboard/activity?page_size=100')).text,
+        (await t.owner.get('/api/v1/oauth/grants')).text,
+        (await user.client.get('/api/v1/users/me/oauth-grants')).text,
+      ].join('\n');
+      for (const secret of [access, refresh]) expect(containsSecret(answers, secret)).to.equal(false);
+      expect(answers).to.not.match(/tgo[acr]_/);
     });
   });
 });
