@@ -122,8 +122,8 @@ export class OAuthClientDirectory {
     } catch {
       throw new UnknownClientError('the client_id is not a valid URL');
     }
-    // The draft requires a path, and no fragment, credentials or dot segments.
-    if (parsed.pathname === '/' || parsed.hash || parsed.username || parsed.password || /\/\.\.?(\/|$)/.test(parsed.pathname))
+    // The draft requires a path, and no fragment, credentials or dot segments (checked on the id as sent: URL parsing removes them).
+    if (parsed.pathname === '/' || parsed.hash || parsed.username || parsed.password || /\/\.\.?(?:[/?#]|$)/.test(url))
       throw new UnknownClientError('the client_id URL is not a valid client metadata document URL');
     const now = this.deps.clock.now().getTime();
     const hit = this.cache.get(url);
