@@ -212,7 +212,7 @@ export class OAuthServerService implements OAuthServerApi {
       scope,
       state: state ?? null,
       code_challenge: params.code_challenge,
-      resource: canonical(base, params.resource),
+      resource: canonical(params.resource),
       created_at: now,
       expires_at: new Date(now.getTime() + AUTHORIZATION_TTL_MS),
       user_id: null,
@@ -370,7 +370,7 @@ export class OAuthServerService implements OAuthServerApi {
       if (!row.code_expires_at || row.code_expires_at.getTime() <= now.getTime()) return { error: 'authorization code expired' };
       if (form.redirect_uri !== row.redirect_uri) return { error: 'redirect_uri does not match the authorization request' };
       if (!pkceMatches(form.code_verifier!, row.code_challenge)) return { error: 'PKCE verification failed' };
-      if (form.resource !== undefined && canonical(base, form.resource) !== row.resource)
+      if (form.resource !== undefined && canonical(form.resource) !== row.resource)
         return { error: 'resource does not match the authorization request', target: true };
       await stores.oauth.useCode(row.id, now);
       const grant = await stores.oauth.findGrant(row.grant_id);
@@ -404,7 +404,7 @@ export class OAuthServerService implements OAuthServerApi {
         return { error: 'refresh token already used; the connection is revoked', revoked: grant.id };
       }
       if (found.token.expires_at.getTime() <= now.getTime()) return { error: 'refresh token expired' };
-      if (form.resource !== undefined && canonical(base, form.resource) !== grant.resource)
+      if (form.resource !== undefined && canonical(form.resource) !== grant.resource)
         return { error: 'resource does not match the grant', target: true };
       let scope = grant.scope;
       if (form.scope !== undefined) {
@@ -719,7 +719,7 @@ function requestedScope(scope: string | undefined): string | undefined {
 }
 
 /** A resource URL in its canonical form (as stored and compared). */
-function canonical(_base: string, value: string): string {
+function canonical(value: string): string {
   try {
     const u = new URL(value);
     return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
