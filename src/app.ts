@@ -23,6 +23,8 @@ export interface AppOptions {
   bodyLimitBytes: number;
   /** Routes served before body parsing (the MCP endpoints parse their own bodies). */
   mcp?: Middleware;
+  /** The OAuth protocol endpoints (`/.well-known/…`, `/oauth/…` but the console's consent page), before body parsing. */
+  oauth?: Middleware;
   /** The web console (static files at `/`); never answers `/api`, `/mcp`, `/health` or `/ready`. */
   console?: Middleware;
   /** The REST dispatcher (openapi-backend). */
@@ -180,6 +182,7 @@ export function createApp(options: AppOptions): Koa {
 
   if (options.metricsRoute) app.use(options.metricsRoute);
   if (options.mcp) app.use(options.mcp);
+  if (options.oauth) app.use(options.oauth);
   if (options.console) app.use(options.console);
 
   app.use(async (ctx, next) => {

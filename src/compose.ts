@@ -43,6 +43,9 @@ import { InvitationsService } from './services/identity/invitations-service.js';
 import { KeySessionService } from './services/identity/key-session-service.js';
 import { OAuthLoginService } from './services/identity/oauth-login-service.js';
 import { OAuthProvidersService } from './services/identity/oauth-providers-service.js';
+import { OAuthClientDirectory } from './services/identity/oauth-client-directory.js';
+import { OAuthServerService } from './services/identity/oauth-server-service.js';
+import { mayUseBundle } from './domain/bundle-access.js';
 import { RateLimiter } from './redis/rate-limiter.js';
 import { RetentionService } from './services/operations/retention-service.js';
 import { ServersService } from './services/catalog/servers-service.js';
@@ -105,6 +108,8 @@ export interface Services {
   readonly authSettings: AuthSettingsService;
   readonly oauthProviders: OAuthProvidersService;
   readonly oauthLogin: OAuthLoginService;
+  /** Toolgate as the OAuth authorization server of /mcp/gateway (MCP clients connecting by OAuth). */
+  readonly oauthServer: OAuthServerService;
   readonly invitations: InvitationsService;
   readonly gatewaySettings: GatewaySettingsService;
 
@@ -300,6 +305,34 @@ function buildServices(input: {
   });
   const bundleRegistry = new BundlesRegistry();
   const gatewaySettings = new GatewaySettingsService(stores.gatewaySettings, clock, bus, tx, activityLog, bundleRegistry);
+  const oauthServer = new OAuthServerService({
+    store: stores.oauth,
+    tx,
+    clients: new OAuthClientDirectory({ store: () => stores.oauth, clock, fetch: outboundPolicy.fetch }),
+    clock,
+    bus,
+    activity: activityLog,
+    registry: bundleRegistry,
+    gatewayBundles: async (user) => {
+      const selected = (await gatewaySettings.get(user.userId)).bundle_ids;
+      const usable = (id: string) => {
+        const b = bundleRegistry.get(id);
+        return b && mayUseBundle(user, b) ? [{ id: b.id, name: b.name }] : [];
+      };
+      if (selected.length) return selected.flatMap(usable);
+      return [...bundleRegistry.all()]
+        .filter((b) => mayUseBundle(user, b))
+        .map((b) => ({ id: b.id, name: b.name }))
+        .sort((a, b) => a.name.localeCompare(b.name));
+    },
+    registrationPolicy: () => generalSettings.current.oauth_client_registration,
+    defaultRateLimitRpm,
+    options: {
+      accessTokenTtlSeconds: config.oauthAccessTokenTtlSeconds,
+      refreshTokenTtlSeconds: config.oauthRefreshTokenTtlDays * 86_400,
+    },
+    logger,
+  });
 
   const catalog = new InMemoryCatalog();
   const pool = new UpstreamPool({
@@ -508,6 +541,7 @@ function buildServices(input: {
     authSettings,
     oauthProviders,
     oauthLogin,
+    oauthServer,
     invitations,
     gatewaySettings,
     catalog,
@@ -534,6 +568,7 @@ function buildServices(input: {
     start() {
       apiKeyAuth.start();
       sessions.start();
+      oauthServer.start();
       retention.start();
       auditExport.start();
       generation.start();
@@ -551,6 +586,7 @@ function buildServices(input: {
         await catalogSync.close();
         await sandbox.close();
         await apiKeyAuth.stop();
+        await oauthServer.stop();
         await rateLimiter.close();
         replication.close();
         await bus.close();
@@ -587,11 +623,13 @@ export interface McpEndpoints {
 /** Tunables of the MCP side besides the transport's (tests shorten the search's timeouts). */
 export interface McpComposeOptions extends McpOptions {
   search?: Partial<Omit<ToolSearchOptions, 'logger' | 'embedder' | 'cache'>>;
+  /** The public base URL of a request (OAuth tokens are bound to the canonical URL of `/mcp/gateway` under it). */
+  baseUrl?: (headers: Readonly<Record<string, string | string[] | undefined>>) => string;
 }
 
 /** Builds the MCP endpoints (`/mcp/bundle/{bundle_key}` and `/mcp/gateway`) and the tool search. */
 export function composeMcp(services: Services, config: Config, logger: Logger, options: McpComposeOptions = {}): McpEndpoints {
-  const { search: searchOptions, ...coreOptions } = options;
+  const { search: searchOptions, baseUrl, ...coreOptions } = options;
   // With Redis, stateful sessions are shared: any instance serves a session another one opened.
   const sharedSessions = config.redisUrl ? new RedisSharedSessions(config.redisUrl, services.bus, logger) : undefined;
   const core = new McpTransport({
@@ -626,6 +664,8 @@ export function composeMcp(services: Services, config: Config, logger: Logger, o
     catalog: services.catalog,
     views: bundle.views,
     auth: services.apiKeyAuth,
+    oauth: services.oauthServer,
+    ...(baseUrl ? { baseUrl } : {}),
     rateLimiter: services.rateLimiter,
     settings: services.gatewaySettings,
     bus: services.bus,

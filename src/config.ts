@@ -39,6 +39,10 @@ export interface Config {
   readonly allowedOrigins: readonly string[];
   /** Default requests per minute for an API key with no limit of its own. */
   readonly defaultRateLimitRpm: number;
+  /** Lifetime of an OAuth access token issued for /mcp/gateway, in seconds. */
+  readonly oauthAccessTokenTtlSeconds: number;
+  /** Lifetime of an OAuth refresh token, in days (a connection unused this long must be approved again). */
+  readonly oauthRefreshTokenTtlDays: number;
   /** Most stateful MCP sessions (protocol versions with Mcp-Session-Id) one bundle key (or one user on `/mcp/gateway`) holds on an instance; the oldest idle one is evicted. */
   readonly mcpMaxSessionsPerKey: number;
   /** Longest an upstream MCP connect + initialize may take. */
@@ -197,6 +201,18 @@ export const SETTINGS: readonly Setting[] = [
     key: 'defaultRateLimitRpm',
     schema: { type: 'integer', minimum: 1, maximum: 1000000, default: 600 },
     doc: 'Requests per minute for API keys without a limit of their own (general setting `default_rate_limit_rpm`). When set, it wins over the general setting of the same name (the console shows it as set by the environment and cannot change it).',
+  },
+  {
+    env: 'TOOLGATE_OAUTH_ACCESS_TOKEN_TTL_SECONDS',
+    key: 'oauthAccessTokenTtlSeconds',
+    schema: { type: 'integer', minimum: 60, maximum: 86400, default: 900 },
+    doc: 'Lifetime, in seconds, of an OAuth access token Toolgate issues to an MCP client for /mcp/gateway; the client renews it with its refresh token.',
+  },
+  {
+    env: 'TOOLGATE_OAUTH_REFRESH_TOKEN_TTL_DAYS',
+    key: 'oauthRefreshTokenTtlDays',
+    schema: { type: 'integer', minimum: 1, maximum: 365, default: 30 },
+    doc: 'Lifetime, in days, of an OAuth refresh token; each refresh issues a new one (rotation), so a connection used within this period stays connected.',
   },
   {
     env: 'TOOLGATE_MCP_MAX_SESSIONS_PER_KEY',

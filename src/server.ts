@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp, createMcpFastPath } from './app.js';
+import { oauthEndpoints } from './http/oauth-endpoints.js';
 import {
   composeMcp,
   openServices,
@@ -88,8 +89,8 @@ async function startLocked(config: Config, options: StartOptions, logger: Logger
     generation: options.generation,
     keyUsageFlushMs: options.keyUsageFlushMs,
   });
-  const mcp = composeMcp(services, config, logger, options.mcp);
   const publicUrl = new PublicUrl(config);
+  const mcp = composeMcp(services, config, logger, { ...options.mcp, baseUrl: (headers) => publicUrl.of(headers) });
   const publicOrigin = config.publicUrl ? new URL(config.publicUrl).origin : undefined;
   let originsFor: readonly string[] | undefined;
   let origins: ReadonlySet<string> = new Set();
@@ -122,6 +123,11 @@ async function startLocked(config: Config, options: StartOptions, logger: Logger
     bodyLimitBytes: config.bodyLimitBytes,
     rest,
     mcp: mcp.middleware(),
+    oauth: oauthEndpoints({
+      api: services.oauthServer,
+      base: (headers) => publicUrl.of(headers),
+      hasBundle: (bundleId) => services.bundleRegistry.get(bundleId) !== undefined,
+    }),
     console: consoleStatic({
       dir: options.consoleDir ?? CONSOLE_DIR,
       onMissing: (dir) => logger.warn({ dir }, 'web console not built: run npm run build:web'),

@@ -11,10 +11,10 @@ export function requiredScope(method: string, path: string): 'api:read' | 'api:w
 
 /**
  * Refuses (403) an API key that lacks the scope an operation needs. Session (cookie) callers are
- * not narrowed by scopes: their role alone decides.
+ * not narrowed by scopes: their role alone decides. An OAuth token carries only `mcp`.
  */
 export function checkScope(principal: Principal, operation: { method: string; path: string }): void {
-  if (principal.via !== 'api_key') return;
+  if (principal.via === 'cookie') return;
   const scope = requiredScope(operation.method, operation.path);
   if (scope && !principal.scopes.includes(scope)) {
     throw new ForbiddenError(`This API key lacks the ${scope} scope this operation needs`, 'insufficient_scope');

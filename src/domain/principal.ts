@@ -10,11 +10,11 @@ export interface Principal {
   readonly email: string;
   readonly name: string;
   readonly role: Role;
-  /** Which credential authenticated this request. */
-  readonly via: 'api_key' | 'cookie';
+  /** Which credential authenticated this request (`oauth`: an access token of Toolgate's own authorization server, MCP only). */
+  readonly via: 'api_key' | 'cookie' | 'oauth';
   /** The API key used, when `via` is `api_key`. */
   readonly apiKeyId: string | null;
-  /** The browser session used, when `via` is `cookie`. */
+  /** The browser session used, when `via` is `cookie`; `oauth:<grant id>` when `via` is `oauth` (the rate-limit subject). */
   readonly sessionId?: string | null;
   readonly scopes: readonly string[];
   /** Requests per minute this credential may make. */

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: ae1ac1405f90ef07352f6ae598331d7567a0ca610518121267f6dd6e9750692a
+// openapi.yaml sha256: 49ac42a04d70e94835c1af6d9b240436fe05d3f8cedf199449210d6995a99033
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -1664,10 +1664,296 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/oauth/authorizations/{authorization_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show an OAuth authorization request (consent page)
+         * @description What an MCP client asks for, as the console's consent page shows it: the client (name, kind, client id), the redirect host, the scopes, the protected resource (`/mcp/gateway` or one bundle through it) and which of the caller's bundles it would reach. A request lives 10 minutes.
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner).
+         */
+        get: operations["getOAuthAuthorization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oauth/authorizations/{authorization_id}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve or deny an OAuth authorization request
+         * @description The caller's decision on the consent page. Approving creates a connected app (a grant of the client to the caller for the requested resource) and an authorization code; either way the answer is the address the browser goes to next: the client's redirect URI with `code`, `state` and `iss` (RFC 9207), or with `error=access_denied`. The code is in that address only.
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner).
+         */
+        post: operations["decideOAuthAuthorization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/me/oauth-grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List my connected apps
+         * @description The caller's live OAuth connections (MCP clients they approved), newest first.
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner).
+         */
+        get: operations["listMyOAuthGrants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/me/oauth-grants/{grant_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of my connected apps
+         * @description Ends the connection: its access and refresh tokens stop working on the next request, on every instance.
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner).
+         */
+        delete: operations["revokeMyOAuthGrant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oauth/grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List everyone's connected apps
+         * @description Every live OAuth connection, newest first (at most 1000), or one user's with `user_id`.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["listOAuthGrants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oauth/grants/{grant_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke anyone's connected app
+         * @description Ends the connection: its tokens stop working on the next request, on every instance.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        delete: operations["revokeOAuthGrant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oauth/clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List registered OAuth clients
+         * @description Clients registered dynamically (RFC 7591) or by an admin, newest first (at most 1000), with their status (`pending` while awaiting approval under the `admin_approval` registration policy). Clients identified by a metadata document URL are not registered and not listed.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["listOAuthClients"];
+        put?: never;
+        /**
+         * Pre-register an OAuth client
+         * @description Registers a public client (PKCE, no secret) for MCP clients that cannot register themselves; the answer's `client_id` is what the client is configured with.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["createOAuthClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oauth/clients/{client_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an OAuth client
+         * @description Deletes the client and revokes every connection it holds; its next token request gets `invalid_client`.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        delete: operations["deleteOAuthClient"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oauth/clients/{client_id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a dynamically registered client
+         * @description Makes a client registered under the `admin_approval` policy usable. Idempotent.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["approveOAuthClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description An OAuth authorization request as the consent page shows it. */
+        OAuthAuthorizationRequest: {
+            id: string;
+            client: {
+                /** @description The client id; an https URL for a client metadata document. */
+                client_id: string;
+                /** @description The name the client gives itself (not verified for dynamic clients and metadata documents). */
+                name: string;
+                /** @enum {string} */
+                kind: "metadata_document" | "dynamic" | "admin";
+                client_uri: string | null;
+            };
+            redirect_uri: string;
+            /** @description The host the browser is sent back to (the scheme for a private-use scheme such as `vscode`). */
+            redirect_host: string;
+            /** @description True when the redirect goes to this computer (a local application). */
+            loopback_redirect: boolean;
+            scopes: string[];
+            /** @description The protected resource the token will be bound to. */
+            resource: string;
+            /** @enum {string} */
+            resource_kind: "gateway" | "bundle";
+            /** @description The caller's bundles the client will reach. */
+            bundles: {
+                id: string;
+                name: string;
+            }[];
+            /** Format: date-time */
+            expires_at: string;
+        };
+        OAuthDecision: {
+            /** @description True to approve, false to deny. */
+            approve: boolean;
+        };
+        OAuthDecisionResult: {
+            /** @description The client's redirect URI with the authorization response (`code`, `state`, `iss`, or `error`). */
+            redirect_to: string;
+        };
+        /** @description A connected app, an MCP client a person approved for one protected resource. */
+        OAuthGrant: {
+            /** Format: uuid */
+            id: string;
+            client_id: string;
+            client_name: string;
+            /** Format: uuid */
+            user_id: string;
+            user_email: string;
+            user_name: string;
+            resource: string;
+            scopes: string[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            last_used_at: string | null;
+        };
+        OAuthGrantList: {
+            items: components["schemas"]["OAuthGrant"][];
+        };
+        /** @description A registered OAuth client (public, with PKCE and no secret). */
+        OAuthClient: {
+            client_id: string;
+            /** @enum {string} */
+            kind: "dynamic" | "admin";
+            name: string;
+            redirect_uris: string[];
+            /** @enum {string} */
+            application_type: "native" | "web";
+            client_uri: string | null;
+            /** @enum {string} */
+            status: "active" | "pending";
+            /** Format: date-time */
+            created_at: string;
+        };
+        OAuthClientList: {
+            items: components["schemas"]["OAuthClient"][];
+        };
+        OAuthClientCreate: {
+            name: string;
+            /** @description Exact https URIs, http loopback URIs (any port is accepted at run time) or private-use schemes such as `vscode://`. */
+            redirect_uris: string[];
+            client_uri?: string | null;
+        };
         /** @description The body of every REST error except 422. */
         ErrorResponse: {
             /**
@@ -2123,6 +2409,11 @@ export interface components {
             outbound_allowlist: string[];
             /** @description Base URL of the skill/MCP registry used for catalog browsing; null for the built-in default. Checked against the outbound-address policy when saved (a private address must be on `outbound_allowlist`). */
             registry_url: string | null;
+            /**
+             * @description Dynamic client registration (RFC 7591) on Toolgate's MCP authorization server: `open` (any client may register), `admin_approval` (registered clients wait for an admin's approval), `off` (no registration endpoint; clients use a metadata document URL or an admin-registered client id). Default `open`.
+             * @enum {string}
+             */
+            oauth_client_registration: "open" | "admin_approval" | "off";
             /** @description Whether a registry token is stored. The token is never returned. */
             has_registry_token: boolean;
             /**
@@ -2145,6 +2436,11 @@ export interface components {
             allowed_origins?: string[];
             /** @description Replaces the list. */
             outbound_allowlist?: string[];
+            /**
+             * @description Dynamic client registration (RFC 7591) on Toolgate's MCP authorization server: `open` (any client may register), `admin_approval` (registered clients wait for an admin's approval), `off` (no registration endpoint; clients use a metadata document URL or an admin-registered client id). Default `open`.
+             * @enum {string}
+             */
+            oauth_client_registration?: "open" | "admin_approval" | "off";
             /**
              * Format: uri
              * @description Null restores the built-in default.
@@ -3836,6 +4132,12 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The authorization request id (from the consent page address). */
+        AuthorizationId: string;
+        /** @description The connected app (grant) id. */
+        GrantId: string;
+        /** @description The OAuth client id. */
+        OAuthClientId: string;
         /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
         Page: number;
         /** @description Items per page. */
@@ -8603,6 +8905,295 @@ export interface operations {
                     "application/json": components["schemas"]["JSONRPCError"];
                 };
             };
+        };
+    };
+    getOAuthAuthorization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The authorization request id (from the consent page address). */
+                authorization_id: components["parameters"]["AuthorizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The authorization request. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthAuthorizationRequest"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The resource is a bundle the caller may not use. */
+            403: components["responses"]["Forbidden"];
+            /** @description No such request, or it has expired. */
+            404: components["responses"]["NotFound"];
+            /** @description The request has already been decided. */
+            409: components["responses"]["Conflict"];
+            /** @description The client of the request is no longer registered. */
+            410: components["responses"]["Gone"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    decideOAuthAuthorization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The authorization request id (from the consent page address). */
+                authorization_id: components["parameters"]["AuthorizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OAuthDecision"];
+            };
+        };
+        responses: {
+            /** @description Where the browser goes next. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthDecisionResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The resource is a bundle the caller may not use. */
+            403: components["responses"]["Forbidden"];
+            /** @description No such request, or it has expired. */
+            404: components["responses"]["NotFound"];
+            /** @description The request has already been decided. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listMyOAuthGrants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connected apps. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthGrantList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    revokeMyOAuthGrant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connected app (grant) id. */
+                grant_id: components["parameters"]["GrantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection is revoked. */
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such live connection among the caller's. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listOAuthGrants: {
+        parameters: {
+            query?: {
+                /** @description Only this user's connections. */
+                user_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connected apps. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthGrantList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    revokeOAuthGrant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connected app (grant) id. */
+                grant_id: components["parameters"]["GrantId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection is revoked. */
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such live connection. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listOAuthClients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The clients. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClientList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    createOAuthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OAuthClientCreate"];
+            };
+        };
+        responses: {
+            /** @description The client. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClient"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteOAuthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The OAuth client id. */
+                client_id: components["parameters"]["OAuthClientId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client is deleted. */
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such client. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    approveOAuthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The OAuth client id. */
+                client_id: components["parameters"]["OAuthClientId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClient"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such client. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
         };
     };
 }

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: ae1ac1405f90ef07352f6ae598331d7567a0ca610518121267f6dd6e9750692a
+// openapi.yaml sha256: 49ac42a04d70e94835c1af6d9b240436fe05d3f8cedf199449210d6995a99033
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */
@@ -112,6 +112,16 @@ export const OPERATIONS = [
   {"operationId":"mcpGatewayDelete","method":"delete","path":"/mcp/gateway","tag":"mcp","minRole":"member","transport":"mcp","specAddition":true},
   {"operationId":"mcpGatewaySseOpen","method":"get","path":"/mcp/gateway/sse","tag":"mcp","minRole":"member","transport":"mcp","specAddition":true},
   {"operationId":"mcpGatewaySseMessage","method":"post","path":"/mcp/gateway/messages","tag":"mcp","minRole":"member","transport":"mcp","specAddition":true},
+  {"operationId":"getOAuthAuthorization","method":"get","path":"/api/v1/oauth/authorizations/{authorization_id}","tag":"oauth","minRole":"member","transport":"rest","specAddition":true},
+  {"operationId":"decideOAuthAuthorization","method":"post","path":"/api/v1/oauth/authorizations/{authorization_id}/decision","tag":"oauth","minRole":"member","transport":"rest","specAddition":true},
+  {"operationId":"listMyOAuthGrants","method":"get","path":"/api/v1/users/me/oauth-grants","tag":"oauth","minRole":"member","transport":"rest","specAddition":true},
+  {"operationId":"revokeMyOAuthGrant","method":"delete","path":"/api/v1/users/me/oauth-grants/{grant_id}","tag":"oauth","minRole":"member","transport":"rest","specAddition":true},
+  {"operationId":"listOAuthGrants","method":"get","path":"/api/v1/oauth/grants","tag":"oauth","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"revokeOAuthGrant","method":"delete","path":"/api/v1/oauth/grants/{grant_id}","tag":"oauth","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"listOAuthClients","method":"get","path":"/api/v1/oauth/clients","tag":"oauth","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"createOAuthClient","method":"post","path":"/api/v1/oauth/clients","tag":"oauth","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"deleteOAuthClient","method":"delete","path":"/api/v1/oauth/clients/{client_id}","tag":"oauth","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"approveOAuthClient","method":"post","path":"/api/v1/oauth/clients/{client_id}/approve","tag":"oauth","minRole":"admin","transport":"rest","specAddition":true},
 ] as const satisfies readonly OperationInfo[];
 
 type Row = (typeof OPERATIONS)[number];

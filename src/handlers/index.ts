@@ -15,6 +15,7 @@ import { createGenerationHandlers } from './generation.js';
 import { createSkillsHandlers } from './skills.js';
 import { createToolsHandlers } from './tools.js';
 import { createMetricsHandlers } from './metrics.js';
+import { createOAuthHandlers } from './oauth.js';
 
 /** Every REST operation of the contract mapped to its handler; `tsc` fails on a gap or an extra. */
 export function createHandlers(deps: HandlerDeps): HandlerMap {
@@ -34,5 +35,6 @@ export function createHandlers(deps: HandlerDeps): HandlerMap {
     ...createSkillsHandlers(deps),
     ...createToolsHandlers(deps),
     ...createMetricsHandlers(deps),
+    ...createOAuthHandlers(deps),
   };
 }

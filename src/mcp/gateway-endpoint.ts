@@ -6,6 +6,7 @@ import { RateLimitedError, UnauthorizedError } from '../errors.js';
 import { isConnectionError } from '../lib/database-errors.js';
 import type { Logger } from '../logger.js';
 import { hashKey } from '../domain/api-key-format.js';
+import { OAUTH_SCOPE, hashSecret, looksLikeAccessToken, resourceUrl, type OAuthCaller, type OAuthResource } from '../domain/oauth.js';
 import { mayUseBundle } from '../domain/bundle-access.js';
 import type { BundlesRegistry, LiveBundle } from '../live/bundles-registry.js';
 import type { ChangeBus } from '../redis/change-bus.js';
@@ -30,6 +31,13 @@ export interface GatewayEndpointDeps {
   views: BundleViews;
   /** The hot-path API key check (cached; revocations and deactivations invalidate it at once). */
   auth: { authenticate(token: string, ip?: string): Promise<Principal> };
+  /**
+   * The check of OAuth access tokens issued by Toolgate's own authorization server (rejects with
+   * any error for an unknown, expired or revoked token, or a deactivated owner).
+   */
+  oauth?: { authenticate(token: string): Promise<OAuthCaller> };
+  /** The public base URL for a request: the canonical resource URL a token must be bound to derives from it. */
+  baseUrl?: (headers: IncomingMessage['headers']) => string;
   /** The per-key budget REST and MCP share. */
   rateLimiter: { check(principal: Principal): Promise<RateLimitState> };
   /** Each user's gateway settings (read on a cache miss only). */
@@ -41,8 +49,9 @@ export interface GatewayEndpointDeps {
 }
 
 const GATEWAY_PATH = /^\/mcp\/gateway(\/sse|\/messages)?\/?$/;
+/** One bundle through the gateway, for OAuth clients given one bundle (and API keys with the mcp scope). */
+const BUNDLE_PATH = /^\/mcp\/gateway\/bundles\/([A-Za-z0-9_-]{1,64})\/?$/;
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
-const WWW_AUTHENTICATE = { 'www-authenticate': 'Bearer realm="toolgate"' };
 /** How long cached settings are trusted without a change notification (a lost message costs at most this). */
 const SETTINGS_TTL_MS = 60_000;
 const SCOPE_PREFIX = 'gateway:';
@@ -99,7 +108,11 @@ export class GatewayEndpoint {
           this.viewCache.delete(m.userId);
           const scope = SCOPE_PREFIX + m.userId;
           core.announceListChanged(new Set([scope]));
-          this.closeStreams((session) => session.scope === scope);
+          this.closeStreams((session) => session.scope === scope || session.scope.startsWith(`${scope}/`));
+        } else if (m.kind === 'oauth_token') {
+          // An OAuth access token revoked: the streams it opened close; a reconnect authenticates again.
+          const tokenHash = m.tokenHash;
+          this.closeStreams((session) => session.scope.startsWith(SCOPE_PREFIX) && session.credential === tokenHash);
         } else if (m.kind === 'api_key' && typeof m.keyHash === 'string') {
           // A key revoked, rotated or changed: its open streams close; a reconnect authenticates again.
           const keyHash = m.keyHash;
@@ -120,10 +133,15 @@ export class GatewayEndpoint {
 
   private readonly route: McpRoute = {
     endpoint: 'gateway',
-    resolve: (req, access) => this.resolve(req, access),
+    resolve: (req, access) => this.resolve(req, access, { kind: 'gateway' }),
     methodNotAllowed: (res, _requestId, allow = 'GET, POST, DELETE') =>
       sendRpcError(res, 405, RpcCode.InvalidRequest, 'Method not allowed on this path', { headers: { allow } }),
   };
+
+  /** The route of one bundle through the gateway (`/mcp/gateway/bundles/{bundle_id}`). */
+  private bundleRoute(bundleId: string): McpRoute {
+    return { ...this.route, resolve: (req, access) => this.resolve(req, access, { kind: 'bundle', bundleId }) };
+  }
 
   /**
    * The route a path is served by on the fast path ahead of Koa (`/mcp/gateway` itself), or
@@ -131,13 +149,17 @@ export class GatewayEndpoint {
    */
   fastRoute(path: string): McpRoute | undefined {
     const match = GATEWAY_PATH.exec(path);
-    return match && !match[1] ? this.route : undefined;
+    if (match) return match[1] ? undefined : this.route;
+    const bundle = BUNDLE_PATH.exec(path);
+    return bundle ? this.bundleRoute(bundle[1]!) : undefined;
   }
 
   /** The Koa middleware: serves `/mcp/gateway`, passes everything else on. */
   middleware(): Middleware {
     const route = this.route;
     return async (ctx, next) => {
+      const bundle = BUNDLE_PATH.exec(ctx.path);
+      if (bundle) return this.deps.core.serve(ctx, this.bundleRoute(bundle[1]!));
       const match = GATEWAY_PATH.exec(ctx.path);
       if (!match) return next();
       // The HTTP+SSE transport (2024-11-05) for clients that speak only it.
@@ -203,32 +225,76 @@ export class GatewayEndpoint {
     return out;
   }
 
-  private async resolve(req: IncomingMessage, access: McpAccess): Promise<McpResolution> {
+  /**
+   * Authenticates a request to `/mcp/gateway` (or one bundle through it): a user API key with the
+   * `mcp` scope, or an OAuth access token of Toolgate's own authorization server bound to exactly
+   * this resource (RFC 8707: a token for `/mcp/gateway` is refused on a bundle's path, and the
+   * other way round). Without a valid credential: 401 with the RFC 9728 challenge pointing to the
+   * resource's metadata; with too little scope: 403 `insufficient_scope`.
+   */
+  private async resolve(req: IncomingMessage, access: McpAccess, resource: OAuthResource): Promise<McpResolution> {
     // With several instances: what another one changed before this request (a new bundle, the
     // user's settings, a revoked key) applies here first, however late its notification.
     const behind = this.deps.bus.caughtUp();
     if (behind) await behind;
+    const base = this.deps.baseUrl?.(req.headers);
+    const challenge = (error?: string): Record<string, string> => ({ 'www-authenticate': bearerChallenge(base, resource, error) });
     const token = BEARER.exec(header(req, 'authorization') ?? '')?.[1];
     if (!token) {
       const cookie = /(?:^|;\s*)access_token=/.test(header(req, 'cookie') ?? '');
       const message = cookie
-        ? 'Unauthorized: cookies are not accepted on /mcp/gateway; send a user API key as a Bearer token'
-        : 'Unauthorized: send a user API key with the mcp scope as a Bearer token';
-      return refuse(401, RpcCode.Forbidden, message, WWW_AUTHENTICATE);
+        ? 'Unauthorized: cookies are not accepted on /mcp/gateway; send a user API key or an OAuth access token as a Bearer token'
+        : 'Unauthorized: send a user API key with the mcp scope, or an OAuth access token, as a Bearer token';
+      return refuse(401, RpcCode.Forbidden, message, challenge());
     }
     let principal: Principal;
-    try {
-      principal = await this.deps.auth.authenticate(token, req.socket.remoteAddress);
-    } catch (err) {
-      if (err instanceof UnauthorizedError)
-        return refuse(401, RpcCode.Forbidden, 'Unauthorized: invalid, expired or revoked API key', WWW_AUTHENTICATE);
-      if (isConnectionError(err)) return unavailable();
-      throw err;
-    }
-    if (principal.via !== 'api_key' || !principal.scopes.includes('mcp')) {
-      return refuse(403, RpcCode.Forbidden, 'Forbidden: this API key lacks the mcp scope');
+    let credential: string;
+    if (this.deps.oauth && looksLikeAccessToken(token)) {
+      let caller: OAuthCaller;
+      try {
+        caller = await this.deps.oauth.authenticate(token);
+      } catch (err) {
+        if (isConnectionError(err)) return unavailable();
+        return refuse(401, RpcCode.Forbidden, 'Unauthorized: invalid, expired or revoked access token', challenge('invalid_token'));
+      }
+      if (!base || caller.resource !== resourceUrl(base, resource))
+        return refuse(
+          401,
+          RpcCode.Forbidden,
+          'Unauthorized: this access token was issued for another resource',
+          challenge('invalid_token'),
+        );
+      if (!caller.scopes.includes(OAUTH_SCOPE))
+        return refuse(
+          403,
+          RpcCode.Forbidden,
+          `Forbidden: the access token lacks the ${OAUTH_SCOPE} scope`,
+          challenge('insufficient_scope'),
+        );
+      principal = caller.principal;
+      credential = hashSecret(token);
+    } else {
+      try {
+        principal = await this.deps.auth.authenticate(token, req.socket.remoteAddress);
+      } catch (err) {
+        if (err instanceof UnauthorizedError)
+          return refuse(401, RpcCode.Forbidden, 'Unauthorized: invalid, expired or revoked API key', challenge('invalid_token'));
+        if (isConnectionError(err)) return unavailable();
+        throw err;
+      }
+      if (principal.via !== 'api_key' || !principal.scopes.includes('mcp')) {
+        return refuse(403, RpcCode.Forbidden, 'Forbidden: this API key lacks the mcp scope', challenge('insufficient_scope'));
+      }
+      // The key's hash, as key changes are announced: a session answers to the key that opened it.
+      credential = hashKey(token);
     }
     access.user = principal.userId;
+    let bundle: LiveBundle | undefined;
+    if (resource.kind === 'bundle') {
+      bundle = this.deps.registry.get(resource.bundleId);
+      if (!bundle || !mayUseBundle(principal, bundle)) return refuse(404, RpcCode.InvalidRequest, 'No such bundle among yours');
+      access.bundle = bundle.id;
+    }
     let budget: RateLimitState;
     try {
       budget = await this.deps.rateLimiter.check(principal);
@@ -241,6 +307,19 @@ export class GatewayEndpoint {
         'ratelimit-reset': String(err.retryAfterSeconds),
       });
     }
+    const caller = { endpoint: 'gateway' as const, userId: principal.userId, apiKeyId: principal.apiKeyId };
+    if (bundle) {
+      const served = bundle;
+      return {
+        target: {
+          scope: `${SCOPE_PREFIX}${principal.userId}/bundles/${served.id}`,
+          credential,
+          caller,
+          view: () => this.deps.views.of(served),
+          headers: rateLimitHeaders(budget),
+        },
+      };
+    }
     let settings: GatewaySettingsView;
     try {
       settings = await this.settingsOf(principal.userId);
@@ -252,9 +331,8 @@ export class GatewayEndpoint {
     return {
       target: {
         scope: SCOPE_PREFIX + principal.userId,
-        // The key's hash, as key changes are announced: a session answers to the key that opened it.
-        credential: hashKey(token),
-        caller: { endpoint: 'gateway', userId: principal.userId, apiKeyId: principal.apiKeyId },
+        credential,
+        caller,
         view: () => view,
         headers: rateLimitHeaders(budget),
       },
@@ -334,6 +412,21 @@ export class GatewayEndpoint {
     }
     return false;
   }
+}
+
+/**
+ * The `WWW-Authenticate` challenge of `/mcp/gateway` (RFC 6750, RFC 9728): where the resource's
+ * metadata is, the scope to ask for, and the error when a token was sent.
+ */
+function bearerChallenge(base: string | undefined, resource: OAuthResource, error?: string): string {
+  const parts = ['Bearer realm="toolgate"'];
+  if (base) {
+    const url = new URL(resourceUrl(base, resource));
+    parts.push(`resource_metadata="${url.origin}/.well-known/oauth-protected-resource${url.pathname}"`);
+  }
+  parts.push(`scope="${OAUTH_SCOPE}"`);
+  if (error) parts.push(`error="${error}"`);
+  return parts.join(', ');
 }
 
 function refuse(status: number, code: number, message: string, headers?: Record<string, string>): McpResolution {

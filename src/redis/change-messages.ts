@@ -24,7 +24,11 @@ export type ChangeMessage =
   /** A server was written on instance `from`: the others reconnect (or drop) it and re-read its catalog. */
   | { kind: 'server'; serverId: string; from: string }
   /** A shared stateful MCP session ended (DELETE, idle, key change): every instance forgets it. */
-  | { kind: 'mcp_session_ended'; sessionId: string };
+  | { kind: 'mcp_session_ended'; sessionId: string }
+  /** An OAuth connection (grant) was revoked: every access token of it stops working. */
+  | { kind: 'oauth_grant'; grantId: string }
+  /** One OAuth access token was revoked (RFC 7009): drop it from the token cache. */
+  | { kind: 'oauth_token'; tokenHash: string };
 
 export type ChangeKind = ChangeMessage['kind'];
 
@@ -40,6 +44,8 @@ const FIELDS: { readonly [K in ChangeKind]: readonly Exclude<keyof Extract<Chang
   bundle: ['bundleId', 'from'],
   server: ['serverId', 'from'],
   mcp_session_ended: ['sessionId'],
+  oauth_grant: ['grantId'],
+  oauth_token: ['tokenHash'],
 };
 
 /** Every kind of change message, in no particular order. */

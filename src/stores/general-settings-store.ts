@@ -12,6 +12,7 @@ export interface DbGeneralSettingsRow {
   outbound_allowlist: string[] | null;
   registry_url: string | null;
   registry_token_sealed: string | null;
+  oauth_client_registration: string | null;
   updated_at: Date;
 }
 
@@ -26,6 +27,7 @@ const COLUMNS = [
   'outbound_allowlist',
   'registry_url',
   'registry_token_sealed',
+  'oauth_client_registration',
   'updated_at',
 ] as const;
 

@@ -12,6 +12,7 @@ import { GenerationJobsStore } from './generation-jobs-store.js';
 import { GeneralSettingsStore } from './general-settings-store.js';
 import { InvitationsStore } from './invitations-store.js';
 import { OAuthProvidersStore } from './oauth-providers-store.js';
+import { OAuthStore } from './oauth-store.js';
 import { SealedValuesStore } from './sealed-values-store.js';
 import { ServersStore } from './servers-store.js';
 import { SessionsStore } from './sessions-store.js';
@@ -26,6 +27,8 @@ export interface Stores {
   readonly sessions: SessionsStore;
   readonly invitations: InvitationsStore;
   readonly oauthProviders: OAuthProvidersStore;
+  /** The MCP authorization server: clients, authorization requests, grants, token hashes. */
+  readonly oauth: OAuthStore;
   readonly authSettings: AuthSettingsStore;
   readonly gatewaySettings: GatewaySettingsStore;
   readonly servers: ServersStore;
@@ -55,6 +58,7 @@ export function createStores(db: Knex | Knex.Transaction): Stores {
     sessions: new SessionsStore(db),
     invitations: new InvitationsStore(db),
     oauthProviders: new OAuthProvidersStore(db),
+    oauth: new OAuthStore(db),
     authSettings: new AuthSettingsStore(db),
     gatewaySettings: new GatewaySettingsStore(db),
     servers: new ServersStore(db),

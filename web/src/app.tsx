@@ -16,6 +16,8 @@ import { GenerationJobView, GenerationJobsView } from './views/generation-jobs.j
 import { InvitationAcceptView } from './views/invitation-accept.js';
 import { LoginView } from './views/login.js';
 import { NotFoundView } from './views/not-found.js';
+import { OAuthConsentView } from './views/oauth-consent.js';
+import { ConnectedAppsView } from './views/connected-apps.js';
 import { ServerDetailView } from './views/server-detail.js';
 import { ServersView } from './views/servers.js';
 import { SkillsView } from './views/skills.js';
@@ -76,6 +78,16 @@ function Root() {
       </PublicFrame>
     );
   }
+  // The OAuth consent page stands alone (no navigation): the person decides, then leaves for the application.
+  if (location.path === '/oauth/consent') {
+    return (
+      <SessionContext.Provider value={session}>
+        <PublicFrame>
+          <OAuthConsentView />
+        </PublicFrame>
+      </SessionContext.Provider>
+    );
+  }
   return (
     <SessionContext.Provider value={session}>
       <Shell />
@@ -133,6 +145,7 @@ const NAV: { group: string; items: NavItem[] }[] = [
     group: 'Access',
     items: [
       { href: '/keys', label: 'API keys' },
+      { href: '/apps', label: 'Connected apps' },
       { href: '/users', label: 'Users & invitations', admin: true },
       { href: '/settings/auth', label: 'Sign-in & OAuth', admin: true },
     ],
@@ -212,6 +225,7 @@ function Shell() {
           <Route path="/skills" component={SkillsView} />
           <Route path="/settings/ai" component={AiProvidersView} />
           <Route path="/keys" component={ApiKeysView} />
+          <Route path="/apps" component={ConnectedAppsView} />
           <Route path="/users" component={UsersView} />
           <Route path="/settings/auth" component={AuthSettingsView} />
           <Route path="/settings/general" component={GeneralSettingsView} />

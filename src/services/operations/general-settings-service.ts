@@ -1,3 +1,4 @@
+import { CLIENT_REGISTRATION_POLICIES, type ClientRegistrationPolicy } from '../../domain/oauth.js';
 import type { Config } from '../../config.js';
 import { RequestValidationError, type ValidationIssue } from '../../errors.js';
 import type { components } from '../../generated/openapi.js';
@@ -25,6 +26,8 @@ export interface EffectiveGeneralSettings {
   readonly allowed_origins: readonly string[];
   readonly outbound_allowlist: readonly string[];
   readonly registry_url: string | null;
+  /** Dynamic client registration (RFC 7591) on the MCP authorization server: open, held for approval, or off. */
+  readonly oauth_client_registration: ClientRegistrationPolicy;
   readonly has_registry_token: boolean;
   readonly updated_at: Date | null;
 }
@@ -63,6 +66,7 @@ export function generalSettingsDefaults(
     allowed_origins: Object.freeze([...config.allowedOrigins]),
     outbound_allowlist: Object.freeze([...config.outboundAllowlist]),
     registry_url: null,
+    oauth_client_registration: 'open',
   });
 }
 
@@ -223,6 +227,7 @@ export class GeneralSettingsService {
       if (origins && !locked.has('allowed_origins')) next.allowed_origins = unique(origins as string[]);
       if (allowlist && !locked.has('outbound_allowlist')) next.outbound_allowlist = unique(allowlist as string[]);
       if (patch.registry_url !== undefined) next.registry_url = patch.registry_url;
+      if (patch.oauth_client_registration !== undefined) next.oauth_client_registration = patch.oauth_client_registration;
       if (patch.registry_token !== undefined) {
         next.registry_token_sealed = patch.registry_token === null ? null : this.deps.secrets.seal(patch.registry_token);
       }
@@ -330,10 +335,16 @@ export class GeneralSettingsService {
       allowed_origins: Object.freeze([...(row?.allowed_origins ?? d.allowed_origins)]),
       outbound_allowlist: Object.freeze([...(row?.outbound_allowlist ?? d.outbound_allowlist)]),
       registry_url: row?.registry_url ?? d.registry_url,
+      oauth_client_registration: registrationPolicy(row?.oauth_client_registration) ?? d.oauth_client_registration,
       has_registry_token: !!row?.registry_token_sealed,
       updated_at: row?.updated_at ?? null,
     });
   }
+}
+
+/** A stored registration policy, when it is one this version knows. */
+function registrationPolicy(value: string | null | undefined): ClientRegistrationPolicy | undefined {
+  return (CLIENT_REGISTRATION_POLICIES as readonly string[]).includes(value ?? '') ? (value as ClientRegistrationPolicy) : undefined;
 }
 
 function emptyRow(): DbGeneralSettingsRow {
@@ -348,6 +359,7 @@ function emptyRow(): DbGeneralSettingsRow {
     outbound_allowlist: null,
     registry_url: null,
     registry_token_sealed: null,
+    oauth_client_registration: null,
     updated_at: new Date(0),
   };
 }
@@ -364,6 +376,7 @@ function view(s: EffectiveGeneralSettings, setByEnvironment: readonly Environmen
     allowed_origins: [...s.allowed_origins],
     outbound_allowlist: [...s.outbound_allowlist],
     registry_url: s.registry_url,
+    oauth_client_registration: s.oauth_client_registration,
     has_registry_token: s.has_registry_token,
     updated_at: s.updated_at?.toISOString() ?? null,
   };

@@ -35,6 +35,8 @@ describe('change messages (src/redis/change-messages.ts)', () => {
       { kind: 'bundle', bundleId: 'b', from: 'i' },
       { kind: 'server', serverId: 's', from: 'i' },
       { kind: 'mcp_session_ended', sessionId: 's' },
+      { kind: 'oauth_grant', grantId: 'g' },
+      { kind: 'oauth_token', tokenHash: 'h' },
     ];
     expect(samples.map((m) => m.kind)).to.have.members(CHANGE_KINDS);
     for (const m of samples) expect(parseChangeMessage({ ...m, extra: 1 })).to.deep.equal(m);

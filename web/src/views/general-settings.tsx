@@ -3,9 +3,29 @@ import { api, call, type Schema } from '../lib/api.js';
 import { formErrors, lines, NO_ERRORS, type FormErrors } from '../lib/forms.js';
 import { useAsync } from '../lib/hooks.js';
 import { useIsAdmin } from '../lib/session.js';
-import { Button, Checkbox, ErrorNotice, FormError, Loaded, PageHeader, Section, TextArea, TextField, Time, useConfirm } from '../ui/kit.js';
+import {
+  Button,
+  Checkbox,
+  ErrorNotice,
+  FormError,
+  Loaded,
+  PageHeader,
+  Section,
+  SelectField,
+  TextArea,
+  TextField,
+  Time,
+  useConfirm,
+} from '../ui/kit.js';
 
 type Settings = Schema<'GeneralSettingsResponse'>;
+type Registration = Settings['oauth_client_registration'];
+
+const REGISTRATION: { value: Registration; label: string }[] = [
+  { value: 'open', label: 'Open: any client may register' },
+  { value: 'admin_approval', label: 'Admin approval: new clients wait for an admin' },
+  { value: 'off', label: 'Off: no dynamic registration' },
+];
 
 const NUMBERS: { key: keyof Settings & keyof Schema<'GeneralSettingsUpdate'>; label: string; min: number; max: number; hint?: string }[] = [
   { key: 'log_retention_days', label: 'Tool-call log retention (days)', min: 1, max: 3650 },
@@ -89,6 +109,7 @@ function SettingsForm(props: {
   const [origins, setOrigins] = useState(s.allowed_origins.join('\n'));
   const [outbound, setOutbound] = useState(s.outbound_allowlist.join('\n'));
   const [registryUrl, setRegistryUrl] = useState(s.registry_url ?? '');
+  const [registration, setRegistration] = useState<Registration>(s.oauth_client_registration);
   const [registryToken, setRegistryToken] = useState('');
   const [clearToken, setClearToken] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -103,7 +124,7 @@ function SettingsForm(props: {
     setErrors(NO_ERRORS);
     try {
       // Fields the environment sets are not sent: the variable holds them.
-      const body: Schema<'GeneralSettingsUpdate'> = { registry_url: registryUrl.trim() || null };
+      const body: Schema<'GeneralSettingsUpdate'> = { registry_url: registryUrl.trim() || null, oauth_client_registration: registration };
       if (!fromEnv('allowed_origins')) body.allowed_origins = lines(origins);
       if (!fromEnv('outbound_allowlist')) body.outbound_allowlist = lines(outbound);
       for (const n of NUMBERS) if (!fromEnv(n.key)) (body as Record<string, unknown>)[n.key] = Number(numbers[n.key]);
@@ -186,6 +207,14 @@ function SettingsForm(props: {
               error={errors.fields.outbound_allowlist}
               hint={envHint('outbound_allowlist', 'Hosts or CIDR ranges the server may reach although they are private or loopback.')}
               disabled={!!fromEnv('outbound_allowlist')}
+            />
+            <SelectField
+              label="MCP client registration (OAuth)"
+              name="oauth_client_registration"
+              value={registration}
+              onValue={setRegistration}
+              options={REGISTRATION}
+              hint="How MCP clients that connect by OAuth may register themselves (RFC 7591). Clients with a metadata document URL and clients you pre-register under Connected apps work whatever this says."
             />
             <TextField
               label="Registry URL"

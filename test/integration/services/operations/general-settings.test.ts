@@ -21,6 +21,7 @@ const DEFAULTS = {
   allowed_origins: [],
   outbound_allowlist: [],
   registry_url: null,
+  oauth_client_registration: 'open',
   has_registry_token: false,
   updated_at: null,
   set_by_environment: [],

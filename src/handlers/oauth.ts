@@ -1,0 +1,36 @@
+import { noContent, type PartialHandlerMap } from '../http/handler-types.js';
+import type { HandlerDeps } from './deps.js';
+
+type Ops =
+  | 'getOAuthAuthorization'
+  | 'decideOAuthAuthorization'
+  | 'listMyOAuthGrants'
+  | 'revokeMyOAuthGrant'
+  | 'listOAuthGrants'
+  | 'revokeOAuthGrant'
+  | 'listOAuthClients'
+  | 'createOAuthClient'
+  | 'deleteOAuthClient'
+  | 'approveOAuthClient';
+
+/** The MCP authorization server's REST side: consent, connected apps, registered clients. */
+export function createOAuthHandlers({ services: { oauthServer: oauth }, publicUrl }: HandlerDeps): PartialHandlerMap<Ops> {
+  return {
+    getOAuthAuthorization: async (req) => ({
+      status: 200,
+      body: await oauth.describe(publicUrl.of(req.headers), req.params.authorization_id, req.principal!),
+    }),
+    decideOAuthAuthorization: async (req) => ({
+      status: 200,
+      body: await oauth.decide(publicUrl.of(req.headers), req.params.authorization_id, req.principal!, req.body.approve),
+    }),
+    listMyOAuthGrants: async (req) => ({ status: 200, body: await oauth.listGrants(req.principal!.userId) }),
+    revokeMyOAuthGrant: (req) => oauth.revokeGrant(req.params.grant_id, req.principal!.userId).then(noContent),
+    listOAuthGrants: async (req) => ({ status: 200, body: await oauth.listGrants(req.query.user_id) }),
+    revokeOAuthGrant: (req) => oauth.revokeGrant(req.params.grant_id).then(noContent),
+    listOAuthClients: async () => ({ status: 200, body: await oauth.listClients() }),
+    createOAuthClient: async (req) => ({ status: 201, body: await oauth.createClient(req.body, req.principal!) }),
+    deleteOAuthClient: (req) => oauth.deleteClient(req.params.client_id).then(noContent),
+    approveOAuthClient: async (req) => ({ status: 200, body: await oauth.approveClient(req.params.client_id) }),
+  };
+}
