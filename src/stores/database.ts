@@ -17,6 +17,12 @@ export interface Database {
   ping(timeoutMs?: number): Promise<void>;
   /** Outcome of the most recent `ping` (true before the first one). */
   readonly lastPingOk: boolean;
+  /**
+   * Settles once the database can take a connection at all: the embedded database has opened (on a
+   * first start, created) its files; a server database at once. No timeout: creating the embedded
+   * database's files takes what it takes, and is not an outage.
+   */
+  opened(): Promise<void>;
   /** Closes every connection (and the embedded database, flushing it to disk). */
   close(): Promise<void>;
   /**
@@ -144,8 +150,9 @@ export function openDatabase(
 ): Database {
   // Knex and pg report connection trouble through this; without it they write to the console.
   const log: Knex.Logger = {
-    warn: (message: unknown) => logger?.warn({ source: 'knex', detail: String(message) }, 'database warning'),
-    error: (message: unknown) => logger?.error({ source: 'knex', detail: String(message) }, 'database error'),
+    // The first line only: Knex passes errors with their stack, which a log reader has no use for.
+    warn: (message: unknown) => logger?.warn({ source: 'knex', detail: firstLine(message) }, 'database warning'),
+    error: (message: unknown) => logger?.error({ source: 'knex', detail: firstLine(message) }, 'database error'),
     deprecate: (method: string, alternative: string) => logger?.debug({ source: 'knex', method, alternative }, 'knex deprecation'),
     debug: () => undefined,
   };
@@ -181,10 +188,7 @@ export function openDatabase(
     const dir = path.join(config.dataDir, 'pglite');
     const fresh = !fs.existsSync(path.join(dir, 'PG_VERSION'));
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    logger?.info(
-      { path: dir },
-      fresh ? 'creating the embedded database (first start; this takes a few seconds)' : 'opening the embedded database',
-    );
+    logger?.info({ path: dir }, fresh ? 'creating the embedded database (first start)' : 'opening the embedded database');
     // Loaded only here: PGlite's module costs about 95 MiB of RSS, which a PostgreSQL deployment
     // should not carry (BENCHMARKS.md, "Memory"). PGlite itself runs in a thread of its own.
     const ClientPgLite = requireCjs('knex-pglite') as Knex.Config['client'];
@@ -200,9 +204,16 @@ export function openDatabase(
     });
   }
   let lastPingOk = true;
+  const openStarted = Date.now();
+  const opened =
+    embedded?.waitReady.then(() =>
+      logger?.info({ ms: Date.now() - openStarted }, kind === 'pglite' ? 'embedded database ready' : 'database ready'),
+    ) ?? Promise.resolve();
+  opened.catch(() => undefined);
   return {
     knex,
     kind,
+    opened: () => opened,
     get lastPingOk() {
       return lastPingOk;
     },
@@ -265,6 +276,9 @@ export async function migrateToLatest(
   logger: Logger,
   { schema, connectTimeoutMs = 30000 }: { schema?: string | undefined; connectTimeoutMs?: number } = {},
 ): Promise<void> {
+  // The embedded database's files first: the connect deadline is for a server that is not up yet,
+  // not for creating files on a slow disk (a first start on a busy machine).
+  await db.opened();
   const deadline = Date.now() + connectTimeoutMs;
   const { knex, release } = db.unbounded();
   try {
@@ -292,4 +306,10 @@ async function migrateWithRetries(knex: Knex, logger: Logger, schema: string | u
       await new Promise((r) => setTimeout(r, delay));
     }
   }
+}
+
+/** The first line of a message (an Error's message, not its stack), at most 300 characters. */
+function firstLine(message: unknown): string {
+  const text = message instanceof Error ? message.message : String(message);
+  return text.split('\n', 1)[0]!.slice(0, 300);
 }
