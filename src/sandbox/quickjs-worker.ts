@@ -61,7 +61,9 @@ function runJob(mod: QuickJSWASMModule, job: WorkerJob): WorkerAnswer {
   const keep = (h: QuickJSHandle) => (handles.push(h), h);
   let vm: QuickJSContext | undefined;
   try {
-    rt.setMemoryLimit(job.memoryBytes);
+    // The script's heap stops short of the limit: the allocator and QuickJS itself live in the same
+    // linear memory, whose hard maximum is the limit (see `memory` below).
+    rt.setMemoryLimit(Math.max(job.memoryBytes - headroomOf(job.memoryBytes), 1024 * 1024));
     rt.setMaxStackSize(1024 * 1024);
     rt.setInterruptHandler(() => Date.now() > deadline);
     rt.setModuleLoader(
@@ -177,22 +179,31 @@ function runJob(mod: QuickJSWASMModule, job: WorkerJob): WorkerAnswer {
       // A runtime that cannot be freed (out of memory mid-way) is dropped with its worker.
       recycle = true;
     }
+    // WebAssembly memory never shrinks: a worker whose memory grew for one large script is replaced,
+    // so the process gives the memory back instead of holding it until it stops.
+    if ((memory as { buffer: ArrayBuffer }).buffer.byteLength > RECYCLE_BYTES) recycle = true;
     if (recycle) parentPort?.postMessage({ id: -1, ok: false, recycle: true } satisfies WorkerAnswer);
   }
 }
 
+/** What the allocator and QuickJS need beyond a script's heap, inside the memory limit. */
+function headroomOf(limitBytes: number): number {
+  return Math.min(8 * 1024 * 1024, Math.floor(limitBytes / 4));
+}
+
 /** WebAssembly pages (64 KiB) the worker's memory starts with: the module's own minimum. */
 const INITIAL_PAGES = 256;
-/** Room for the allocator and QuickJS itself beyond the scripts' memory limit. */
-const HEADROOM_BYTES = 32 * 1024 * 1024;
+/** A worker whose memory grew past this after a job is replaced (its memory goes back to the system). */
+const RECYCLE_BYTES = 24 * 1024 * 1024;
 const { memoryBytes } = workerData as { memoryBytes: number };
 
-// One linear memory with a hard maximum: it can never grow past the limit plus headroom (a
-// growing script fails its allocation there), and with the maximum declared up front the
-// engine grows it in place instead of copying it on every step.
+// One linear memory with a hard maximum: the memory limit itself, so a script, QuickJS and its
+// allocator together never hold more (a growing script fails its allocation first, at the
+// script's own limit a little below), and with the maximum declared up front the engine grows it
+// in place instead of copying it on every step.
 // (The project's TypeScript lib has no WebAssembly declarations; Node has the global.)
 const Wasm = (globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number; maximum: number }) => unknown } }).WebAssembly;
-const memory = new Wasm.Memory({ initial: INITIAL_PAGES, maximum: Math.ceil((memoryBytes + HEADROOM_BYTES) / 65536) });
+const memory = new Wasm.Memory({ initial: INITIAL_PAGES, maximum: Math.max(INITIAL_PAGES, Math.floor(memoryBytes / 65536)) });
 // The package's types describe its CommonJS build; under `import` its default export is the variant.
 const modPromise = newQuickJSWASMModuleFromVariant(newVariant(variant as unknown as QuickJSSyncVariant, { wasmMemory: memory as never }));
 
