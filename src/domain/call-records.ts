@@ -1,5 +1,14 @@
-/** Outcome of one `tools/call`. Every status but `ok` counts as a failed call. */
-export type CallStatus = 'ok' | 'tool_error' | 'error' | 'timeout' | 'cancelled';
+/**
+ * Outcome of one `tools/call`. Every status but `ok` is a failed call; `rejected` is the caller's
+ * mistake, refused by the gateway before any upstream was called (an argument the bundle pins or
+ * hides), so it never counts against the upstream server's error rate.
+ */
+export type CallStatus = 'ok' | 'tool_error' | 'error' | 'timeout' | 'cancelled' | 'rejected';
+
+/** Whether a call's outcome counts as an error of its upstream server (dashboard, metrics). */
+export function isServerError(status: CallStatus): boolean {
+  return status !== 'ok' && status !== 'rejected';
+}
 
 /** One recorded `tools/call` (the dashboard reads these). */
 export interface CallRecord {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { CallRecord, CallRecordSink } from '../domain/call-records.js';
+import { isServerError, type CallRecord, type CallRecordSink } from '../domain/call-records.js';
 import { latencyBucket } from '../lib/latency-histogram.js';
 import { jsonWithoutNul } from './postgres-text.js';
 
@@ -137,7 +137,7 @@ export class CallRecordsStore implements CallRecordSink {
         rollups.set(key, rollup);
       }
       rollup.calls += 1;
-      if (r.status !== 'ok') rollup.errors += 1;
+      if (isServerError(r.status)) rollup.errors += 1;
       rollup.latency_sum_ms += r.latency_ms;
       if (r.server_name !== null) rollup.server_name = r.server_name;
       return recordRow(r);

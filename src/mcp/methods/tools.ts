@@ -141,7 +141,8 @@ export async function toolsCall(
   } catch (err) {
     if (!(err instanceof ConcealedArgumentError)) throw err;
     const message = concealedMessage(err, tool.name);
-    record('tool_error', message);
+    // The caller's mistake, refused here: the upstream was never called.
+    record('rejected', message);
     return { content: [{ type: 'text', text: message }], isError: true };
   }
 

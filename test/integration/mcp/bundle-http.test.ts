@@ -370,9 +370,19 @@ describe('/mcp/bundle/{bundle_key} over raw HTTP', () => {
       });
       expect(echo!.latency_ms).to.be.a('number').and.at.least(0);
       expect(rows.find((r) => r.tool_name === 'fail')).to.include({ status: 'tool_error' });
-      // The renamed tool is recorded under its real name; refused calls (pinned argument) as tool errors.
+      // The renamed tool is recorded under its real name; calls refused for the caller's mistake (a
+      // pinned argument) as rejected, never as an error of the upstream server.
       const statuses = rows.filter((r) => r.tool_name === 'create_issue').map((r) => r.status);
-      expect(statuses).to.include('ok').and.to.include('tool_error');
+      expect(statuses).to.include('ok').and.to.include('rejected');
+      expect(statuses).to.not.include('tool_error');
+      const rollup = await t.server.services.db
+        .knex('call_rollups')
+        .where({ server_id: serverId })
+        .sum({ calls: 'calls', errors: 'errors' })
+        .first();
+      const serverErrors = rows.filter((r) => r.server_id === serverId && !['ok', 'rejected'].includes(r.status)).length;
+      expect(Number(rollup!.errors)).to.equal(serverErrors);
+      expect(Number(rollup!.calls)).to.equal(rows.filter((r) => r.server_id === serverId).length);
     });
   });
 
