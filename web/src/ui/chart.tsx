@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
+import { bucketRange, hasIsolatedValues } from './chart-scale.js';
 
 export interface ChartSeries {
   label: string;
@@ -14,7 +15,15 @@ export interface ChartSeries {
  * A time-series chart (uPlot, canvas) sized to its container. The canvas is hidden from
  * assistive technology: every chart comes with a data table (`ChartTable`) instead.
  */
-export function TimeChart(props: { times: number[]; series: ChartSeries[]; label: string; height?: number; yLabel?: string }) {
+export function TimeChart(props: {
+  times: number[];
+  series: ChartSeries[];
+  label: string;
+  height?: number;
+  yLabel?: string;
+  /** The width of one bucket in seconds (default an hour): the first and last bars are drawn whole. */
+  bucketSeconds?: number;
+}) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
 
@@ -28,7 +37,10 @@ export function TimeChart(props: { times: number[]; series: ChartSeries[]; label
       height: props.height ?? 220,
       cursor: { drag: { x: false, y: false } },
       legend: { show: true },
-      scales: { x: { time: true }, y: { range: (_u, min, max) => [0, Math.max(1, max ?? 0, min ?? 0) * 1.1] } },
+      scales: {
+        x: { time: true, range: (_u, min, max) => bucketRange(min, max, props.bucketSeconds ?? 3600) },
+        y: { range: (_u, min, max) => [0, Math.max(1, max ?? 0, min ?? 0) * 1.1] },
+      },
       axes: [
         { stroke: axisStroke, grid: { stroke: gridStroke }, ticks: { stroke: gridStroke } },
         { stroke: axisStroke, grid: { stroke: gridStroke }, ticks: { stroke: gridStroke }, label: props.yLabel, size: 56 },
@@ -41,7 +53,8 @@ export function TimeChart(props: { times: number[]; series: ChartSeries[]; label
           width: 2,
           fill: s.bars ? `${s.color}55` : undefined,
           paths: s.bars ? uPlot.paths.bars!({ size: [0.6, 40] }) : undefined,
-          points: { show: false },
+          // A value with no neighbour to join is drawn as a point, or it would not show at all.
+          points: { show: !s.bars && hasIsolatedValues(s.values), size: 6 },
           spanGaps: false,
           value: (_u: uPlot, v: number | null) => (v === null || v === undefined ? '—' : `${Math.round(v * 10) / 10}${s.unit ?? ''}`),
         })),
@@ -61,7 +74,7 @@ export function TimeChart(props: { times: number[]; series: ChartSeries[]; label
       plot.current?.destroy();
       plot.current = null;
     };
-  }, [props.times, props.series, props.height, props.yLabel]);
+  }, [props.times, props.series, props.height, props.yLabel, props.bucketSeconds]);
 
   return <div class="chart" ref={box} role="img" aria-label={props.label} />;
 }

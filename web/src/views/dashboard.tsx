@@ -162,7 +162,13 @@ function CallsChart(props: { charts: Schema<'DashboardCharts'> }) {
   }, [props.charts]);
   return (
     <>
-      <TimeChart times={times} series={series} label="Tool calls and errors per hour over the last 24 hours" yLabel="calls / hour" />
+      <TimeChart
+        times={times}
+        series={series}
+        label="Tool calls and errors per hour over the last 24 hours"
+        yLabel="calls / hour"
+        bucketSeconds={props.charts.window.bucket_seconds}
+      />
       <ChartTable caption="Tool calls and errors per hour" times={times} series={series} />
     </>
   );
@@ -180,7 +186,13 @@ function LatencyChart(props: { charts: Schema<'DashboardCharts'> }) {
   }, [props.charts]);
   return (
     <>
-      <TimeChart times={times} series={series} label="Tool-call latency percentiles p50, p95 and p99 per hour" yLabel="ms" />
+      <TimeChart
+        times={times}
+        series={series}
+        label="Tool-call latency percentiles p50, p95 and p99 per hour"
+        yLabel="ms"
+        bucketSeconds={props.charts.window.bucket_seconds}
+      />
       <ChartTable caption="Latency percentiles per hour (ms)" times={times} series={series} />
     </>
   );
