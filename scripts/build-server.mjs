@@ -112,5 +112,5 @@ for (const dir of dirs) {
 
 if (!process.argv.includes('--quiet'))
   console.error(
-    `toolgate: built dist/ (${entries.length} files, ${changed} changed, ${removed} removed) in ${Math.round(performance.now() - started)} ms`,
+    `toolgate: built dist/ from ${entries.length} modules (${result.outputFiles.length} output files with their source maps: ${changed} written, ${removed} removed) in ${Math.round(performance.now() - started)} ms`,
   );

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 49ac42a04d70e94835c1af6d9b240436fe05d3f8cedf199449210d6995a99033
+// openapi.yaml sha256: c994e4dfa1a05f9df647bb6cff7e43f5a52e2aad0b6097eff36e7c8c0db3595a
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -60,7 +60,7 @@ export interface paths {
          *
          *     - `toolgate_http_requests_total{route,method,status}` and `toolgate_http_request_duration_seconds{route}`: every HTTP request; `route` is the REST operationId (`getDashboard`, …), `mcp_bundle` / `mcp_gateway`, `unmatched` (404) or `other`, never a raw path; `status` is the class (`2xx`, `4xx`, …).
          *     - `toolgate_mcp_requests_total{endpoint,method,outcome}` and `toolgate_mcp_request_duration_seconds{endpoint,method}`: MCP requests by JSON-RPC method (a fixed list of MCP methods, plus `batch`, `stream`, `end_session`, `info`; any other method is counted as `other`).
-         *     - `toolgate_tool_calls_total{server_id,status}`, `toolgate_tool_call_errors_total{server_id}`, `toolgate_tool_call_duration_seconds{server_id}`: `tools/call` by upstream server id (never a tool name) and outcome (`ok`, `tool_error`, `error`, `timeout`, `cancelled`).
+         *     - `toolgate_tool_calls_total{server_id,status}`, `toolgate_tool_call_errors_total{server_id}`, `toolgate_tool_call_duration_seconds{server_id}`: `tools/call` by upstream server id (never a tool name) and outcome (`ok`, `tool_error`, `error`, `timeout`, `cancelled`, `rejected`: refused by the gateway before the upstream was called, for example a pinned argument; not counted in `toolgate_tool_call_errors_total`).
          *     - `toolgate_upstream_up{server_id,status}`: 1 when an enabled upstream is connected, else 0.
          *     - `toolgate_mcp_sessions`: open MCP sessions. `toolgate_rate_limit_rejections_total{subject}`: 429 answers by budget (`api_key`, `session`, `address`). `toolgate_db_pool_connections{state}`: database pool connections (`used`, `free`) and waiting requests (`pending_acquire`, `pending_create`).
          *     - Process metrics of prom-client's default set, prefixed `toolgate_` (CPU, memory, event-loop lag, GC, handles).
@@ -2123,7 +2123,7 @@ export interface components {
             /**
              * @description Extra facts; never secrets, request bodies or tool arguments.
              *
-             *     Tool calls: `endpoint` (`bundle` or `gateway`), `call_status` (`ok`, `tool_error`, `error`, `timeout`, `cancelled`), `tool_name`, and where known `bundle_id`, `bundle_name`, `server_id`, `server_name`, `user_id`, `api_key_prefix`, `error` (the error message the caller received).
+             *     Tool calls: `endpoint` (`bundle` or `gateway`), `call_status` (`ok`, `tool_error`, `error`, `timeout`, `cancelled`, `rejected`: the caller's mistake, refused before any upstream was called), `tool_name`, and where known `bundle_id`, `bundle_name`, `server_id`, `server_name`, `user_id`, `api_key_prefix`, `error` (the error message the caller received).
              *     Admin actions: `target_type` (`server`, `bundle`, `api_key`, `user`, `invitation`, `settings`, `ai_provider`, `skill`, `generation_job`, …), `target_id`, and facts of the action (ids, names, counts, flags).
              */
             details: {
@@ -2497,8 +2497,8 @@ export interface components {
             /** @description Whether an API key is stored. The key itself is never returned. */
             has_api_key: boolean;
             /**
-             * @description Masked form of the key: its first 3 and last 4 characters (`sk-…a1b2`) for keys of 20 characters or more, only the last 4 (`…a1b2`) for keys of 12 to 19, and `…` for shorter ones; null without a key.
-             * @example sk-…a1b2
+             * @description Masked form of the key, the same shape for every key: its last 4 characters (`…a1b2`) for keys of 12 characters or more, `…` for shorter ones; null without a key.
+             * @example …a1b2
              */
             api_key_masked: string | null;
             /** @description True when the stored key can no longer be decrypted (for example after a master-key loss; set a new `api_key`), or when the provider answered that the model or endpoint does not exist (404) in a test or a call (change `model` or `endpoint`, or test again once it exists). */

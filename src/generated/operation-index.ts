@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 49ac42a04d70e94835c1af6d9b240436fe05d3f8cedf199449210d6995a99033
+// openapi.yaml sha256: c994e4dfa1a05f9df647bb6cff7e43f5a52e2aad0b6097eff36e7c8c0db3595a
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */

@@ -59,9 +59,9 @@ export interface AiProvidersServiceDeps {
  * 12 to 19, nothing for shorter ones (a mask must not give away a large share of a short key).
  */
 export function maskApiKey(key: string): string {
-  if (key.length >= 20) return `${key.slice(0, 3)}…${key.slice(-4)}`;
-  if (key.length >= 12) return `…${key.slice(-4)}`;
-  return '…';
+  // One shape for every key: its last four characters, and only for keys long enough that four
+  // characters give nothing useful away.
+  return key.length >= 12 ? `…${key.slice(-4)}` : '…';
 }
 
 const issue = (loc: (string | number)[], msg: string, type: string, input: unknown): ValidationIssue => ({

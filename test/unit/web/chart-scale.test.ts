@@ -16,3 +16,12 @@ describe('console time charts (web/src/ui/chart-scale.ts)', () => {
     expect(hasIsolatedValues([null, null])).to.equal(false);
   });
 });
+
+describe('console text (web/src/lib/text.ts)', () => {
+  it('puts the noun in the right number', async () => {
+    const { counted } = await import('../../../web/src/lib/text.js');
+    expect(counted(1, 'tool')).to.equal('1 tool');
+    expect(counted(0, 'tool')).to.equal('0 tools');
+    expect(counted(2, 'entry', 'entries')).to.equal('2 entries');
+  });
+});

@@ -1,3 +1,4 @@
+import { counted } from '../lib/text.js';
 import { useState } from 'preact/hooks';
 import { api, call, type Schema } from '../lib/api.js';
 import { formErrors, NO_ERRORS, type FormErrors } from '../lib/forms.js';
@@ -115,7 +116,7 @@ function SettingsForm(props: {
           value={bundleIds}
           onValue={setBundleIds}
           error={errors.fields.bundle_ids}
-          options={props.bundles.map((b) => ({ value: b.id, label: `${b.name} (${b.tool_count} tools)` }))}
+          options={props.bundles.map((b) => ({ value: b.id, label: `${b.name} (${counted(b.tool_count, 'tool')})` }))}
         />
       ) : (
         <p class="muted">No bundles you may use yet: the gateway serves nothing until one exists.</p>

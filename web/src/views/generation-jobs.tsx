@@ -1,3 +1,4 @@
+import { counted } from '../lib/text.js';
 import { useLocation, useRoute } from 'preact-iso';
 import { useState } from 'preact/hooks';
 import { api, ApiError, call, type Schema } from '../lib/api.js';
@@ -195,7 +196,7 @@ export function GenerationJobView() {
             {j.deployed_server && (
               <p class="notice ok">
                 Deployed as <a href={`/servers/${j.deployed_server.server_id}`}>{j.deployed_server.server_name}</a> with{' '}
-                {j.deployed_server.tool_count} tools.
+                {counted(j.deployed_server.tool_count, 'tool')}.
               </p>
             )}
           </Section>

@@ -1,3 +1,4 @@
+import { counted } from '../lib/text.js';
 import { useLocation, useRoute } from 'preact-iso';
 import { useState } from 'preact/hooks';
 import { api, ApiError, call, errorMessage, type Schema } from '../lib/api.js';
@@ -161,7 +162,7 @@ export function ServerDetailView() {
               </dd>
               <dt>Catalog</dt>
               <dd>
-                {s.tool_count} tools · {s.resource_count} resources · {s.prompt_count} prompts
+                {counted(s.tool_count, 'tool')} · {counted(s.resource_count, 'resource')} · {counted(s.prompt_count, 'prompt')}
               </dd>
               <dt>Probe latency</dt>
               <dd>{ms(s.latency_ms)}</dd>

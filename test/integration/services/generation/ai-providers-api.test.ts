@@ -63,7 +63,7 @@ describe('AI providers (/api/v1/settings/providers)', function () {
         model: 'gpt-test',
         display_name: 'openai gpt-test',
         has_api_key: true,
-        api_key_masked: `sk-…${apiKey.slice(-4)}`,
+        api_key_masked: `…${apiKey.slice(-4)}`,
         needs_reconfiguration: false,
         endpoint: openai.url,
         is_active: true,
@@ -161,7 +161,7 @@ describe('AI providers (/api/v1/settings/providers)', function () {
       const newKey = key('patch-new');
       keys.push(apiKey, newKey);
       const rekeyed = track(await admin.client.patch(`${BASE}/${id}`, { api_key: newKey }));
-      expect(rekeyed.body.api_key_masked).to.equal(`sk-…${newKey.slice(-4)}`);
+      expect(rekeyed.body.api_key_masked).to.equal(`…${newKey.slice(-4)}`);
       expect(t.server.services.secrets.open((await row(id)).api_key_sealed)).to.equal(newKey);
       const keyless = track(await admin.client.patch(`${BASE}/${id}`, { api_key: null }));
       expect(keyless.body).to.include({ has_api_key: false, api_key_masked: null });
