@@ -49,8 +49,9 @@ function writable(row: Partial<SkillWrite>): Record<string, unknown> {
   return out;
 }
 
-/** The one unique rule of skills: names. */
-const nameTaken = conflictOnUnique({ skills_name_key: ['A skill with this name exists', 'skill_name_taken'] });
+/** The one unique rule of skills: names. The conflict names the skill. */
+const nameTaken = (name: string | undefined) =>
+  conflictOnUnique({ skills_name_key: [name ? `A skill named "${name}" exists` : 'A skill with this name exists', 'skill_name_taken'] });
 
 /** Persistence of the skill library: skills and their files. */
 export class SkillsStore {
@@ -85,7 +86,7 @@ export class SkillsStore {
 
   /** Inserts a skill; a taken name is a ConflictError (`skill_name_taken`). */
   async insert(row: SkillWrite): Promise<DbSkillRow> {
-    const [created] = await this.db('skills').insert(writable(row)).returning(SKILL_COLUMNS).catch(nameTaken);
+    const [created] = await this.db('skills').insert(writable(row)).returning(SKILL_COLUMNS).catch(nameTaken(row.name));
     return created as DbSkillRow;
   }
 
@@ -95,7 +96,7 @@ export class SkillsStore {
       .where({ id })
       .update({ ...writable(patch), updated_at: now })
       .returning(SKILL_COLUMNS)
-      .catch(nameTaken);
+      .catch(nameTaken(patch.name));
     return row as DbSkillRow | undefined;
   }
 

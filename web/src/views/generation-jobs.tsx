@@ -75,7 +75,11 @@ export function GenerationJobsView() {
       <Loaded state={jobs} feature="Server generation">
         {(data) =>
           data.items.length === 0 ? (
-            <Empty>No generation jobs{status ? ` ${status}` : ''}.</Empty>
+            <Empty>
+              No generation jobs{status ? ` ${status}` : ''}.
+              {!status &&
+                ' Generating a server needs an LLM provider: add one under Settings → AI providers, then describe the server you want.'}
+            </Empty>
           ) : (
             <>
               <ul class="job-list">

@@ -70,6 +70,7 @@ describe('Skill library (/api/v1/skills)', function () {
       const res = await t.owner.post('/api/v1/skills', skill('twice'));
       expect(res.status).to.equal(409);
       expect(res.body.code).to.equal('skill_name_taken');
+      expect(res.body.detail).to.equal('A skill named "twice" exists');
     });
 
     for (const bad of ['-lead', 'trail-', 'dou--ble', 'Upper', 'under_score', 'a'.repeat(65)]) {
