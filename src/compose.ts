@@ -305,6 +305,15 @@ function buildServices(input: {
     retryMaxMs: config.upstreamRetryMaxMs,
     maxFastRetries: config.upstreamMaxFastRetries,
     outboundPolicy,
+    ...(config.upstreamAffineMaxPerServer > 0
+      ? {
+          affinity: {
+            maxPerServer: config.upstreamAffineMaxPerServer,
+            maxPerUser: config.upstreamAffineMaxPerUser,
+            idleMs: config.upstreamAffineIdleMs,
+          },
+        }
+      : {}),
   });
   const catalogSync = new CatalogSync({
     tx,
@@ -397,6 +406,7 @@ function buildServices(input: {
   });
   metrics.setSources({
     upstreams: () => pool.serverIds().map((serverId) => ({ serverId, status: pool.state(serverId)?.status ?? 'connecting' })),
+    affineConnections: () => pool.affinityStats(),
     dbPool: () => db.poolStats(),
   });
   const aiProviders = new AiProvidersService({

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { JSONRPCErrorException } from 'json-rpc-2.0';
-import { DownstreamRpcError, type DownstreamPeer, type ToolCallResult } from '../domain/upstream-call.js';
+import { DownstreamRpcError, relayedCapabilities, type DownstreamPeer, type ToolCallResult } from '../domain/upstream-call.js';
 import { RpcCode } from './protocol.js';
 
 /** Where a task is in its life (MCP tasks: 2025-11-25 and the 2026-07-28 extension share the names). */
@@ -173,6 +173,10 @@ export class TaskRegistry {
       has: (capability) => typeof capabilities?.[capability] === 'object' && capabilities[capability] !== null,
       request: (method, params, signal) => this.ask(task.id, method, params, signal),
       log: () => undefined,
+      affinity: () => {
+        const relayed = relayedCapabilities(capabilities);
+        return relayed ? { key: `task owner ${task.owner}`, owner: task.owner, capabilities: relayed } : undefined;
+      },
     };
   }
 

@@ -9,6 +9,7 @@ import {
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
+  type ClientCapabilities,
   type Implementation,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -144,6 +145,8 @@ export class UpstreamConnection {
     public spec: UpstreamServerSpec,
     private readonly options: UpstreamPoolOptions,
     private readonly events: UpstreamEvents,
+    /** What the connection declares toward the upstream (a session-affine connection: its caller's features). */
+    private readonly clientCapabilities: ClientCapabilities = RELAY_CLIENT_CAPABILITIES,
   ) {
     this.directCalls = new DirectCalls(options.deadlines ?? new DeadlineWheel());
   }
@@ -345,7 +348,8 @@ export class UpstreamConnection {
    * that call's context (the router attributes messages by it).
    */
   private connect(): Promise<void> {
-    return outsideCalls(() => this.connectNow());
+    // An unexpected throw while setting up must not leave the connection `connecting` for ever.
+    return outsideCalls(() => this.connectNow()).catch((err: unknown) => this.failed(this.generation, describeError(err)));
   }
 
   private async connectNow(): Promise<void> {
@@ -363,8 +367,8 @@ export class UpstreamConnection {
       }
       if (gen !== this.generation || this.closed) return;
     }
-    const client = new Client(this.options.clientInfo, { capabilities: RELAY_CLIENT_CAPABILITIES });
-    this.router.install(client);
+    const client = new Client(this.options.clientInfo, { capabilities: this.clientCapabilities });
+    this.router.install(client, this.clientCapabilities);
     client.setNotificationHandler(ProgressNotificationSchema, (n) => this.onProgressNotification(n.params));
     let transport: Transport;
     try {
