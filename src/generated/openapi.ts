@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 01c4d6f674d325f5ea2123ce5d8707c93865c0425afaa18a387ed6b541a50fb9
+// openapi.yaml sha256: 62f07fa0851ec94ad2d74cdc7dc85425265f1f38628c3a3752ef193c2bc28595
 /* eslint-disable */
 export interface paths {
     "/health": {

@@ -100,6 +100,8 @@ export interface UpstreamEvents {
 }
 
 const PROBE_TIMEOUT_MS = 10_000;
+/** How early a timer may fire by the wall clock (ms rounding): a timeout this close to the deadline is ours. */
+const CLOCK_SLACK_MS = 5;
 
 /**
  * One MCP client for one upstream server, shared by every caller: connects, re-initialises,
@@ -292,7 +294,14 @@ export class UpstreamConnection {
           this.reconnectNow('upstream session expired');
           continue;
         }
-        const mapped = callError(err, what, this.spec.name, timeoutMs);
+        // The SDK's own errors share codes with what an upstream may answer: -32001 is our timeout
+        // only once the deadline has passed, -32000 our "connection closed" only once the
+        // connection is gone (the SDK reports the close before it fails the pending requests).
+        const transportFailed =
+          err instanceof McpError &&
+          ((err.code === ErrorCode.RequestTimeout && Date.now() >= deadline - CLOCK_SLACK_MS) ||
+            (err.code === ErrorCode.ConnectionClosed && (this.client !== client || this.closed)));
+        const mapped = callError(err, what, this.spec.name, timeoutMs, transportFailed);
         if (this.client === client && !(err instanceof McpError) && mapped.kind === 'unavailable') {
           // The transport itself failed (HTTP upstream gone, socket reset): reconnect with backoff.
           this.lost(describeError(err));

@@ -9,7 +9,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { DeadlineWheel } from '../lib/deadline-wheel.js';
 import { memberSpan } from '../lib/json-members.js';
@@ -22,7 +22,7 @@ import {
   type UpstreamCaller,
 } from '../domain/upstream-call.js';
 import { withResultText } from '../domain/result-text.js';
-import { InvalidAnswerError } from './upstream-errors.js';
+import { InvalidAnswerError, UpstreamAnswerError } from './upstream-errors.js';
 import { AffineConnections, type AffineLease, type AffinityOptions, type AffinityStats } from './affine-connections.js';
 import {
   UpstreamConnection,
@@ -105,7 +105,7 @@ export function callResult(reply: DirectReply): ToolCallResult {
   if (message.error !== undefined) {
     const e = isObject(message.error) ? message.error : {};
     const code = Number.isInteger(e.code) ? (e.code as number) : ErrorCode.InternalError;
-    throw new McpError(code, typeof e.message === 'string' ? e.message : 'Unknown error', e.data);
+    throw new UpstreamAnswerError(code, typeof e.message === 'string' ? e.message : 'Unknown error', e.data);
   }
   const result = message.result;
   if (
