@@ -61,7 +61,7 @@ export class RequestDispatch {
     headers: Record<string, string>,
   ): Promise<void> {
     const view = target.view();
-    const channel = new ResponseChannel(res, headers, this.deps.slowMs, this.deps.deadlines);
+    const channel = new ResponseChannel(res, headers, this.deps.slowMs, this.deps.deadlines, base.session);
     const controllers: Cancellation[] = [];
     if (base.era === 'stateless') {
       // In 2026-07-28 closing the response stream cancels the request.
