@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 62f07fa0851ec94ad2d74cdc7dc85425265f1f38628c3a3752ef193c2bc28595
+// openapi.yaml sha256: d37b215978f8e32d4924d65adf57d67bf48cd064ed3d4974f4d3292e8147f5e7
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */
