@@ -311,6 +311,7 @@ function buildServices(input: {
             maxPerServer: config.upstreamAffineMaxPerServer,
             maxPerUser: config.upstreamAffineMaxPerUser,
             idleMs: config.upstreamAffineIdleMs,
+            spares: config.upstreamAffineSpares,
           },
         }
       : {}),

@@ -50,6 +50,7 @@ export interface Config {
   readonly upstreamAffineMaxPerServer: number;
   readonly upstreamAffineMaxPerUser: number;
   readonly upstreamAffineIdleMs: number;
+  readonly upstreamAffineSpares: number;
   /** Hosts or CIDR ranges outbound fetches may reach although private, loopback or link-local. */
   readonly outboundAllowlist: readonly string[];
   /** GitHub REST API base URL for skill catalogs. */
@@ -225,6 +226,12 @@ export const SETTINGS: readonly Setting[] = [
     key: 'upstreamAffineMaxPerUser',
     schema: { type: 'integer', minimum: 1, maximum: 100000, default: 8 },
     doc: 'Most session-affine connections one user (or bundle key) holds to one upstream at a time.',
+  },
+  {
+    env: 'TOOLGATE_UPSTREAM_AFFINE_SPARES',
+    key: 'upstreamAffineSpares',
+    schema: { type: 'integer', minimum: 0, maximum: 1, default: 1 },
+    doc: 'Warm session-affine connections kept ready per stdio or HTTP+SSE upstream (0 or 1), so a caller that declared sampling, elicitation or roots does not wait for a process to start; a spare declares all three.',
   },
   {
     env: 'TOOLGATE_UPSTREAM_AFFINE_IDLE_MS',

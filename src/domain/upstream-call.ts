@@ -91,19 +91,20 @@ export interface CallerAffinity {
   readonly capabilities: { readonly sampling?: object; readonly elicitation?: object; readonly roots?: object };
 }
 
+/** Whether a declared capability value is one (an object). */
+const feature = (v: unknown): v is object => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /** The client features a caller declared that an upstream may use, as a connection declares them; undefined when none. */
 export function relayedCapabilities(declared: Record<string, unknown> | undefined): CallerAffinity['capabilities'] | undefined {
   if (!declared) return undefined;
-  const out: { sampling?: object; elicitation?: object; roots?: object } = {};
-  let any = false;
-  for (const name of ['sampling', 'elicitation', 'roots'] as const) {
-    const value = declared[name];
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      out[name] = value;
-      any = true;
-    }
-  }
-  return any ? out : undefined;
+  const { sampling, elicitation, roots } = declared;
+  // A caller that declared none (the usual plain call) costs no allocation.
+  if (!feature(sampling) && !feature(elicitation) && !feature(roots)) return undefined;
+  return {
+    ...(feature(sampling) ? { sampling } : {}),
+    ...(feature(elicitation) ? { elicitation } : {}),
+    ...(feature(roots) ? { roots } : {}),
+  };
 }
 
 /** A JSON-RPC error answer of a downstream client (or the gateway's own refusal on its behalf). */

@@ -1,5 +1,6 @@
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { CallerAffinity } from '../domain/upstream-call.js';
+import { RELAY_CLIENT_CAPABILITIES } from './downstream-router.js';
 import { UpstreamConnection, type UpstreamEvents, type UpstreamPoolOptions, type UpstreamServerSpec } from './upstream-connection.js';
 
 /** Bounds of the session-affine upstream connections (from the process configuration). */
@@ -10,6 +11,11 @@ export interface AffinityOptions {
   readonly maxPerUser: number;
   /** How long an unused session-affine connection is kept for its caller before it is closed. */
   readonly idleMs: number;
+  /**
+   * Warm connections kept ready per server (0 or 1), so a caller's first call does not wait for a
+   * stdio process to start: taken by a call that finds no idle connection of its caller.
+   */
+  readonly spares?: number;
 }
 
 /** A session-affine connection lent to one call; `release` when the call settles. */
@@ -55,6 +61,8 @@ const SILENT: UpstreamEvents = { onConnected: () => undefined, onStateChange: ()
 export class AffineConnections {
   private readonly entries = new Set<Entry>();
   private readonly byServer = new Map<string, Set<Entry>>();
+  /** The warm spare of each server (declaring every relayed feature, so it fits any caller). */
+  private readonly spares = new Map<string, UpstreamConnection>();
   private closed = false;
 
   constructor(
@@ -101,25 +109,46 @@ export class AffineConnections {
     // (Re-read: closing the last idle connection above may have let go of the server's set.)
     let held = this.byServer.get(spec.id);
     if (!held) this.byServer.set(spec.id, (held = new Set()));
-    const connection = new UpstreamConnection(spec, this.poolOptions, SILENT, { ...affinity.capabilities } as ClientCapabilities);
+    // The server's warm spare when it is up (a fresh one starts in its place), else a new connection
+    // declaring exactly the caller's features.
+    const spare = this.spares.get(spec.id);
+    let connection: UpstreamConnection;
+    if (spare && spare.state.status === 'connected') {
+      this.spares.delete(spec.id);
+      connection = spare;
+      this.warm(spec);
+    } else {
+      connection = new UpstreamConnection(spec, this.poolOptions, SILENT, { ...affinity.capabilities } as ClientCapabilities);
+    }
     const entry: Entry = { connection, serverId: spec.id, key, owner: affinity.owner, busy: false, idleTimer: undefined };
     held.add(entry);
     this.entries.add(entry);
-    connection.start();
+    if (connection !== spare) connection.start();
     return this.take(entry);
   }
 
-  /** Closes every session-affine connection to a server (it was changed, disabled or removed). */
+  /** Starts the warm spare of a server that cannot attribute (stdio, HTTP+SSE), if spares are kept. */
+  warm(spec: UpstreamServerSpec): void {
+    if (this.closed || !this.options.spares || this.spares.has(spec.id)) return;
+    const spare = new UpstreamConnection(spec, this.poolOptions, SILENT, RELAY_CLIENT_CAPABILITIES);
+    this.spares.set(spec.id, spare);
+    spare.start();
+  }
+
+  /** Closes every session-affine connection to a server, and its spare (it was changed, disabled or removed). */
   async closeServer(serverId: string): Promise<void> {
+    const spare = this.spares.get(serverId);
+    this.spares.delete(serverId);
     const servers = this.byServer.get(serverId);
-    if (!servers) return;
-    await Promise.all([...servers].map((e) => this.drop(e)));
+    await Promise.all([spare?.close(), ...[...(servers ?? [])].map((e) => this.drop(e))]);
   }
 
   /** Closes every connection. */
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.entries].map((e) => this.drop(e)));
+    const spares = [...this.spares.values()];
+    this.spares.clear();
+    await Promise.all([...spares.map((c) => c.close()), ...[...this.entries].map((e) => this.drop(e))]);
   }
 
   /** Busy and idle connections per server. */

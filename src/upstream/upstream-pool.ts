@@ -191,8 +191,8 @@ export class UpstreamPool implements UpstreamCaller {
    */
   private leaseFor(shared: UpstreamConnection, options: UpstreamCallOptions): AffineLease | undefined {
     const peer = options.downstream;
-    if (peer === undefined || peer.affinity === undefined || this.affine === undefined) return undefined;
-    if (shared.spec.connection.transport === 'streamable_http') return undefined;
+    if (this.affine === undefined || peer?.affinity === undefined || shared.spec.connection.transport === 'streamable_http')
+      return undefined;
     const affinity = peer.affinity();
     return affinity ? this.affine.lease(shared.spec, affinity) : undefined;
   }
@@ -232,6 +232,7 @@ export class UpstreamPool implements UpstreamCaller {
     const connection = new UpstreamConnection(spec, this.options, this.relay);
     this.connections.set(spec.id, connection);
     connection.start();
+    if (spec.connection.transport !== 'streamable_http') this.affine?.warm(spec);
   }
 
   /** Disconnects and forgets a server (its stdio process ends). */
