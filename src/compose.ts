@@ -343,6 +343,16 @@ function buildServices(input: {
     retryMaxMs: config.upstreamRetryMaxMs,
     maxFastRetries: config.upstreamMaxFastRetries,
     outboundPolicy,
+    ...(config.upstreamAffineMaxPerServer > 0
+      ? {
+          affinity: {
+            maxPerServer: config.upstreamAffineMaxPerServer,
+            maxPerUser: config.upstreamAffineMaxPerUser,
+            idleMs: config.upstreamAffineIdleMs,
+            spares: config.upstreamAffineSpares,
+          },
+        }
+      : {}),
   });
   const catalogSync = new CatalogSync({
     tx,
@@ -448,6 +458,7 @@ function buildServices(input: {
   metrics.setSources({
     callRecords: () => callRecorder.health(),
     upstreams: () => pool.serverIds().map((serverId) => ({ serverId, status: pool.state(serverId)?.status ?? 'connecting' })),
+    affineConnections: () => pool.affinityStats(),
     dbPool: () => db.poolStats(),
   });
   const aiProviders = new AiProvidersService({

@@ -52,6 +52,10 @@ export interface Config {
   readonly upstreamRetryMaxMs: number;
   /** Failed attempts retried on the backoff schedule before an upstream is retried only once per health-check interval. */
   readonly upstreamMaxFastRetries: number;
+  readonly upstreamAffineMaxPerServer: number;
+  readonly upstreamAffineMaxPerUser: number;
+  readonly upstreamAffineIdleMs: number;
+  readonly upstreamAffineSpares: number;
   /** Hosts or CIDR ranges outbound fetches may reach although private, loopback or link-local. */
   readonly outboundAllowlist: readonly string[];
   /** GitHub REST API base URL for skill catalogs. */
@@ -243,6 +247,30 @@ export const SETTINGS: readonly Setting[] = [
     key: 'upstreamMaxFastRetries',
     schema: { type: 'integer', minimum: 0, maximum: 1000, default: 8 },
     doc: 'Reconnect attempts on the backoff schedule before retrying only once per health-check interval.',
+  },
+  {
+    env: 'TOOLGATE_UPSTREAM_AFFINE_MAX_PER_SERVER',
+    key: 'upstreamAffineMaxPerServer',
+    schema: { type: 'integer', minimum: 0, maximum: 100000, default: 64 },
+    doc: 'Most session-affine connections to one stdio or HTTP+SSE upstream (callers that declared sampling, elicitation or roots get one of their own per call, see docs/mcp-endpoints.md); 0 turns them off. Past the bound such a call shares the pooled connection.',
+  },
+  {
+    env: 'TOOLGATE_UPSTREAM_AFFINE_MAX_PER_USER',
+    key: 'upstreamAffineMaxPerUser',
+    schema: { type: 'integer', minimum: 1, maximum: 100000, default: 8 },
+    doc: 'Most session-affine connections one user (or bundle key) holds to one upstream at a time.',
+  },
+  {
+    env: 'TOOLGATE_UPSTREAM_AFFINE_SPARES',
+    key: 'upstreamAffineSpares',
+    schema: { type: 'integer', minimum: 0, maximum: 1, default: 1 },
+    doc: 'Warm session-affine connections kept ready per stdio or HTTP+SSE upstream (0 or 1), so a caller that declared sampling, elicitation or roots does not wait for a process to start; a spare declares all three.',
+  },
+  {
+    env: 'TOOLGATE_UPSTREAM_AFFINE_IDLE_MS',
+    key: 'upstreamAffineIdleMs',
+    schema: { type: 'integer', minimum: 100, maximum: 86400000, default: 120000 },
+    doc: 'How long an unused session-affine upstream connection is kept for its caller before it is closed (its stdio process ends).',
   },
   {
     env: 'TOOLGATE_OUTBOUND_ALLOWLIST',

@@ -72,6 +72,39 @@ export interface DownstreamPeer {
   request(method: string, params: Record<string, unknown> | undefined, signal: AbortSignal): Promise<Record<string, unknown>>;
   /** Relays an upstream `notifications/message` (the peer applies the client's log level). */
   log(params: Record<string, unknown>): void;
+  /**
+   * Who the caller is, when it declared a client feature an upstream may use during its calls
+   * (sampling, elicitation, roots); undefined for a caller that declared none. An upstream whose
+   * transport cannot tell its callers apart serves such a caller on a connection of its own
+   * (see UpstreamPool). Read only on that path, never for a shared-connection call.
+   */
+  affinity?(): CallerAffinity | undefined;
+}
+
+/** Which caller a session-affine upstream connection belongs to, and what it declares upstream. */
+export interface CallerAffinity {
+  /** The caller: a stateful session, or a 2026-07-28 caller's route scope and credential. */
+  readonly key: string;
+  /** Whose share of the per-user bound the connection counts against (a user, or a key's credential). */
+  readonly owner: string;
+  /** The client features the caller declared, and that its connection declares upstream. */
+  readonly capabilities: { readonly sampling?: object; readonly elicitation?: object; readonly roots?: object };
+}
+
+/** Whether a declared capability value is one (an object). */
+const feature = (v: unknown): v is object => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The client features a caller declared that an upstream may use, as a connection declares them; undefined when none. */
+export function relayedCapabilities(declared: Record<string, unknown> | undefined): CallerAffinity['capabilities'] | undefined {
+  if (!declared) return undefined;
+  const { sampling, elicitation, roots } = declared;
+  // A caller that declared none (the usual plain call) costs no allocation.
+  if (!feature(sampling) && !feature(elicitation) && !feature(roots)) return undefined;
+  return {
+    ...(feature(sampling) ? { sampling } : {}),
+    ...(feature(elicitation) ? { elicitation } : {}),
+    ...(feature(roots) ? { roots } : {}),
+  };
 }
 
 /** A JSON-RPC error answer of a downstream client (or the gateway's own refusal on its behalf). */

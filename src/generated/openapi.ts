@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: c994e4dfa1a05f9df647bb6cff7e43f5a52e2aad0b6097eff36e7c8c0db3595a
+// openapi.yaml sha256: e07de00615fb66df15133a10ed90bd043148e858d238821a036cea482a02e7e0
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -1491,7 +1491,7 @@ export interface paths {
         };
         /**
          * Open the server-to-client stream of a bundle session
-         * @description Opens a server-to-client SSE stream for a legacy session (`Mcp-Session-Id` required), carrying notifications such as `notifications/tools/list_changed` as events with ids (1, 2, … per session). A new stream replaces the session's previous one. `Last-Event-ID` replays the events after that id that the session kept (its latest 100, at most 1 MiB, including those sent while it had no open stream), then continues live. Not offered in 2026-07-28 (405).
+         * @description Opens a server-to-client SSE stream for a legacy session (`Mcp-Session-Id` required), carrying notifications such as `notifications/tools/list_changed` as events with ids (1, 2, … per session). A new stream replaces the session's previous one. `Last-Event-ID` replays the events after that id that the session kept (its latest 100, at most 1 MiB, including those sent while it had no open stream), then continues live. The stream opens with a priming event (the latest event's `id`, `retry: 1000`, no data). A `Last-Event-ID` of a POST response stream (`p<stream>.<n>`: POST streams of a session are resumable too, and open with a priming event of their own) resumes that stream instead: the events after that id, then the rest as they come, its response last, after which it ends; the session's GET stream is left as it is. A POST stream the session no longer keeps (its latest 32, at most 1 MiB) is 400. Not offered in 2026-07-28 (405).
          *
          *     **Authorization:** the bundle key in the path is the credential (`x-auth: bundle_key`); no user credential is needed. An unknown key answers 404.
          */
@@ -1593,7 +1593,7 @@ export interface paths {
         };
         /**
          * Open the server-to-client stream of a gateway session
-         * @description Opens a server-to-client SSE stream for a legacy session (`Mcp-Session-Id` required), carrying notifications such as `notifications/tools/list_changed` as events with ids (1, 2, … per session). A new stream replaces the session's previous one. `Last-Event-ID` replays the events after that id that the session kept (its latest 100, at most 1 MiB, including those sent while it had no open stream), then continues live. Not offered in 2026-07-28 (405).
+         * @description Opens a server-to-client SSE stream for a legacy session (`Mcp-Session-Id` required), carrying notifications such as `notifications/tools/list_changed` as events with ids (1, 2, … per session). A new stream replaces the session's previous one. `Last-Event-ID` replays the events after that id that the session kept (its latest 100, at most 1 MiB, including those sent while it had no open stream), then continues live. The stream opens with a priming event (the latest event's `id`, `retry: 1000`, no data). A `Last-Event-ID` of a POST response stream (`p<stream>.<n>`: POST streams of a session are resumable too, and open with a priming event of their own) resumes that stream instead: the events after that id, then the rest as they come, its response last, after which it ends; the session's GET stream is left as it is. A POST stream the session no longer keeps (its latest 32, at most 1 MiB) is 400. Not offered in 2026-07-28 (405).
          *
          *     **Authorization:** a user API key in `Authorization: Bearer` with the `mcp` scope (any role). Cookies are not accepted on this endpoint.
          */

@@ -48,6 +48,8 @@ export interface PoolStats {
 export interface MetricsSources {
   /** Every upstream server the pool holds, with its connection status. */
   upstreams?: () => Iterable<{ serverId: string; status: string }>;
+  /** Session-affine upstream connections per server, busy and idle. */
+  affineConnections?: () => Iterable<{ serverId: string; busy: number; idle: number }>;
   /** Open MCP sessions. */
   mcpSessions?: () => number;
   /** The database pool; undefined when the driver has none to report. */
@@ -235,6 +237,19 @@ export class Metrics {
         this.reset();
         for (const u of sources().upstreams?.() ?? [])
           this.set({ server_id: u.serverId, status: u.status }, u.status === 'connected' ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'toolgate_upstream_affine_connections',
+      help: 'Session-affine upstream connections (a caller that declared sampling, elicitation or roots, on a stdio or HTTP+SSE upstream), by server id and state (`busy`, `idle`).',
+      labelNames: ['server_id', 'state'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const a of sources().affineConnections?.() ?? []) {
+          this.set({ server_id: a.serverId, state: 'busy' }, a.busy);
+          this.set({ server_id: a.serverId, state: 'idle' }, a.idle);
+        }
       },
     });
     new Gauge({

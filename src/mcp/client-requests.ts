@@ -1,4 +1,4 @@
-import { DownstreamRpcError, type DownstreamPeer } from '../domain/upstream-call.js';
+import { DownstreamRpcError, relayedCapabilities, type CallerAffinity, type DownstreamPeer } from '../domain/upstream-call.js';
 import type { Era, RpcMessage } from './protocol.js';
 import { RpcCode } from './protocol.js';
 import type { Session } from './sessions.js';
@@ -29,6 +29,8 @@ export interface PeerRequest {
   readonly capabilities: Record<string, unknown> | undefined;
   /** The 2026-07-28 request's `_meta` log level, when it set one. */
   readonly logLevel: LogLevel | undefined;
+  /** Whose share of the per-user bound of session-affine upstream connections the caller uses. */
+  readonly owner: string;
   /** Writes a message related to the request on its response stream (switching it to SSE). */
   write(message: Record<string, unknown>): void;
 }
@@ -43,21 +45,9 @@ export class ClientRequests {
   private readonly pending = new Map<string, Map<string, Pending>>();
   private seq = 0;
 
-  /** The peer the pool relays to while `req`'s upstream call runs. */
+  /** The peer the pool relays to while `req`'s upstream call runs (its methods on a prototype: no closures per request). */
   peer(req: PeerRequest): DownstreamPeer {
-    const capabilities = req.era === 'stateful' ? req.session?.clientCapabilities : req.capabilities;
-    return {
-      // A 2026-07-28 caller answers through input-required results, which only tools/call,
-      // prompts/get and resources/read carry (src/mcp/input-required.ts serves those); during
-      // any other of its requests it is treated as lacking the capability.
-      has: (capability) => req.era === 'stateful' && req.session !== null && isObject(capabilities?.[capability]),
-      request: (method, params, signal) => this.send(req, method, params, signal),
-      log: (params) => {
-        const threshold = req.era === 'stateful' ? (req.session?.logLevel ?? 'debug') : req.logLevel;
-        if (threshold === undefined || !passes(params.level, threshold)) return;
-        req.write({ jsonrpc: '2.0', method: 'notifications/message', params });
-      },
-    };
+    return new RequestPeer(this, req);
   }
 
   /** Hands a client's JSON-RPC response to the relayed request it answers; false when none waits for it. */
@@ -91,7 +81,8 @@ export class ClientRequests {
     for (const p of waiting.values()) p.reject(new DownstreamRpcError(RpcCode.InternalError, 'The client session ended'));
   }
 
-  private send(
+  /** Sends a server-to-client request on `req`'s response stream and waits for the session's answer. */
+  send(
     req: PeerRequest,
     method: string,
     params: Record<string, unknown> | undefined,
@@ -142,4 +133,39 @@ export class ClientRequests {
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The caller of one downstream request as the pool relays to it. */
+class RequestPeer implements DownstreamPeer {
+  constructor(
+    private readonly requests: ClientRequests,
+    private readonly req: PeerRequest,
+  ) {}
+
+  // A 2026-07-28 caller answers through input-required results, which only tools/call,
+  // prompts/get and resources/read carry (src/mcp/input-required.ts serves those); during any
+  // other of its requests it is treated as lacking the capability.
+  has(capability: 'sampling' | 'elicitation' | 'roots'): boolean {
+    const { req } = this;
+    return req.era === 'stateful' && req.session !== null && isObject(req.session.clientCapabilities?.[capability]);
+  }
+
+  request(method: string, params: Record<string, unknown> | undefined, signal: AbortSignal): Promise<Record<string, unknown>> {
+    return this.requests.send(this.req, method, params, signal);
+  }
+
+  log(params: Record<string, unknown>): void {
+    const { req } = this;
+    const threshold = req.era === 'stateful' ? (req.session?.logLevel ?? 'debug') : req.logLevel;
+    if (threshold === undefined || !passes(params.level, threshold)) return;
+    req.write({ jsonrpc: '2.0', method: 'notifications/message', params });
+  }
+
+  /** A stateful session that declared sampling, elicitation or roots: the session is the caller. */
+  affinity(): CallerAffinity | undefined {
+    const { req } = this;
+    if (req.era !== 'stateful' || req.session === null) return undefined;
+    const capabilities = relayedCapabilities(req.session.clientCapabilities);
+    return capabilities ? { key: `session ${req.session.id}`, owner: req.owner, capabilities } : undefined;
+  }
 }

@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { DownstreamRpcError, type CallSignal, type DownstreamPeer } from '../domain/upstream-call.js';
+import { DownstreamRpcError, relayedCapabilities, type CallSignal, type DownstreamPeer } from '../domain/upstream-call.js';
 import { LOG_LEVELS, type LogLevel } from './client-requests.js';
 import { RpcCode } from './protocol.js';
 
@@ -40,6 +40,10 @@ export interface InputRound {
   readonly id: string | number;
   /** Who may continue the exchange: route scope, credential, method, target and arguments. */
   readonly binding: string;
+  /** The caller (route scope and credential), which a session-affine upstream connection belongs to. */
+  readonly caller?: string;
+  /** Whose share of the per-user bound of session-affine upstream connections the caller uses. */
+  readonly owner?: string;
   readonly params: Record<string, unknown>;
   readonly capabilities: Record<string, unknown>;
   readonly logLevel: LogLevel | undefined;
@@ -217,6 +221,13 @@ export class InputExchanges {
         const at = LOG_LEVELS.indexOf(params.level as LogLevel);
         if (at >= 0 && at < LOG_LEVELS.indexOf(threshold)) return;
         exchange.current?.write({ jsonrpc: '2.0', method: 'notifications/message', params });
+      },
+      // What the first round declared: the exchange keeps the connection it started on.
+      affinity: () => {
+        const capabilities = relayedCapabilities(round.capabilities);
+        return capabilities
+          ? { key: `caller ${round.caller ?? round.binding}`, owner: round.owner ?? round.binding, capabilities }
+          : undefined;
       },
     };
     const running = start({

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { McpLogLevel, SessionRecord, SharedSessions } from '../domain/shared-sessions.js';
+import type { PostStreams } from './stream-logs.js';
 
 export type { SessionRecord, SharedSessions } from '../domain/shared-sessions.js';
 
@@ -37,6 +38,8 @@ export interface Session {
   provisional: boolean;
   /** What the GET stream carried, for `Last-Event-ID` replay; created by the first GET stream. */
   events: EventLog | null;
+  /** What its POST response streams carried, for resuming one with `Last-Event-ID`; created by the first. */
+  postStreams?: PostStreams;
   /** The `capabilities` the client declared in `initialize` (sampling, elicitation, roots are relayed only to a client that has them). */
   clientCapabilities?: Record<string, unknown>;
   /** The level `logging/setLevel` chose; unset: every upstream log message of the session's calls is relayed. */
@@ -72,6 +75,11 @@ export class EventLog {
   private lastId = 0;
   private bytes = 0;
   private readonly kept: { id: number; frame: string }[] = [];
+
+  /** The id of the latest event (0 before the first): a GET stream's priming event names it. */
+  get latestId(): number {
+    return this.lastId;
+  }
 
   /** Numbers a JSON-RPC message and keeps its SSE frame; returns the frame. */
   append(data: string): string {
@@ -341,6 +349,7 @@ export class SessionStore {
     this.listening.delete(s);
     s.stream?.end();
     s.stream = null;
+    s.postStreams?.close();
     this.onEnd?.(s);
     return true;
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { JSONRPCErrorException } from 'json-rpc-2.0';
-import { DownstreamRpcError, type DownstreamPeer, type ToolCallResult } from '../domain/upstream-call.js';
+import { DownstreamRpcError, relayedCapabilities, type DownstreamPeer, type ToolCallResult } from '../domain/upstream-call.js';
 import { RpcCode } from './protocol.js';
 
 /** Where a task is in its life (MCP tasks: 2025-11-25 and the 2026-07-28 extension share the names). */
@@ -38,6 +38,15 @@ interface PendingInput {
   readonly params: Record<string, unknown> | undefined;
   readonly resolve: (result: Record<string, unknown>) => void;
   readonly reject: (err: Error) => void;
+  /** Handed to a 2025-11-25 `tasks/result` to put to the caller (so no other one asks it again). */
+  claimed: boolean;
+}
+
+/** An input request of a task, as a 2025-11-25 `tasks/result` puts it to the caller. */
+export interface ClaimedInput {
+  readonly key: string;
+  readonly method: string;
+  readonly params: Record<string, unknown> | undefined;
 }
 
 interface Entry {
@@ -48,6 +57,8 @@ interface Entry {
   /** Input requests by the key the caller answers them with. */
   readonly pending: Map<string, PendingInput>;
   inputSeq: number;
+  /** Called when an input request arrives or the task ends (2025-11-25 `tasks/result` waits on them). */
+  readonly listeners: Set<() => void>;
 }
 
 /** Limits of the registry (from the process configuration). */
@@ -124,7 +135,7 @@ export class TaskRegistry {
     const controller = new AbortController();
     const expiry = setTimeout(() => this.expire(task.id), ttlMs);
     expiry.unref();
-    this.entries.set(task.id, { task, controller, settle, expiry, pending: new Map(), inputSeq: 0 });
+    this.entries.set(task.id, { task, controller, settle, expiry, pending: new Map(), inputSeq: 0, listeners: new Set() });
     this.perOwner.set(owner, held + 1);
     let running: Promise<ToolCallResult>;
     try {
@@ -173,6 +184,10 @@ export class TaskRegistry {
       has: (capability) => typeof capabilities?.[capability] === 'object' && capabilities[capability] !== null,
       request: (method, params, signal) => this.ask(task.id, method, params, signal),
       log: () => undefined,
+      affinity: () => {
+        const relayed = relayedCapabilities(capabilities);
+        return relayed ? { key: `task owner ${task.owner}`, owner: task.owner, capabilities: relayed } : undefined;
+      },
     };
   }
 
@@ -201,6 +216,53 @@ export class TaskRegistry {
     return true;
   }
 
+  /**
+   * The input requests of a task of `owner` no `tasks/result` has put to the caller yet, now
+   * claimed by the caller's `tasks/result` (2025-11-25), which relays each and settles it with
+   * `respond` or `refuse`, or gives it back with `unclaim` when it could not reach the caller.
+   */
+  claimInputs(owner: string, id: string): ClaimedInput[] {
+    const entry = this.entries.get(id);
+    if (!entry || entry.task.owner !== owner) return [];
+    const out: ClaimedInput[] = [];
+    for (const [key, input] of entry.pending) {
+      if (input.claimed) continue;
+      input.claimed = true;
+      out.push({ key, method: input.method, params: input.params });
+    }
+    return out;
+  }
+
+  /** Gives a claimed input request back (the `tasks/result` that claimed it ended first). */
+  unclaim(id: string, key: string): void {
+    const input = this.entries.get(id)?.pending.get(key);
+    if (input) input.claimed = false;
+  }
+
+  /** Fails an input request with the caller's error answer (it goes back to the upstream). */
+  refuse(owner: string, id: string, key: string, err: DownstreamRpcError): void {
+    const entry = this.entries.get(id);
+    if (!entry || entry.task.owner !== owner) return;
+    const input = entry.pending.get(key);
+    if (!input) return;
+    entry.pending.delete(key);
+    input.reject(err);
+    this.afterInput(entry);
+  }
+
+  /** Resolves at the next input request of the task or its end (at once when it has ended). */
+  changed(task: Task): Promise<void> {
+    const entry = this.entries.get(task.id);
+    if (!entry || isTerminal(task.status)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        entry.listeners.delete(done);
+        resolve();
+      };
+      entry.listeners.add(done);
+    });
+  }
+
   private ask(
     id: string,
     method: string,
@@ -226,8 +288,13 @@ export class TaskRegistry {
           signal.removeEventListener('abort', onAbort);
           resolve(v);
         },
-        reject,
+        reject: (e) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(e);
+        },
+        claimed: false,
       });
+      for (const listener of entry.listeners) listener();
       entry.task.status = 'input_required';
       entry.task.statusMessage = "Waiting for the caller's input (tasks/update)";
       entry.task.lastUpdatedAt = new Date();
@@ -272,6 +339,7 @@ export class TaskRegistry {
     for (const input of entry.pending.values()) input.reject(new DownstreamRpcError(RpcCode.RequestCancelled, 'The task has ended'));
     entry.pending.clear();
     entry.settle();
+    for (const listener of [...entry.listeners]) listener();
   }
 
   private expire(id: string): void {

@@ -138,7 +138,7 @@ export class CatalogStore {
   async resourcesOfServers(serverIds?: readonly string[]): Promise<DbResourceRow[]> {
     const q = this.db('mcp_resources')
       .select(RESOURCE_COLUMNS)
-      .orderBy([{ column: 'server_id' }, { column: 'uri' }]);
+      .orderBy([{ column: 'server_id' }, { column: 'position' }, { column: 'uri' }]);
     if (serverIds) q.whereIn('server_id', [...serverIds]);
     return (await q).map(resourceFromDb);
   }
@@ -146,7 +146,7 @@ export class CatalogStore {
   async promptsOfServers(serverIds?: readonly string[]): Promise<DbPromptRow[]> {
     const q = this.db('mcp_prompts')
       .select(PROMPT_COLUMNS)
-      .orderBy([{ column: 'server_id' }, { column: 'name' }]);
+      .orderBy([{ column: 'server_id' }, { column: 'position' }, { column: 'name' }]);
     if (serverIds) q.whereIn('server_id', [...serverIds]);
     return q;
   }
@@ -205,12 +205,16 @@ export class CatalogStore {
     const key = (uri: string, t: boolean) => `${t ? 't' : 'r'}:${uri}`;
     const byKey = new Map(existing.map((r) => [key(r.uri, r.is_template), r.id]));
     const seen = new Set<string>();
+    // Resources and templates are numbered apart, each in the upstream's order.
+    let resourceAt = 0;
+    let templateAt = 0;
     for (const r of resources) {
       const k = key(r.uri, r.is_template);
       if (seen.has(k)) continue;
       seen.add(k);
       const values = {
         ...r,
+        position: r.is_template ? templateAt++ : resourceAt++,
         name: text(r.name) ?? '',
         title: text(r.title),
         description: text(r.description),
@@ -236,10 +240,11 @@ export class CatalogStore {
     const existing: { id: string; name: string }[] = await this.db('mcp_prompts').select('id', 'name').where({ server_id: serverId });
     const byName = new Map(existing.map((p) => [p.name, p.id]));
     const seen = new Set<string>();
+    let position = 0;
     for (const p of prompts) {
       if (seen.has(p.name)) continue;
       seen.add(p.name);
-      const values = { ...p, title: text(p.title), description: text(p.description), arguments: json(p.arguments) };
+      const values = { ...p, position: position++, title: text(p.title), description: text(p.description), arguments: json(p.arguments) };
       const id = byName.get(p.name);
       if (id)
         await this.db('mcp_prompts')

@@ -110,8 +110,8 @@ export class DownstreamRouter {
     return true;
   }
 
-  /** Installs the server-to-client handlers on a new client of the connection. */
-  install(client: Client): void {
+  /** Installs the server-to-client handlers on a new client of the connection (those of the features it declares). */
+  install(client: Client, declared: ClientCapabilities = RELAY_CLIENT_CAPABILITIES): void {
     const relay =
       (capability: 'sampling' | 'elicitation' | 'roots') =>
       async (request: { method: string; params?: Record<string, unknown> }, extra: RequestHandlerExtra<never, never>) => {
@@ -129,9 +129,10 @@ export class DownstreamRouter {
       };
     // The SDK validates these requests against its schemas before the handler runs, and what the
     // caller answers before it goes back upstream.
-    client.setRequestHandler(CreateMessageRequestSchema, relay('sampling') as never);
-    client.setRequestHandler(ElicitRequestSchema, relay('elicitation') as never);
-    client.setRequestHandler(ListRootsRequestSchema, relay('roots') as never);
+    // (The SDK refuses a handler for a feature the client does not declare; the upstream then gets -32601.)
+    if (declared.sampling) client.setRequestHandler(CreateMessageRequestSchema, relay('sampling') as never);
+    if (declared.elicitation) client.setRequestHandler(ElicitRequestSchema, relay('elicitation') as never);
+    if (declared.roots) client.setRequestHandler(ListRootsRequestSchema, relay('roots') as never);
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
       const call = this.attribute();
       if (call && call !== 'ambiguous') call.peer?.log(n.params as Record<string, unknown>);

@@ -9,6 +9,7 @@ import {
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
+  type ClientCapabilities,
   type Implementation,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -100,6 +101,8 @@ export interface UpstreamEvents {
 }
 
 const PROBE_TIMEOUT_MS = 10_000;
+/** How early a timer may fire by the wall clock (ms rounding): a timeout this close to the deadline is ours. */
+const CLOCK_SLACK_MS = 5;
 
 /**
  * One MCP client for one upstream server, shared by every caller: connects, re-initialises,
@@ -145,6 +148,8 @@ export class UpstreamConnection {
     public spec: UpstreamServerSpec,
     private readonly options: UpstreamPoolOptions,
     private readonly events: UpstreamEvents,
+    /** What the connection declares toward the upstream (a session-affine connection: its caller's features). */
+    private readonly clientCapabilities: ClientCapabilities = RELAY_CLIENT_CAPABILITIES,
   ) {
     this.directCalls = new DirectCalls(options.deadlines ?? new DeadlineWheel());
   }
@@ -309,7 +314,14 @@ export class UpstreamConnection {
           this.reconnectNow('upstream session expired');
           continue;
         }
-        const mapped = callError(err, what, this.spec.name, timeoutMs);
+        // The SDK's own errors share codes with what an upstream may answer: -32001 is our timeout
+        // only once the deadline has passed, -32000 our "connection closed" only once the
+        // connection is gone (the SDK reports the close before it fails the pending requests).
+        const transportFailed =
+          err instanceof McpError &&
+          ((err.code === ErrorCode.RequestTimeout && Date.now() >= deadline - CLOCK_SLACK_MS) ||
+            (err.code === ErrorCode.ConnectionClosed && (this.client !== client || this.closed)));
+        const mapped = callError(err, what, this.spec.name, timeoutMs, transportFailed);
         if (this.client === client && !(err instanceof McpError) && mapped.kind === 'unavailable') {
           // The transport itself failed (HTTP upstream gone, socket reset): reconnect with backoff.
           this.lost(describeError(err));
@@ -365,7 +377,8 @@ export class UpstreamConnection {
    * that call's context (the router attributes messages by it).
    */
   private connect(): Promise<void> {
-    return outsideCalls(() => this.connectNow());
+    // An unexpected throw while setting up must not leave the connection `connecting` for ever.
+    return outsideCalls(() => this.connectNow()).catch((err: unknown) => this.failed(this.generation, describeError(err)));
   }
 
   private async connectNow(): Promise<void> {
@@ -383,8 +396,8 @@ export class UpstreamConnection {
       }
       if (gen !== this.generation || this.closed) return;
     }
-    const client = new Client(this.options.clientInfo, { capabilities: RELAY_CLIENT_CAPABILITIES });
-    this.router.install(client);
+    const client = new Client(this.options.clientInfo, { capabilities: this.clientCapabilities });
+    this.router.install(client, this.clientCapabilities);
     client.setNotificationHandler(ProgressNotificationSchema, (n) => this.onProgressNotification(n.params));
     let transport: Transport;
     try {

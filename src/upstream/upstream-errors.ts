@@ -15,6 +15,23 @@ export class InvalidAnswerError extends Error {
   }
 }
 
+/**
+ * A JSON-RPC error the upstream itself answered a request with (code, message and data as sent).
+ * Its code may be one the SDK also uses for its own failures (-32000 connection closed, -32001
+ * timed out): the class, not the code, says it came from the upstream.
+ */
+export class UpstreamAnswerError extends McpError {
+  constructor(
+    code: number,
+    /** The message as the upstream sent it (McpError's own message carries a prefix). */
+    readonly sent: string,
+    data?: unknown,
+  ) {
+    super(code, sent, data);
+    this.name = 'UpstreamAnswerError';
+  }
+}
+
 /** Short, secret-free description of a connection failure. */
 export function describeError(err: unknown): string {
   if (err instanceof StreamableHTTPError) {
@@ -49,13 +66,26 @@ export function isSessionGone(err: unknown): boolean {
   return err instanceof StreamableHTTPError && err.code === 404;
 }
 
-/** The UpstreamError a failed request `what` on server `name` (given `timeoutMs`) becomes. */
-export function callError(err: unknown, what: string, name: string, timeoutMs: number): UpstreamError {
+/**
+ * The UpstreamError a failed request `what` on server `name` (given `timeoutMs`) becomes.
+ * `transportFailed` tells an McpError of the SDK's own (the connection closed, the request timed
+ * out) from the same code answered by the upstream: only the former is a transport failure; an
+ * upstream's answer reaches the caller as sent.
+ */
+export function callError(err: unknown, what: string, name: string, timeoutMs: number, transportFailed = true): UpstreamError {
   if (err instanceof UpstreamError) return err;
   if (err instanceof McpError) {
-    if (err.code === ErrorCode.RequestTimeout) return new UpstreamError('timeout', `${what} on "${name}" timed out after ${timeoutMs} ms`);
-    if (err.code === ErrorCode.ConnectionClosed)
+    const answered = err instanceof UpstreamAnswerError || !transportFailed;
+    if (!answered && err.code === ErrorCode.RequestTimeout)
+      return new UpstreamError('timeout', `${what} on "${name}" timed out after ${timeoutMs} ms`);
+    if (!answered && err.code === ErrorCode.ConnectionClosed)
       return new UpstreamError('unavailable', `Upstream server "${name}" closed the connection during ${what}`);
+    if (err instanceof UpstreamAnswerError)
+      return new UpstreamError('rejected', `Upstream server "${name}" rejected ${what}: ${err.sent.slice(0, 500)}`, {
+        code: err.code,
+        message: err.sent,
+        ...(err.data !== undefined ? { data: err.data } : {}),
+      });
     return new UpstreamError('rejected', `Upstream server "${name}" rejected ${what}: ${err.message.slice(0, 500)}`, {
       code: err.code,
       message: err.message.replace(/^MCP error -?\d+: /, ''),

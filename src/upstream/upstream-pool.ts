@@ -9,7 +9,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { DeadlineWheel } from '../lib/deadline-wheel.js';
 import { memberSpan } from '../lib/json-members.js';
@@ -22,7 +22,8 @@ import {
   type UpstreamCaller,
 } from '../domain/upstream-call.js';
 import { withResultText } from '../domain/result-text.js';
-import { InvalidAnswerError } from './upstream-errors.js';
+import { InvalidAnswerError, UpstreamAnswerError } from './upstream-errors.js';
+import { AffineConnections, type AffineLease, type AffinityOptions, type AffinityStats } from './affine-connections.js';
 import {
   UpstreamConnection,
   type UpstreamEvents,
@@ -104,7 +105,7 @@ export function callResult(reply: DirectReply): ToolCallResult {
   if (message.error !== undefined) {
     const e = isObject(message.error) ? message.error : {};
     const code = Number.isInteger(e.code) ? (e.code as number) : ErrorCode.InternalError;
-    throw new McpError(code, typeof e.message === 'string' ? e.message : 'Unknown error', e.data);
+    throw new UpstreamAnswerError(code, typeof e.message === 'string' ? e.message : 'Unknown error', e.data);
   }
   const result = message.result;
   if (
@@ -167,9 +168,46 @@ export class UpstreamPool implements UpstreamCaller {
   /** The deadlines of every connection's direct requests, on one timer. */
   private readonly deadlines = new DeadlineWheel();
 
-  constructor(options: UpstreamPoolOptions, events: UpstreamEvents = IGNORE_EVENTS) {
-    this.options = { ...options, deadlines: this.deadlines };
+  /** Session-affine connections of callers that declared client features (absent: every call shares). */
+  private readonly affine: AffineConnections | undefined;
+
+  constructor(options: UpstreamPoolOptions & { affinity?: AffinityOptions }, events: UpstreamEvents = IGNORE_EVENTS) {
+    const { affinity, ...rest } = options;
+    this.options = { ...rest, deadlines: this.deadlines };
     this.events = events;
+    this.affine = affinity ? new AffineConnections(affinity, this.options) : undefined;
+  }
+
+  /** Session-affine connections per server (busy, idle), for /metrics. */
+  affinityStats(): AffinityStats[] {
+    return this.affine?.stats() ?? [];
+  }
+
+  /**
+   * The connection of its own a call gets, when it needs one: the upstream's transport cannot
+   * attribute server-to-client messages to a call (stdio, HTTP+SSE; a Streamable HTTP upstream
+   * answers on the stream of the request that caused them, so its shared connection attributes
+   * exactly), and the caller declared sampling, elicitation or roots. Undefined: the shared one.
+   */
+  private leaseFor(shared: UpstreamConnection, options: UpstreamCallOptions): AffineLease | undefined {
+    const peer = options.downstream;
+    if (this.affine === undefined || peer?.affinity === undefined || shared.spec.connection.transport === 'streamable_http')
+      return undefined;
+    const affinity = peer.affinity();
+    return affinity ? this.affine.lease(shared.spec, affinity) : undefined;
+  }
+
+  /** Runs `fn` on the call's session-affine connection when it gets one, else on the shared one. */
+  private on<T>(serverId: string, options: UpstreamCallOptions, fn: (connection: UpstreamConnection) => Promise<T>): Promise<T> {
+    let shared: UpstreamConnection;
+    try {
+      shared = this.connection(serverId);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const lease = this.leaseFor(shared, options);
+    if (lease === undefined) return fn(shared);
+    return fn(lease.connection).finally(() => lease.release());
   }
 
   /** Makes `events` the one listener of every connection's reports (the catalog sync). */
@@ -189,11 +227,12 @@ export class UpstreamPool implements UpstreamCaller {
         return;
       }
       this.connections.delete(spec.id);
-      await existing.close();
+      await Promise.all([existing.close(), this.affine?.closeServer(spec.id)]);
     }
     const connection = new UpstreamConnection(spec, this.options, this.relay);
     this.connections.set(spec.id, connection);
     connection.start();
+    if (spec.connection.transport !== 'streamable_http') this.affine?.warm(spec);
   }
 
   /** Disconnects and forgets a server (its stdio process ends). */
@@ -201,7 +240,7 @@ export class UpstreamPool implements UpstreamCaller {
     const connection = this.connections.get(serverId);
     if (!connection) return;
     this.connections.delete(serverId);
-    await connection.close();
+    await Promise.all([connection.close(), this.affine?.closeServer(serverId)]);
   }
 
   /** Drops the server's connection and connects again at once. */
@@ -228,7 +267,7 @@ export class UpstreamPool implements UpstreamCaller {
     this.closed = true;
     const all = [...this.connections.values()];
     this.connections.clear();
-    await Promise.all(all.map((c) => c.close()));
+    await Promise.all([...all.map((c) => c.close()), this.affine?.close()]);
     this.deadlines.close();
   }
 
@@ -250,6 +289,17 @@ export class UpstreamPool implements UpstreamCaller {
     // Sent directly rather than through client.callTool / client.request: a gateway passes results
     // through untouched (no client-side outputSchema enforcement, no re-parsing), with the text
     // they arrived as where the transport keeps it.
+    const lease = this.leaseFor(connection, options);
+    if (lease !== undefined) return this.callToolOn(lease.connection, toolName, args, options).finally(() => lease.release());
+    return this.callToolOn(connection, toolName, args, options);
+  }
+
+  private callToolOn(
+    connection: UpstreamConnection,
+    toolName: string,
+    args: Record<string, unknown>,
+    options: UpstreamCallOptions,
+  ): Promise<ToolCallResult> {
     const direct = async (client: Client, request: DirectRequestOptions, meta: { progressToken: string } | undefined) =>
       callResult(
         await connection.direct(client, 'tools/call', { name: toolName, arguments: args, ...(meta ? { _meta: meta } : {}) }, request),
@@ -269,7 +319,7 @@ export class UpstreamPool implements UpstreamCaller {
     uri: string,
     options: UpstreamCallOptions = {},
   ): Promise<{ contents: unknown[]; [key: string]: unknown }> {
-    return this.connection(serverId).run('resources/read', options, (client, request) => client.readResource({ uri }, request));
+    return this.on(serverId, options, (c) => c.run('resources/read', options, (client, request) => client.readResource({ uri }, request)));
   }
 
   async getPrompt(
@@ -278,8 +328,8 @@ export class UpstreamPool implements UpstreamCaller {
     args: Record<string, string>,
     options: UpstreamCallOptions = {},
   ): Promise<{ messages: unknown[]; description?: string; [key: string]: unknown }> {
-    return this.connection(serverId).run(`prompts/get ${name}`, options, (client, request) =>
-      client.getPrompt({ name, arguments: args }, request),
+    return this.on(serverId, options, (c) =>
+      c.run(`prompts/get ${name}`, options, (client, request) => client.getPrompt({ name, arguments: args }, request)),
     );
   }
 

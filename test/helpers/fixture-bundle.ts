@@ -23,6 +23,8 @@ export interface FixtureBundleOptions {
    * them, so concurrent callers each get their own (over stdio only a lone call can be told).
    */
   upstreamUrl?: string;
+  /** How `upstreamUrl` is reached: Streamable HTTP (default) or the 2024-11-05 HTTP+SSE transport (startFixtureHttp('sse')). */
+  upstreamTransport?: 'streamable_http' | 'sse';
   description?: string;
 }
 
@@ -35,7 +37,7 @@ export async function setupFixtureBundle(api: ApiClient, baseUrl: string, option
   const server = await register(
     api,
     options.upstreamUrl
-      ? { name, transport: 'streamable_http', url: options.upstreamUrl }
+      ? { name, transport: options.upstreamTransport ?? 'streamable_http', url: options.upstreamUrl }
       : { name, transport: 'stdio', ...fixtureStdio() },
   );
   await waitConnected(api, server.id, 10);

@@ -1,4 +1,4 @@
-import type { DownstreamPeer, ToolCallResult } from '../../domain/upstream-call.js';
+import { abortSignalOf, DownstreamRpcError, type DownstreamPeer, type ToolCallResult } from '../../domain/upstream-call.js';
 import type { McpContext, McpMethodDeps } from '../context.js';
 import { RpcCode, rpcError } from '../protocol.js';
 import type { Task } from '../tasks.js';
@@ -87,9 +87,11 @@ export function startToolTask(
   ttlMs: number,
   run: (signal: AbortSignal, ttlMs: number, caller: DownstreamPeer | undefined) => Promise<ToolCallResult>,
 ): Record<string, unknown> {
-  // A 2026-07-28 caller answers the upstream's requests for input through tasks/get + tasks/update.
+  // The upstream's requests for input park the task in input_required: a 2026-07-28 caller answers
+  // them through tasks/get + tasks/update, a 2025-11-25 session through tasks/result (which puts
+  // each request to it, related to the task, and relays the answer).
   const task = deps.tasks.create(ctx.taskOwner, toolName, ttlMs, (signal, created) =>
-    run(signal, ttlMs, ctx.era === 'stateless' ? deps.tasks.peer(created, ctx.clientCapabilities) : undefined),
+    run(signal, ttlMs, deps.tasks.peer(created, ctx.clientCapabilities)),
   );
   if (ctx.era === 'stateless') return { resultType: 'task', ...statelessTask(task) };
   return { task: statefulTask(task) };
@@ -145,21 +147,56 @@ export function tasksGet(params: Record<string, unknown>, ctx: McpContext, deps:
 export async function tasksResult(params: Record<string, unknown>, ctx: McpContext, deps: McpMethodDeps): Promise<unknown> {
   if (ctx.era === 'stateless') throw rpcError(RpcCode.MethodNotFound, 'Method not found');
   const task = taskOf(params, ctx, deps);
-  if (task.status === 'working') {
+  if (task.status === 'working' || task.status === 'input_required') {
     ctx.streamIfSlow();
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        ctx.signal.removeEventListener('abort', done);
-        resolve();
-      };
-      ctx.signal.addEventListener('abort', done, { once: true });
-      void task.settled.then(done);
-    });
-    if (task.status === 'working') throw rpcError(RpcCode.RequestCancelled, 'Request cancelled');
+    while (task.status === 'working' || task.status === 'input_required') {
+      // What the task's tool call asks for is put to the caller on this response stream.
+      for (const input of deps.tasks.claimInputs(ctx.taskOwner, task.id)) void relayInput(input, task, ctx, deps);
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          ctx.signal.removeEventListener('abort', done);
+          resolve();
+        };
+        ctx.signal.addEventListener('abort', done, { once: true });
+        void deps.tasks.changed(task).then(done);
+      });
+      if (ctx.signal.aborted) throw rpcError(RpcCode.RequestCancelled, 'Request cancelled');
+    }
   }
   if (task.status === 'failed' && task.error) throw rpcError(task.error.code, task.error.message, task.error.data);
   if (task.status !== 'completed' || !task.result) throw rpcError(RpcCode.InvalidParams, `Task ${task.id} was cancelled: it has no result`);
   return { ...task.result, _meta: { ...(task.result._meta as Record<string, unknown> | undefined), [RELATED_TASK]: { taskId: task.id } } };
+}
+
+/**
+ * Puts one input request of a task to the 2025-11-25 caller waiting on its `tasks/result` (related
+ * to the task in `_meta`) and hands the answer, or the caller's error, back to the task's call.
+ * When the caller cannot be reached (its `tasks/result` ended), the request waits for the next one.
+ */
+async function relayInput(
+  input: { key: string; method: string; params: Record<string, unknown> | undefined },
+  task: Task,
+  ctx: McpContext,
+  deps: McpMethodDeps,
+): Promise<void> {
+  const peer = ctx.downstream;
+  const meta = { ...(input.params?._meta as Record<string, unknown> | undefined), [RELATED_TASK]: { taskId: task.id } };
+  try {
+    if (!peer) throw new DownstreamRpcError(RpcCode.MethodNotFound, 'Method not found');
+    const answer = await peer.request(input.method, { ...input.params, _meta: meta }, abortSignalOf(ctx.signal));
+    deps.tasks.respond(ctx.taskOwner, task.id, { [input.key]: answer });
+  } catch (err) {
+    if (ctx.signal.aborted) {
+      deps.tasks.unclaim(task.id, input.key);
+      return;
+    }
+    deps.tasks.refuse(
+      ctx.taskOwner,
+      task.id,
+      input.key,
+      err instanceof DownstreamRpcError ? err : new DownstreamRpcError(RpcCode.InternalError, 'Internal error'),
+    );
+  }
 }
 
 /** `tasks/list` (2025-11-25): the caller's tasks, newest first, 50 a page. */

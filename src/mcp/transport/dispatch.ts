@@ -62,7 +62,7 @@ export class RequestDispatch {
     headers: Record<string, string>,
   ): Promise<void> {
     const view = target.view();
-    const channel = new ResponseChannel(res, headers, this.deps.slowMs, this.deps.deadlines);
+    const channel = new ResponseChannel(res, headers, this.deps.slowMs, this.deps.deadlines, base.session);
     const controllers: Cancellation[] = [];
     if (base.era === 'stateless') {
       // In 2026-07-28 closing the response stream cancels the request.
@@ -151,6 +151,7 @@ export class RequestDispatch {
       session: base.session,
       capabilities: base.era === 'stateless' ? (meta?.[META_CLIENT_CAPABILITIES] as Record<string, unknown> | undefined) : undefined,
       logLevel: (LOG_LEVELS as readonly unknown[]).includes(statelessLevel) ? (statelessLevel as LogLevel) : undefined,
+      owner: caller.userId ?? caller.apiKeyId ?? base.session?.credential ?? '',
       write,
     });
     const ctx: McpContext = {
@@ -216,6 +217,8 @@ export class RequestDispatch {
       {
         id: ctx.requestId,
         binding: `${binding}\n${String(msg.method)}\n${String(target)}\n${JSON.stringify(params.arguments ?? null)}`,
+        caller: binding,
+        owner: ctx.caller.userId ?? ctx.caller.apiKeyId ?? binding,
         params,
         capabilities: (capabilities ?? {}) as Record<string, unknown>,
         logLevel: (LOG_LEVELS as readonly unknown[]).includes(meta?.[META_LOG_LEVEL]) ? (meta![META_LOG_LEVEL] as LogLevel) : undefined,

@@ -5,6 +5,8 @@
 import type { ServerResponse } from 'node:http';
 import type { Deadline, DeadlineWheel } from '../../lib/deadline-wheel.js';
 import type { SplicedResponse } from '../protocol.js';
+import type { Session } from '../sessions.js';
+import { PostStreams, primingEvent, type PostStreamLog } from '../stream-logs.js';
 import { sendJson, sseEvent } from './responses.js';
 
 /** Where a request's related notifications go: its POST answer, or an HTTP+SSE session's stream. */
@@ -18,6 +20,8 @@ export type AnswerChannel = Pick<ResponseChannel, 'notify' | 'openStream' | 'str
 export class ResponseChannel {
   private streaming = false;
   private slowTimer: Deadline | undefined;
+  /** The stream's events kept for resumption (a stateful session's stream only). */
+  private log: PostStreamLog | undefined;
 
   constructor(
     private readonly res: ServerResponse,
@@ -25,6 +29,11 @@ export class ResponseChannel {
     private readonly slowMs: number,
     /** The shared timer the slow-answer switch runs on. */
     private readonly deadlines: DeadlineWheel,
+    /**
+     * The stateful session the request belongs to: its SSE stream then opens with a priming event
+     * and numbers its events, so a client whose connection drops resumes it (GET, `Last-Event-ID`).
+     */
+    private readonly session: Session | null = null,
   ) {}
 
   get isStreaming(): boolean {
@@ -37,7 +46,18 @@ export class ResponseChannel {
     this.streaming = true;
     this.clearSlow();
     this.res.writeHead(200, { ...this.headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform' });
-    this.res.flushHeaders();
+    if (this.session && !this.session.sseTransport) {
+      this.log = (this.session.postStreams ??= new PostStreams()).open();
+      this.res.write(primingEvent(this.log.primingId));
+    } else {
+      this.res.flushHeaders();
+    }
+  }
+
+  /** One event: numbered and kept when the stream is resumable; written while the connection lasts. */
+  private write(message: string): void {
+    const frame = this.log ? this.log.append(message) : sseEvent(message);
+    if (!this.res.writableEnded && !this.res.destroyed) this.res.write(frame);
   }
 
   /** Arms the switch to SSE after the slow threshold. */
@@ -54,22 +74,26 @@ export class ResponseChannel {
   /** Sends a message related to the request (opens the stream). */
   notify(message: string): void {
     this.openStream();
-    if (this.streaming && !this.res.writableEnded) this.res.write(sseEvent(message));
+    if (this.streaming) this.write(message);
   }
 
   /** Sends one response event (streaming only). */
   event(message: string): void {
-    if (this.streaming && !this.res.writableEnded) this.res.write(sseEvent(message));
+    if (this.streaming) this.write(message);
   }
 
   /** Ends the answer: the body as JSON (with `status`), or the last event and the end of the stream. */
   finish(status: number, body: string | SplicedResponse | null): void {
     this.clearSlow();
-    if (this.res.writableEnded) return;
     if (this.streaming) {
-      if (body !== null) this.res.write(sseEvent(String(body)));
-      this.res.end();
-    } else if (body === null) {
+      // Kept for a resumption even when the connection is gone.
+      if (body !== null) this.write(String(body));
+      this.log?.end();
+      if (!this.res.writableEnded) this.res.end();
+      return;
+    }
+    if (this.res.writableEnded) return;
+    if (body === null) {
       this.res.writeHead(202, this.headers);
       this.res.end();
     } else {
@@ -83,8 +107,10 @@ export class ResponseChannel {
    */
   abandon(): void {
     this.clearSlow();
+    this.log?.end();
     if (this.res.writableEnded) return;
     this.openStream();
+    this.log?.end();
     this.res.end();
   }
 

@@ -120,6 +120,7 @@ export class McpTransport {
     this.stateless = new StatelessRequests({ dispatch, listens: this.listens, draining });
     this.sse = new SseTransport({
       sessions: this.sessions,
+      clientRequests: this.clientRequests,
       dispatch,
       stateful: this.stateful,
       bodyLimitBytes: deps.config.bodyLimitBytes,

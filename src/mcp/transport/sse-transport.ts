@@ -3,10 +3,14 @@
  * opens a session and its event stream, announcing `messagesPath?sessionId=…` in an `endpoint`
  * event; `POST` there carries the client's messages (202), whose responses travel on the stream.
  * The session ends with its stream. Reached from the router after the guard and the route; its
- * requests go on to dispatch.ts like any other.
+ * requests go on to dispatch.ts like any other. Server-to-client requests relayed from upstreams
+ * (sampling, elicitation, roots, for the capabilities `initialize` declared) go out on the stream
+ * like any message; the client POSTs its answers to the messages URL, where they settle the
+ * waiting upstream request.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LATEST_STATEFUL_VERSION, messageKind, RpcCode, SSE_TRANSPORT_VERSIONS, type RpcMessage } from '../protocol.js';
+import type { ClientRequests } from '../client-requests.js';
 import type { SessionStore } from '../sessions.js';
 import { acceptsEventStream, isJsonContent, MAX_BATCH, readJson } from './body.js';
 import type { RequestBase, RequestDispatch } from './dispatch.js';
@@ -17,6 +21,8 @@ import type { StatefulSessions } from './stateful-sessions.js';
 
 export interface SseTransportDeps {
   readonly sessions: SessionStore;
+  /** Where the client's answers to relayed server-to-client requests go (sampling, elicitation, roots). */
+  readonly clientRequests: ClientRequests;
   readonly dispatch: RequestDispatch;
   /** Where the client's notifications (initialized, cancelled) are taken, as on the Streamable HTTP transport. */
   readonly stateful: StatefulSessions;
@@ -77,6 +83,8 @@ export class SseTransport {
     messages.forEach((m, i) => {
       if (kinds[i] === 'request') requests.push(m);
       else if (kinds[i] === 'notification') this.deps.stateful.onNotification(session, m);
+      // The client's answer to a request an upstream sent it (on this session's stream).
+      else this.deps.clientRequests.settle(session, m);
     });
     await Promise.all(
       requests.map(async (msg) => {
@@ -84,6 +92,10 @@ export class SseTransport {
           const requested = (msg.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
           session.protocolVersion =
             typeof requested === 'string' && SSE_TRANSPORT_VERSIONS.includes(requested) ? requested : LATEST_STATEFUL_VERSION;
+          // What the client declared decides what upstreams may ask it (sampling, elicitation, roots).
+          const capabilities = (msg.params as { capabilities?: unknown } | undefined)?.capabilities;
+          if (capabilities && typeof capabilities === 'object' && !Array.isArray(capabilities))
+            session.clientCapabilities = capabilities as Record<string, unknown>;
         }
         const base: RequestBase = { era: 'stateful', session, protocolVersion: session.protocolVersion };
         const answer = await this.deps.dispatch.runOne(msg, view, target.caller, base, channel, [], { req, target });

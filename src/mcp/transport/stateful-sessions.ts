@@ -12,6 +12,7 @@ import type { PostedMessages } from './body.js';
 import { acceptsEventStream } from './body.js';
 import type { RequestBase, RequestDispatch } from './dispatch.js';
 import type { InFlight } from './in-flight.js';
+import { PostStreams, primingEvent } from '../stream-logs.js';
 import { header, refuseShuttingDown, sendRpcError } from './responses.js';
 import type { McpAccess, McpTarget } from './route.js';
 
@@ -88,14 +89,30 @@ export class StatefulSessions {
       return;
     }
     if (this.deps.draining()) return refuseShuttingDown(res);
-    res.writeHead(200, {
+    const lastEventId = header(req, 'last-event-id');
+    const streamHeaders = {
       ...target.headers,
       'content-type': 'text/event-stream',
       'cache-control': 'no-cache, no-transform',
       'mcp-session-id': session.id,
-    });
+    };
+    if (lastEventId !== undefined && PostStreams.names(lastEventId)) {
+      // The resumption of a POST response stream whose connection dropped: what it missed, then
+      // the rest until its response. It is not the session's GET stream (that one stays as it is).
+      const found = session.postStreams?.find(lastEventId);
+      if (!found) {
+        sendRpcError(res, 400, RpcCode.InvalidRequest, 'Invalid Request: Last-Event-ID names a stream this session can no longer resume');
+        return;
+      }
+      res.writeHead(200, streamHeaders);
+      found.log.resume(res, found.afterSeq);
+      return;
+    }
+    res.writeHead(200, streamHeaders);
     res.write(': stream open\n\n');
-    this.deps.sessions.attachStream(session, res, header(req, 'last-event-id'));
+    this.deps.sessions.attachStream(session, res, lastEventId);
+    // The priming event names the latest event (after what was replayed): a reconnect resumes there.
+    res.write(primingEvent(String(session.events?.latestId ?? 0)));
   }
 
   /**

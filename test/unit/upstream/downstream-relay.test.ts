@@ -169,6 +169,7 @@ describe('ClientRequests (relayed requests of stateful sessions)', () => {
       session: s1,
       capabilities: undefined,
       logLevel: undefined,
+      owner: 'u1',
       write: (m) => void written.push(m),
     });
     expect(p.has('sampling')).to.equal(true);
@@ -191,6 +192,7 @@ describe('ClientRequests (relayed requests of stateful sessions)', () => {
       session: s,
       capabilities: undefined,
       logLevel: undefined,
+      owner: 'u1',
       write: (m) => void written.push(m),
     });
     const rejected = p.request('elicitation/create', {}, new AbortController().signal);
@@ -221,6 +223,7 @@ describe('ClientRequests (relayed requests of stateful sessions)', () => {
       session: s,
       capabilities: undefined,
       logLevel: undefined,
+      owner: 'u1',
       write: (m) => void written.push(m),
     });
     stateful.log({ level: 'debug', data: 1 });
@@ -232,6 +235,7 @@ describe('ClientRequests (relayed requests of stateful sessions)', () => {
       session: null,
       capabilities: { sampling: {} },
       logLevel: undefined,
+      owner: 'u1',
       write: (m) => void written.push(m),
     });
     quiet.log({ level: 'emergency', data: 4 });
@@ -241,6 +245,7 @@ describe('ClientRequests (relayed requests of stateful sessions)', () => {
       session: null,
       capabilities: {},
       logLevel: 'notice',
+      owner: 'u1',
       write: (m) => void written.push(m),
     });
     stateless.log({ level: 'info', data: 5 });

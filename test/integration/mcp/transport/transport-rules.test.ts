@@ -67,7 +67,7 @@ async function openStream(url: string, headers: Record<string, string>) {
 }
 
 /** The `id:` lines of an SSE text, in order. */
-const eventIds = (text: string): string[] => [...text.matchAll(/^id: (.*)$/gm)].map((m) => m[1]!);
+const eventIds = (text: string): string[] => [...text.matchAll(/^id: (.*)\nevent: message$/gm)].map((m) => m[1]!);
 
 const INIT = {
   jsonrpc: '2.0',
