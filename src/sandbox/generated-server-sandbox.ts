@@ -7,25 +7,45 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 /**
- * How a generated MCP server is started: `node` under its permission model, so that the code a
- * model wrote can read only its own folder and the MCP SDK, write only its own folder, and start no
- * process or worker thread. Its environment is the MCP SDK's safe default (PATH, HOME, USER, …):
- * never the gateway's `TOOLGATE_*` variables or master key.
+ * How a generated MCP server is started: the code a model wrote is confined twice.
  *
- * What Node 20's permission model cannot restrict: the network (sockets, `fetch`), and native
- * addons loaded through a path it may read (none are in its folder: the gateway writes only `.mjs`
- * and `.json` files there). Network isolation therefore comes from bubblewrap (`--unshare-net`)
- * when the host has it and the design says the server needs no network; without bubblewrap a
- * server that should have no network still could open sockets, and the job says so in its log.
+ * 1. A jail (bubblewrap, when the host allows user namespaces): every namespace unshared, so no
+ *    network at all (not even loopback: Toolgate, Redis and PostgreSQL on 127.0.0.1 are out of
+ *    reach); a read-only root of /usr alone, the MCP SDK read-only, its own folder read-write, a
+ *    private /tmp; no data directory, no master key, no admin socket (they are not mounted); an
+ *    empty environment but PATH and HOME; limits from `prlimit` on memory (data segment), processes,
+ *    file size and open files; and, when Toolgate runs as root, an unprivileged uid of its own
+ *    (GENERATED_SERVER_UID).
+ * 2. Node's permission model inside it: the code can read only its own folder and the SDK, write
+ *    only its own folder, and start no process or worker thread.
+ *
+ * Network is never granted because a model asked for it: a design that says it needs the network
+ * is deployed without it, and the job says so (an admin can register a server with network access
+ * on purpose). Without bubblewrap only the permission model applies, and the launch says so
+ * (`network: 'unrestricted'`).
  */
 export interface GeneratedServerLaunch {
   command: string;
   args: string[];
   /** The server's own folder (its working directory). */
   cwd: string;
-  /** How network access is limited: `bubblewrap` (none), `none` (allowed by design), `unrestricted` (no isolation available). */
-  network: 'bubblewrap' | 'none' | 'unrestricted';
+  /** How the server is confined: `bubblewrap` (the jail, no network), `unrestricted` (no jail available: the permission model only). */
+  network: 'bubblewrap' | 'unrestricted';
 }
+
+/** The uid (and gid) a generated server runs as when Toolgate runs as root (the script sandbox's slots use 61000 and up). */
+export const GENERATED_SERVER_UID = 61100;
+
+/** Limits of a generated server's process (what `prlimit` sets; the heap is Node's own flag). */
+export const GENERATED_SERVER_LIMITS = {
+  /** Data segment (heap and other private writable memory) of the process. */
+  dataBytes: 512 * 1024 * 1024,
+  /** V8's old-generation heap, within the data segment. */
+  heapMb: 256,
+  processes: 64,
+  fileBytes: 64 * 1024 * 1024,
+  openFiles: 256,
+} as const;
 
 /** The folder of the MCP SDK package (the generated server imports it by file URL). */
 export function sdkPackageDir(): string {
@@ -84,29 +104,126 @@ export function networkIsolator(): string | null {
   return bwrapProbe;
 }
 
-/** The whole file system as it is (node's permission model narrows it), no network, dies with its parent. */
+/** The probe's jail: the smallest one that proves bubblewrap can unshare every namespace here. */
 function bwrapArgs(): string[] {
-  return ['--dev-bind', '/', '/', '--unshare-net', '--die-with-parent', '--new-session', '--'];
+  return ['--unshare-all', '--die-with-parent', '--new-session', ...rootMounts(), '--proc', '/proc', '--dev', '/dev', '--'];
+}
+
+/** /usr read-only, and the merged-/usr links (or directories) beside it. */
+function rootMounts(): string[] {
+  const args = ['--ro-bind', '/usr', '/usr'];
+  for (const d of ['bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32']) {
+    const p = `/${d}`;
+    let st: fs.Stats;
+    try {
+      st = fs.lstatSync(p);
+    } catch {
+      continue;
+    }
+    if (st.isSymbolicLink()) args.push('--symlink', fs.readlinkSync(p), p);
+    else if (st.isDirectory()) args.push('--ro-bind', p, p);
+  }
+  return args;
+}
+
+/** Where node lives, bound read-only when it is outside /usr (nvm, a tarball install). */
+function nodeMounts(): string[] {
+  const dir = path.dirname(path.dirname(fs.realpathSync(process.execPath)));
+  return dir === '/usr' || dir.startsWith('/usr/') ? [] : ['--ro-bind', dir, dir];
+}
+
+/** Makes a generated server's folder its own uid's (when Toolgate runs as root), so it can write there and nothing else. */
+function handOver(folder: string, uid: number): void {
+  const walk = (p: string): void => {
+    fs.chownSync(p, uid, uid);
+    if (fs.lstatSync(p).isDirectory()) for (const e of fs.readdirSync(p)) walk(path.join(p, e));
+  };
+  walk(folder);
 }
 
 /**
  * The command that starts the generated server in `folder` (entry `server.mjs`) with least
- * privilege. `network: false` adds bubblewrap's empty network namespace when available.
+ * privilege: the jail described at the top of this file when bubblewrap works here, else the
+ * permission model alone.
  */
-export function generatedServerLaunch(folder: string, options: { network: boolean; entry?: string }): GeneratedServerLaunch {
+export function generatedServerLaunch(folder: string, options: { entry?: string } = {}): GeneratedServerLaunch {
   const own = fs.realpathSync(folder);
+  const modules = sdkModulesDir();
   const node = [
     permissionFlag(),
     `--allow-fs-read=${own}`,
-    `--allow-fs-read=${sdkModulesDir()}`,
+    `--allow-fs-read=${modules}`,
     `--allow-fs-write=${own}`,
+    `--max-old-space-size=${GENERATED_SERVER_LIMITS.heapMb}`,
     // Keeps stderr free of the experimental-feature banner (stderr tails go into job logs).
     '--no-warnings',
     path.join(own, options.entry ?? 'server.mjs'),
   ];
-  const isolator = options.network ? null : networkIsolator();
-  if (isolator) return { command: isolator, args: [...bwrapArgs(), process.execPath, ...node], cwd: own, network: 'bubblewrap' };
-  return { command: process.execPath, args: node, cwd: own, network: options.network ? 'none' : 'unrestricted' };
+  const bwrap = networkIsolator();
+  const prlimit = ['/usr/bin/prlimit', '/bin/prlimit'].find((p) => fs.existsSync(p));
+  const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => fs.existsSync(p));
+  const asRoot = process.getuid?.() === 0;
+  if (!bwrap || !prlimit || (asRoot && !setpriv)) return { command: process.execPath, args: node, cwd: own, network: 'unrestricted' };
+  // As root, bubblewrap mounts as root (the data directory is root's alone) and the server then
+  // drops to an unprivileged uid of its own inside the jail (setpriv: every capability goes with
+  // the uid change). Otherwise a user namespace does the unsharing.
+  const namespaces = asRoot
+    ? ['--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try']
+    : ['--unshare-all'];
+  if (asRoot) handOver(own, GENERATED_SERVER_UID);
+  const jail = [
+    ...namespaces,
+    '--die-with-parent',
+    '--new-session',
+    ...rootMounts(),
+    ...nodeMounts(),
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--tmpfs',
+    '/tmp',
+    ...reachable(modules),
+    '--ro-bind',
+    modules,
+    modules,
+    ...reachable(own),
+    '--bind',
+    own,
+    own,
+    '--chdir',
+    own,
+    '--clearenv',
+    '--setenv',
+    'PATH',
+    '/usr/bin:/bin',
+    '--setenv',
+    'HOME',
+    '/tmp',
+    ...(asRoot ? ['--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID'] : []),
+    '--',
+    ...(asRoot ? [setpriv!, `--reuid=${GENERATED_SERVER_UID}`, `--regid=${GENERATED_SERVER_UID}`, '--clear-groups', '--'] : []),
+  ];
+  const limits = [
+    `--data=${GENERATED_SERVER_LIMITS.dataBytes}`,
+    `--nproc=${GENERATED_SERVER_LIMITS.processes}`,
+    `--fsize=${GENERATED_SERVER_LIMITS.fileBytes}`,
+    `--nofile=${GENERATED_SERVER_LIMITS.openFiles}`,
+    '--core=0',
+    '--',
+  ];
+  return { command: prlimit, args: [...limits, bwrap, ...jail, process.execPath, ...node], cwd: own, network: 'bubblewrap' };
+}
+
+/**
+ * The folders above `p` inside the jail, made traversable (0755) before `p` is bound: bubblewrap
+ * would otherwise copy their modes, and a data directory is 0700.
+ */
+function reachable(p: string): string[] {
+  const args: string[] = [];
+  const parts = p.split(path.sep).filter(Boolean);
+  for (let i = 1; i < parts.length; i++) args.push('--perms', '0755', '--dir', path.sep + parts.slice(0, i).join(path.sep));
+  return args;
 }
 
 /** A running generated server with an MCP client on it. */

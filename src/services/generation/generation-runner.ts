@@ -220,7 +220,18 @@ export class GenerationRunner {
       );
     }
     writeGeneratedServer(this.folder, { name: serverName, description: design.description, tools });
-    const launch = generatedServerLaunch(this.folder, { network: design.needs_network });
+    // Never network because the model says so: the server is deployed confined, and the job says what was asked.
+    const launch = generatedServerLaunch(this.folder);
+    if (design.needs_network)
+      await this.job.update(
+        {},
+        this.entry(
+          'engineer',
+          'implementation',
+          'The design asks for network access; generated servers run without network. Register a server with network access yourself if it needs one.',
+          { needs_network: true },
+        ),
+      );
 
     // ---- validation, with repair rounds
     for (let round = 0; ; round += 1) {

@@ -3,7 +3,14 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { generatedServerLaunch, startGeneratedServer, type GeneratedServerSession } from '../../../src/sandbox/generated-server-sandbox.js';
+import net from 'node:net';
+import {
+  GENERATED_SERVER_LIMITS,
+  generatedServerLaunch,
+  networkIsolator,
+  startGeneratedServer,
+  type GeneratedServerSession,
+} from '../../../src/sandbox/generated-server-sandbox.js';
 import { writeGeneratedServer, type GeneratedTool } from '../../../src/services/generation/generated-server-files.js';
 
 /**
@@ -28,7 +35,18 @@ describe('Generated servers run with least privilege', function () {
     code,
   });
 
+  let listener: net.Server;
+  let port = 0;
+  let reached = 0;
+
   before(async () => {
+    // A loopback service (as Toolgate, Redis or PostgreSQL would be): the server must not reach it.
+    listener = net.createServer((socket) => {
+      reached += 1;
+      socket.end('+PONG\r\n');
+    });
+    await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
+    port = (listener.address() as net.AddressInfo).port;
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-gensandbox-'));
     fs.writeFileSync(path.join(dataDir, 'master.key'), masterKey, { mode: 0o600 });
     folder = path.join(dataDir, 'generated', '11111111-2222-4333-8444-555555555555');
@@ -60,6 +78,22 @@ describe('Generated servers run with least privilege', function () {
         ),
         tool('read_env', `export default async () => JSON.stringify(process.env);`),
         tool('read_etc', `import { readFileSync } from 'node:fs';\nexport default async () => readFileSync('/etc/passwd', 'utf8');`),
+        tool(
+          'connect_loopback',
+          `import net from 'node:net';\nexport default async () => new Promise((resolve, reject) => { const s = net.connect(${'${port}'}, '127.0.0.1'); s.once('data', (d) => { s.destroy(); resolve('reached: ' + d); }); s.once('error', (e) => reject(new Error('no network: ' + e.code))); setTimeout(() => reject(new Error('no network: timeout')), 3000); });`,
+        ),
+        tool(
+          'fetch_loopback',
+          `export default async () => { const r = await fetch('http://127.0.0.1:${'${port}'}/'); return 'fetched ' + r.status; };`,
+        ),
+        tool(
+          'read_proc_parent',
+          `import { readFileSync } from 'node:fs';\nexport default async () => readFileSync('/proc/1/environ', 'utf8');`,
+        ),
+        tool(
+          'hog_memory',
+          `export default async () => { const keep = []; for (let i = 0; i < 256; i++) keep.push(Buffer.alloc(8 * 1024 * 1024, 1)); return 'held ' + keep.length * 8 + ' MiB'; };`,
+        ),
         // Positive controls: its own folder is readable and writable.
         tool(
           'own_folder',
@@ -69,10 +103,11 @@ describe('Generated servers run with least privilege', function () {
     });
     // The gateway's own environment holds a master key: the server must not inherit it.
     process.env.TOOLGATE_SECRET_KEY = secretEnv;
-    session = await startGeneratedServer(generatedServerLaunch(folder, { network: false }), { timeoutMs: 20_000 });
+    session = await startGeneratedServer(generatedServerLaunch(folder), { timeoutMs: 20_000 });
   });
   after(async () => {
     await session?.close();
+    listener?.close();
     if (previousEnv === undefined) delete process.env.TOOLGATE_SECRET_KEY;
     else process.env.TOOLGATE_SECRET_KEY = previousEnv;
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -85,7 +120,7 @@ describe('Generated servers run with least privilege', function () {
   };
 
   it('starts with the permission model on and write access to its own folder only', () => {
-    const launch = generatedServerLaunch(folder, { network: false });
+    const launch = generatedServerLaunch(folder);
     const real = fs.realpathSync(folder);
     expect(launch.args).to.include(`--allow-fs-write=${real}`);
     expect(launch.args).to.include(`--allow-fs-read=${real}`);
@@ -131,5 +166,33 @@ describe('Generated servers run with least privilege', function () {
 
   it('may read and write its own folder', async () => {
     expect(await call('own_folder')).to.deep.equal({ isError: false, text: 'ok' });
+  });
+
+  describe('the jail (bubblewrap, when the host has it)', function () {
+    before(function () {
+      if (!networkIsolator()) this.skip();
+    });
+
+    it('reaches no network, loopback services included', async () => {
+      for (const name of ['connect_loopback', 'fetch_loopback']) {
+        const { isError, text } = await call(name);
+        expect(isError, `${name}: ${text}`).to.equal(true);
+        expect(text).to.not.include('reached');
+      }
+      expect(reached).to.equal(0);
+    });
+
+    it('runs with an empty environment but PATH, HOME and its working directory', async () => {
+      const env = JSON.parse((await call('read_env')).text) as Record<string, string>;
+      expect(Object.keys(env).sort()).to.deep.equal(['HOME', 'PATH', 'PWD']);
+      expect(env.PWD).to.equal(fs.realpathSync(folder));
+    });
+
+    it('cannot hold more memory than its limit', async () => {
+      const { isError, text } = await call('hog_memory');
+      expect(isError, text).to.equal(true);
+      expect(text).to.not.match(/^held/);
+      expect(GENERATED_SERVER_LIMITS.dataBytes).to.be.at.most(512 * 1024 * 1024);
+    });
   });
 });
