@@ -364,6 +364,8 @@ function buildServices(input: {
     logger,
     connectTimeoutMs: config.upstreamConnectTimeoutMs,
     serverDefaults: () => generalSettings.serverDefaults(),
+    stdioCommands: config.stdioCommands,
+    generatedRoot: path.join(config.dataDir, 'generated'),
   });
   // Servers without their own call timeout or health-check interval follow the general settings.
   generalSettings.onChange(() =>
@@ -441,6 +443,7 @@ function buildServices(input: {
     defaults: () => generalSettings.serverDefaults(),
     announce: announceServer,
     generatedRoot: path.join(config.dataDir, 'generated'),
+    stdioCommands: config.stdioCommands,
   });
   const catalogService = new CatalogService({
     tx,

@@ -58,6 +58,8 @@ export interface Config {
   readonly upstreamAffineSpares: number;
   /** Hosts or CIDR ranges outbound fetches may reach although private, loopback or link-local. */
   readonly outboundAllowlist: readonly string[];
+  /** The commands stdio upstream servers may run (names or absolute paths); empty: any command. */
+  readonly stdioCommands: readonly string[];
   /** GitHub REST API base URL for skill catalogs. */
   readonly skillsGithubApiUrl: string;
   /** `auto`: run Python and shell script tools in bubblewrap when the host has it; `off`: never. */
@@ -279,6 +281,12 @@ export const SETTINGS: readonly Setting[] = [
     doc: 'Comma-separated hosts, IP addresses or CIDR ranges the server may fetch although private/loopback, each with an optional port: `host` opens ports 80 and 443, `host:8080` that port, `host:*` every port (IPv6 in brackets before a port: `[::1]:8080`). E.g. `127.0.0.1:9000` for an OIDC provider on loopback. When set, it wins over the general setting of the same name (the console shows it as set by the environment and cannot change it).',
   },
   {
+    env: 'TOOLGATE_STDIO_COMMANDS',
+    key: 'stdioCommands',
+    schema: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 4096 }, default: [] },
+    doc: 'Comma-separated commands stdio upstream servers may run: a name (`npx`, `uvx`, `node`: any command of that name) or an absolute path (that file only). Unset: any command. A server whose command is not on the list is refused when registered or changed (422) and is not started. The jailed launch of generated servers is always allowed.',
+  },
+  {
     env: 'TOOLGATE_SKILLS_GITHUB_API_URL',
     key: 'skillsGithubApiUrl',
     schema: { type: 'string', pattern: '^https?://[^\\s]+$', default: 'https://api.github.com' },
@@ -404,7 +412,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (value === undefined || value === '') continue;
     given.push(setting.env);
     raw[setting.key] =
-      setting.key === 'allowedOrigins' || setting.key === 'outboundAllowlist'
+      setting.key === 'allowedOrigins' || setting.key === 'outboundAllowlist' || setting.key === 'stdioCommands'
         ? value
             .split(',')
             .map((v) => v.trim())

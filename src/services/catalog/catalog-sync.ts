@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CatalogTool, JsonSchemaObject } from '../../domain/catalog.js';
 import { BUILTIN_SERVER_DEFAULTS, type ServerDefaults } from '../../domain/server-defaults.js';
+import { stdioLaunchAllowed } from '../../domain/stdio-commands.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { Logger } from '../../logger.js';
 import type { CatalogStore, DbPromptRow, DbResourceRow, DbToolRow } from '../../stores/catalog-store.js';
@@ -73,6 +74,9 @@ export class CatalogSync implements UpstreamEvents {
       connectTimeoutMs: number;
       /** The values servers without their own follow (general settings, in memory); built-in values when absent. */
       serverDefaults?: () => ServerDefaults;
+      /** The commands stdio servers may run (`TOOLGATE_STDIO_COMMANDS`; empty: any), and where generated servers live. */
+      stdioCommands?: readonly string[];
+      generatedRoot?: string;
     },
   ) {
     deps.pool.listen(this);
@@ -130,6 +134,15 @@ export class CatalogSync implements UpstreamEvents {
 
   /** Connects (or reconnects, when its connection changed) a saved, enabled server. */
   async connect(row: DbServerRow): Promise<void> {
+    const command = row.command ?? '';
+    if (row.transport === 'stdio' && !stdioLaunchAllowed(command, row.cwd, this.deps.stdioCommands ?? [], this.deps.generatedRoot)) {
+      // Registered before the list was set: it is not started, and says why.
+      await this.deps.pool.remove(row.id);
+      const reason = 'not started: its command is not on TOOLGATE_STDIO_COMMANDS';
+      this.deps.logger.warn({ serverId: row.id }, `stdio server ${reason}`);
+      await this.deps.servers.recordHealth(row.id, { last_error: reason }).catch(() => undefined);
+      return;
+    }
     await this.deps.pool.upsert(this.spec(row));
   }
 

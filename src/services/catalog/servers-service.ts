@@ -16,6 +16,7 @@ import type { InMemoryCatalog } from '../../live/in-memory-catalog.js';
 import { pageResult, pageWindow, type PageOf, type PageQuery } from '../pagination.js';
 
 import { BUILTIN_SERVER_DEFAULTS, type ServerDefaults } from '../../domain/server-defaults.js';
+import { stdioLaunchAllowed } from '../../domain/stdio-commands.js';
 
 type Schemas = components['schemas'];
 export type ServerView = Schemas['MCPServer'];
@@ -89,8 +90,25 @@ export class ServersService {
        * directory is one of its folders deletes that folder too (nothing else uses it).
        */
       generatedRoot?: string;
+      /** The commands stdio servers may run (`TOOLGATE_STDIO_COMMANDS`); empty: any. */
+      stdioCommands?: readonly string[];
     },
   ) {}
+
+  /**
+   * Whether a stdio server may run `command` in `cwd`: on the admin's list, or the jailed launch
+   * Toolgate itself writes for a generated server (working directory in the generated folder).
+   */
+  mayRun(command: string, cwd: string | null): boolean {
+    return stdioLaunchAllowed(command, cwd, this.deps.stdioCommands ?? [], this.deps.generatedRoot);
+  }
+
+  private refuseCommand(command: string): RequestValidationError {
+    const list = (this.deps.stdioCommands ?? []).join(', ');
+    return new RequestValidationError([
+      issue('command', `This command may not be run here: TOOLGATE_STDIO_COMMANDS allows ${list}`, 'command_not_allowed', command),
+    ]);
+  }
 
   async create(input: Schemas['MCPServerCreate']): Promise<ServerView> {
     const issues = this.checkConnectionFields(input);
@@ -98,6 +116,7 @@ export class ServersService {
     if (await this.deps.servers.findByName(input.name))
       throw new ConflictError(`A server named "${input.name}" exists`, 'server_name_taken');
     const stdio = input.transport === 'stdio';
+    if (stdio && input.command && !this.mayRun(input.command, input.cwd ?? null)) throw this.refuseCommand(input.command);
     const secretEnv = stdio ? (input.secret_env ?? {}) : {};
     const headers = stdio ? {} : (input.headers ?? {});
     const row = await this.deps.tx.transaction(async (stores) => {
@@ -215,6 +234,8 @@ export class ServersService {
       const missing = stdio ? (merged.command ? [] : ['command']) : merged.url ? [] : ['url'];
       if (missing.length)
         throw new RequestValidationError(missing.map((f) => issue(f, `${f} is required with transport ${transport}`, 'missing', null)));
+      if (stdio && (next.command !== undefined || next.cwd !== undefined || changingTransport) && !this.mayRun(merged.command!, merged.cwd))
+        throw this.refuseCommand(merged.command!);
       if (Object.keys(merged.env).length > 100 || merged.secret_env_keys.length > 100 || merged.header_names.length > 50)
         throw new RequestValidationError([issue('env', 'Too many variables or headers after the merge', 'too_long', null)]);
       if (next.name !== undefined && next.name.toLowerCase() !== row.name.toLowerCase()) {
