@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Server generation jobs (issue 10): the job's request, its progress and reasoning log, and its
+ * Server generation jobs: the job's request, its progress and reasoning log, and its
  * outcome. A running job holds a lease (`lease_owner`, `lease_expires_at`) that its runner renews;
  * a job whose lease ran out (the process died) is marked failed ("interrupted") by whichever
  * instance sweeps next, so no job stays `running` forever.

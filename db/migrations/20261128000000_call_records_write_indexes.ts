@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
  * `(occurred_at, id)` and failed-calls indexes; per-server and per-bundle figures come from
  * `call_rollups`. The `(bundle_id, occurred_at)` and `(server_id, occurred_at)` indexes served no
  * query and cost every insert two index entries: about a seventh of the database's CPU per
- * recorded call (issue 13).
+ * recorded call.
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.raw('drop index if exists call_records_bundle_id_occurred_at_idx');
