@@ -11,9 +11,9 @@
  * PostgreSQL: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), own schema.
  */
 import fs from 'node:fs';
+import { resultsDir } from './harness.js';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import knexFactory from 'knex';
 import { loadConfig } from '../src/config.js';
@@ -23,7 +23,6 @@ import { startServer } from '../src/server.js';
 import { bootstrapOwner } from '../src/services/identity/bootstrap-service.js';
 import type { CallRecord, CallStatus } from '../src/domain/call-records.js';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 1_000_000);
 const SERVERS = 100;
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -249,8 +248,8 @@ async function run(target: 'pglite' | 'postgres') {
       operations: timings,
       accuracy,
     };
-    fs.mkdirSync(path.join(HERE, 'results'), { recursive: true });
-    fs.writeFileSync(path.join(HERE, 'results', `dashboard-${s.db.kind}.json`), `${JSON.stringify(result, null, 2)}\n`);
+    fs.mkdirSync(resultsDir(), { recursive: true });
+    fs.writeFileSync(path.join(resultsDir(), `dashboard-${s.db.kind}.json`), `${JSON.stringify(result, null, 2)}\n`);
     return result;
   } finally {
     await server.stop();

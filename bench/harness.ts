@@ -70,8 +70,16 @@ export function cpuSeconds(pid: number): number {
  * Writes a bench's result to `bench/results/<name>-<at>.json` (`at` an ISO time, its `:` and `.`
  * as `-`), pretty-printed; returns the file's path.
  */
+/**
+ * Where result files go: bench/results, or BENCH_RESULTS_DIR (the smoke run writes to a temporary
+ * folder, so a check that the benches still run leaves no results behind).
+ */
+export function resultsDir(): string {
+  return process.env.BENCH_RESULTS_DIR || path.join(ROOT, 'bench', 'results');
+}
+
 export function writeResult(name: string, at: string, result: unknown): string {
-  const dir = path.join(ROOT, 'bench', 'results');
+  const dir = resultsDir();
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${name}-${at.replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);

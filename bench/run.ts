@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ask, cpuSeconds, echoCallBody, MCP_JSON, median, openSessions, pin, startProcess } from './harness.js';
+import { ask, cpuSeconds, echoCallBody, MCP_JSON, median, openSessions, pin, resultsDir, startProcess } from './harness.js';
 import { closedLoop, fixedRate, type RunResult, type Target } from './load.js';
 import { benchNodeFlags, gatewayEntry } from './production-flags.js';
 
@@ -212,10 +212,10 @@ async function main(): Promise<void> {
     b4: { median: b4Median, response_bytes: listSize },
     b7,
   };
-  fs.mkdirSync(path.join(HERE, 'results'), { recursive: true });
+  fs.mkdirSync(resultsDir(), { recursive: true });
   const stamp = results.when.replace(/[:.]/g, '-');
-  fs.writeFileSync(path.join(HERE, 'results', `${stamp}.json`), `${JSON.stringify(results, null, 2)}\n`);
-  fs.writeFileSync(path.join(HERE, 'results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+  fs.writeFileSync(path.join(resultsDir(), `${stamp}.json`), `${JSON.stringify(results, null, 2)}\n`);
+  fs.writeFileSync(path.join(resultsDir(), 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
 
   const lines = ['| scenario | D | R | G (PGlite) | P (PostgreSQL) |', '|---|---|---|---|---|'];
   for (const c of CLIENTS) {

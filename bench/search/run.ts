@@ -19,6 +19,7 @@
  * alone, into search-speed-latest.json). Results: bench/results/search-latest.json.
  */
 import fs from 'node:fs';
+import { resultsDir } from '../harness.js';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,7 +40,7 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const QUICK = process.env.BENCH_QUICK === '1';
 /** BENCH_SPEED_ONLY=1: the speed part alone (a rerun on a quieter moment), written beside the full results. */
 const SPEED_ONLY = process.env.BENCH_SPEED_ONLY === '1';
-const RESULTS = path.join(HERE, '..', 'results', SPEED_ONLY ? 'search-speed-latest.json' : 'search-latest.json');
+const RESULTS = path.join(resultsDir(), SPEED_ONLY ? 'search-speed-latest.json' : 'search-latest.json');
 const logger = createLogger({ logLevel: 'silent' });
 
 v8.setFlagsFromString('--expose-gc');

@@ -46,7 +46,9 @@ const { values } = parseArgs({
   options: { only: { type: 'string' }, scenario: { type: 'string' }, endpoint: { type: 'string' }, upstream: { type: 'string' } },
 });
 await ensureNode22Tools();
-const t = await startTestServer({ env: { ...LOOPBACK_UPSTREAMS, TOOLGATE_LOG_LEVEL: 'warn' } });
+// A warm spare per stdio/SSE upstream: a scenario expects an elicitation within 600 ms of the call,
+// less than a stdio process takes to start.
+const t = await startTestServer({ env: { ...LOOPBACK_UPSTREAMS, TOOLGATE_LOG_LEVEL: 'warn', TOOLGATE_UPSTREAM_AFFINE_SPARES: '1' } });
 let failed = 0;
 const failures: string[] = [];
 const closers: (() => Promise<void>)[] = [];

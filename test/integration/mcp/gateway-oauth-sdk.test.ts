@@ -35,7 +35,7 @@ describe('/mcp/gateway with the MCP SDK OAuth client', () => {
     // The metadata document is served over https by a loopback fixture with its own certificate.
     previous = getGlobalDispatcher();
     setGlobalDispatcher(new Agent({ connect: { ca: [...rootCertificates, fixture.ca.toString()] } }));
-    t = await startTestServer({ env: { TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1,localhost' }, start: { upstreams } });
+    t = await startTestServer({ env: { TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1:*,localhost:*' }, start: { upstreams } });
     url = `${t.url}/mcp/gateway`;
     user = await createUser(t, 'admin');
     const gh = putFixtureServer(t.server.services.catalog, 'github', [{ name: 'create_issue', description: 'Open a new issue' }]);

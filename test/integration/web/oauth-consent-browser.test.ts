@@ -62,7 +62,7 @@ describe('OAuth consent in the console (browser)', function () {
     });
     await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
     redirectUri = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`;
-    t = await startTestServer({ env: { TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1,localhost' }, start: { upstreams } });
+    t = await startTestServer({ env: { TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1:*,localhost:*' }, start: { upstreams } });
     user = await createUser(t, 'admin');
     const gh = putFixtureServer(t.server.services.catalog, 'github', [{ name: 'create_issue', description: 'Open an issue' }]);
     await t.owner.post('/api/v1/bundles', { name: 'Engineering', tools: [{ tool_id: gh.tools.create_issue!.id }] });
