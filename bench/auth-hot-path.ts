@@ -4,9 +4,9 @@
  * Run: `npm run bench:auth`. Results: bench/results/auth-hot-path.json. Not part of the test suite.
  */
 import fs from 'node:fs';
+import { resultsDir } from './harness.js';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/server.js';
@@ -48,7 +48,7 @@ try {
       return s.apiKeyAuth.authenticate(key, '127.0.0.1');
     }),
   ];
-  const out = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results', 'auth-hot-path.json');
+  const out = path.join(resultsDir(), 'auth-hot-path.json');
   fs.writeFileSync(
     out,
     `${JSON.stringify({ node: process.version, cpus: os.cpus().length, database: s.db.kind, at: new Date().toISOString(), results }, null, 2)}\n`,

@@ -20,6 +20,7 @@
  * Usage: npm run bench:gateway   (BENCH_REQUESTS to scale, default 2000)
  */
 import fs from 'node:fs';
+import { resultsDir } from './harness.js';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -280,5 +281,5 @@ const results = {
   load_average: os.loadavg().map((x) => Math.round(x * 100) / 100),
 };
 fs.mkdirSync(path.join(HERE, 'results'), { recursive: true });
-fs.writeFileSync(path.join(HERE, 'results/gateway-endpoint.json'), `${JSON.stringify(results, null, 2)}\n`);
+fs.writeFileSync(path.join(resultsDir(), 'gateway-endpoint.json'), `${JSON.stringify(results, null, 2)}\n`);
 console.log(JSON.stringify(results, null, 2));

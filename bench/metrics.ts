@@ -5,9 +5,9 @@
  * Run: `npm run bench:metrics`. Results: bench/results/metrics.json; summary in BENCHMARKS.md.
  */
 import fs from 'node:fs';
+import { resultsDir } from './harness.js';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Metrics } from '../src/lib/metrics.js';
 
 const SERVERS = Array.from({ length: 100 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
@@ -46,5 +46,5 @@ const result = {
   scrape_bytes: text.length,
 };
 console.log(JSON.stringify(result, null, 2));
-const out = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results', 'metrics.json');
+const out = path.join(resultsDir(), 'metrics.json');
 fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);

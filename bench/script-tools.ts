@@ -5,8 +5,8 @@
  * bench/results/script-tools.json. Not part of the test suite.
  */
 import fs from 'node:fs';
+import { resultsDir } from './harness.js';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createLogger } from '../src/logger.js';
 import { SandboxRunner } from '../src/sandbox/sandbox-runner.js';
 import type { ScriptJob } from '../src/sandbox/sandbox-types.js';
@@ -85,5 +85,5 @@ if (await runner.supports('python')) {
   );
 }
 await runner.close();
-const out = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results', 'script-tools.json');
+const out = path.join(resultsDir(), 'script-tools.json');
 fs.writeFileSync(out, `${JSON.stringify({ at: new Date().toISOString(), results }, null, 2)}\n`);

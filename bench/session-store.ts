@@ -11,16 +11,15 @@
  * Usage: npm run bench:sessions   (REDIS_URL, default redis://127.0.0.1:6379)
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { resultsDir } from './harness.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { SessionStore, type SessionRecord } from '../src/mcp/sessions.js';
 import { RedisSharedSessions } from '../src/redis/shared-sessions.js';
 import { LocalChangeBus } from '../src/redis/change-bus.js';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const N = Number(process.env.BENCH_N ?? 5000);
 const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
@@ -116,7 +115,7 @@ async function main(): Promise<void> {
       id_length_chars: tokens[0]!.length,
     },
   };
-  const dir = path.join(HERE, 'results');
+  const dir = resultsDir();
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `sessions-${result.at.replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);

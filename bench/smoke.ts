@@ -23,8 +23,11 @@ const SMOKE: { name: string; script: string; args?: string[]; env?: Record<strin
   { name: 'change-barrier', script: 'bench/change-barrier.ts', env: { BENCH_MS: '300' } },
   { name: 'hop-quick', script: 'bench/hop-quick.ts', args: ['2', '1', '500'] },
   { name: 'promotion', script: 'bench/promotion.ts', args: ['call', '500'] },
-  { name: 'soak', script: 'bench/soak.ts', env: { SOAK_MINUTES: '0.05', SOAK_RATE: '50' } },
+  { name: 'soak', script: 'bench/soak.ts', env: { SOAK_MINUTES: '2', SOAK_MINUTE_MS: '1500', SOAK_RATE: '50' } },
   { name: 'search', script: 'bench/search/run.ts', env: { BENCH_QUICK: '1', BENCH_SPEED_ONLY: '1' } },
+  { name: 'metrics', script: 'bench/metrics.ts' },
+  { name: 'auth-hot-path', script: 'bench/auth-hot-path.ts' },
+  { name: 'script-tools', script: 'bench/script-tools.ts' },
 ];
 
 const only = new Set(process.argv.slice(2));
