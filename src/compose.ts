@@ -24,6 +24,8 @@ import { ApiKeyAuthenticator } from './services/identity/api-key-authenticator.j
 import { ApiKeysService } from './services/identity/api-keys-service.js';
 import { AuthSettingsService } from './services/identity/auth-settings-service.js';
 import { BundlesRegistry } from './live/bundles-registry.js';
+import { TeamMemberships } from './live/team-memberships.js';
+import { TeamsService } from './services/teams/teams-service.js';
 import { Replication } from './live/replication.js';
 import { BundlesService } from './services/bundles/bundles-service.js';
 import { CatalogService } from './services/catalog/catalog-service.js';
@@ -45,7 +47,7 @@ import { OAuthLoginService } from './services/identity/oauth-login-service.js';
 import { OAuthProvidersService } from './services/identity/oauth-providers-service.js';
 import { RateLimiter } from './redis/rate-limiter.js';
 import { RetentionService } from './services/operations/retention-service.js';
-import { ServersService } from './services/catalog/servers-service.js';
+import { ADMIN_VIEW, ServersService } from './services/catalog/servers-service.js';
 import { SessionsService } from './services/identity/sessions-service.js';
 import { ScriptToolRegistry, ScriptToolRouter } from './services/skills/script-tools.js';
 import { registryGithubToken, SkillCatalogs } from './services/skills/skill-catalogs.js';
@@ -107,6 +109,10 @@ export interface Services {
   readonly oauthLogin: OAuthLoginService;
   readonly invitations: InvitationsService;
   readonly gatewaySettings: GatewaySettingsService;
+  /** Teams, their members and OAuth group mappings. */
+  readonly teams: TeamsService;
+  /** Which teams each user is in, in memory (the gateway decides shared bundles from it). */
+  readonly teamMemberships: TeamMemberships;
 
   // The upstream side.
   /** The tool catalog the hot path reads (memory); written by the catalog sync. */
@@ -203,6 +209,7 @@ export async function openServices(
     services = buildServices({ config, logger, clock, db, masterKey, options });
     await services.generalSettings.load();
     await services.bundles.loadRegistry();
+    await services.teams.reload();
     await services.catalogSync.loadCatalog();
     await services.skillTools.load();
     return services;
@@ -285,6 +292,19 @@ function buildServices(input: {
   const keySessions = new KeySessionService(apiKeyAuth, apiKeys, sessions, users);
   const oauthProviders = new OAuthProvidersService(stores.oauthProviders, secrets, clock, tx, activityLog, outboundPolicy);
   const invitations = new InvitationsService(stores.invitations, stores.users, oauthProviders, clock, tx, activityLog);
+  const teamMemberships = new TeamMemberships();
+  // Built before the bundles service (sign-in needs it); reaches it only through this closure.
+  let republishBundles: (ids: readonly string[]) => Promise<void> = () => Promise.resolve();
+  const teams = new TeamsService({
+    tx,
+    teams: stores.teams,
+    memberships: teamMemberships,
+    bus,
+    clock,
+    activity: activityLog,
+    logger,
+    republishBundles: (ids) => republishBundles(ids),
+  });
   const oauthLogin = new OAuthLoginService({
     tx,
     invitations,
@@ -297,9 +317,10 @@ function buildServices(input: {
     logger,
     onUserChange,
     activity: activityLog,
+    applyGroups: (userId, providerType, groups) => teams.applyOAuthGroups(userId, providerType, groups),
   });
   const bundleRegistry = new BundlesRegistry();
-  const gatewaySettings = new GatewaySettingsService(stores.gatewaySettings, clock, bus, tx, activityLog, bundleRegistry);
+  const gatewaySettings = new GatewaySettingsService(stores.gatewaySettings, clock, bus, tx, activityLog, bundleRegistry, teamMemberships);
 
   const catalog = new InMemoryCatalog();
   const pool = new UpstreamPool({
@@ -336,6 +357,8 @@ function buildServices(input: {
   const bundles = new BundlesService({
     tx,
     bundles: stores.bundles,
+    bundleShares: stores.bundleShares,
+    teams: stores.teams,
     registry: bundleRegistry,
     catalog,
     secrets,
@@ -343,6 +366,7 @@ function buildServices(input: {
     keyPrefix: config.keyPrefix,
     activity: activityLog,
   });
+  republishBundles = (ids) => bundles.republish(ids);
   // Scale-out: bundles and servers written on one instance are re-read by the others.
   const replication = new Replication({
     bus,
@@ -440,7 +464,7 @@ function buildServices(input: {
       // Deployment registers through the same service as the REST API.
       servers: {
         create: (input) => servers.create(input),
-        get: (id) => servers.get(id),
+        get: (id) => servers.get(id, ADMIN_VIEW),
         refresh: (id) => servers.refresh(id),
         delete: (id) => servers.delete(id),
         nameTaken: (name) => servers.nameTaken(name),
@@ -510,6 +534,8 @@ function buildServices(input: {
     oauthLogin,
     invitations,
     gatewaySettings,
+    teams,
+    teamMemberships,
     catalog,
     pool,
     upstreams: new ScriptToolRouter(scriptTools, sandbox, options.upstreams ?? pool),
@@ -628,6 +654,7 @@ export function composeMcp(services: Services, config: Config, logger: Logger, o
     auth: services.apiKeyAuth,
     rateLimiter: services.rateLimiter,
     settings: services.gatewaySettings,
+    memberships: services.teamMemberships,
     bus: services.bus,
     search,
     logger,

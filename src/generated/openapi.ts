@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: ae1ac1405f90ef07352f6ae598331d7567a0ca610518121267f6dd6e9750692a
+// openapi.yaml sha256: 59919797811961fc7fc2317d9d4d4f0e5979f49123e8a6cd2cdf6b40a0f30900
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -581,6 +581,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/bundles/{bundle_id}/shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get who a bundle is shared with
+         * @description The teams and users the bundle is shared with, and how (`view` or `use`).
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["getBundleShares"];
+        /**
+         * Share a bundle with teams and users
+         * @description Replaces the bundle's shares. `use` lets the team's members (or the user) use the bundle on `/mcp/gateway` and see it in the console; `view` lets them see it (its tools, not its key). The change applies at once on every instance; open gateway sessions it concerns get `notifications/tools/list_changed`.
+         *
+         *     - 404 `team_not_found` or `user_not_found` (with the index in `detail`) when a share names a team or user that does not exist; nothing changes.
+         *     - 422 when a team or user is named twice.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        put: operations["setBundleShares"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/users/me": {
         parameters: {
             query?: never;
@@ -893,6 +924,98 @@ export interface paths {
          */
         post: operations["logout"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List teams
+         * @description Teams ordered by name; `search` filters by name (case-insensitive substring). Members are not included (see `getTeam`).
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["listTeams"];
+        put?: never;
+        /**
+         * Create a team
+         * @description Creates a team, optionally with the OAuth group claims that place users in it at sign-in.
+         *
+         *     - 409 `team_name_taken` when another team has this name (case-insensitive).
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["createTeam"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/teams/{team_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a team
+         * @description The team with its members (by name) and its OAuth group mappings.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["getTeam"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a team
+         * @description Deletes the team, its memberships and the bundle shares made with it; its members lose at once what they reached only through it.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        delete: operations["deleteTeam"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a team
+         * @description Changes the name, the description (`null` clears it) or the OAuth group mappings (the list replaces the old one); absent fields are left alone. A changed mapping applies to each user at their next sign-in through that provider.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        patch: operations["updateTeam"];
+        trace?: never;
+    };
+    "/api/v1/teams/{team_id}/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add a user to a team
+         * @description Makes the user a member of the team (idempotent). A membership added here is `manual`: sign-ins never remove it. A membership the user had through an OAuth group becomes manual.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        put: operations["addTeamMember"];
+        post?: never;
+        /**
+         * Remove a user from a team
+         * @description Ends the user's membership, however it was made; the user loses at once what they reached only through the team. A membership made by an OAuth group comes back at the user's next sign-in while the mapping holds.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        delete: operations["removeTeamMember"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2007,6 +2130,8 @@ export interface components {
             email_claim?: string;
             /** @description Claim holding the display name (default `name`). */
             name_claim?: string;
+            /** @description Claim holding the user's groups (default `groups`): a list of strings, or one string. At each sign-in the groups are mapped to teams by the teams' `oauth_groups` (see the `teams` tag); a claim that is absent leaves the user's group-made memberships as they are. */
+            groups_claim?: string;
         } & {
             [key: string]: string | number | boolean | null;
         };
@@ -2371,6 +2496,7 @@ export interface components {
              * @description User who created the bundle; null if that user no longer exists.
              */
             created_by: string | null;
+            access: components["schemas"]["BundleAccess"];
         };
         /** @description A bundle with its tools, in display order. */
         MCPBundleDetailResponse: {
@@ -2394,6 +2520,7 @@ export interface components {
              * @description User who created the bundle; null if that user no longer exists.
              */
             created_by: string | null;
+            access: components["schemas"]["BundleAccess"];
             /** @description Tools in display order. */
             tools: components["schemas"]["BundleTool"][];
         };
@@ -2491,6 +2618,121 @@ export interface components {
                 string,
                 number
             ][];
+        };
+        /**
+         * @description What the caller may do with a bundle: `manage` (admins and owners: every bundle), `use` (the bundle's creator, or shared with the caller or one of their teams for use: served on their `/mcp/gateway`), `view` (shared view-only: seen in the console and REST, not served).
+         * @enum {string}
+         */
+        BundleAccess: "manage" | "use" | "view";
+        /**
+         * @description `use`: served on the grantee's `/mcp/gateway` and shown to them; `view`: shown only.
+         * @enum {string}
+         */
+        BundleShareAccess: "view" | "use";
+        /** @description One team or user a bundle is shared with. */
+        BundleShareInput: {
+            /** @enum {string} */
+            principal_type: "team" | "user";
+            /**
+             * Format: uuid
+             * @description The team id or user id.
+             */
+            principal_id: string;
+            access: components["schemas"]["BundleShareAccess"];
+        };
+        /** @description One team or user a bundle is shared with. */
+        BundleShare: {
+            /** @enum {string} */
+            principal_type: "team" | "user";
+            /** Format: uuid */
+            principal_id: string;
+            /** @description The team's name, or the user's name (their email when they have none). */
+            name: string;
+            access: components["schemas"]["BundleShareAccess"];
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description Who a bundle is shared with, teams first, each by name. */
+        BundleShares: {
+            /** Format: uuid */
+            bundle_id: string;
+            items: components["schemas"]["BundleShare"][];
+        };
+        /** @description The complete new list of shares of a bundle (an empty list unshares it). */
+        BundleSharesUpdate: {
+            shares: components["schemas"]["BundleShareInput"][];
+        };
+        /** @description An OAuth group claim that places a user in the team when they sign in through that provider: the provider's group claim (the provider configuration's `groups_claim`, default `groups`) holds `group`. */
+        TeamOAuthGroup: {
+            provider_type: components["schemas"]["OAuthProviderType"];
+            /** @description The group value, matched exactly (case-sensitive). */
+            group: string;
+        };
+        /** @description A member of a team. */
+        TeamMember: {
+            /** Format: uuid */
+            user_id: string;
+            email: string;
+            name: string;
+            /**
+             * @description `manual`: added by an admin (sign-ins never remove it); `oauth`: placed by a group claim at sign-in (removed at a sign-in whose claims no longer map to the team).
+             * @enum {string}
+             */
+            source: "manual" | "oauth";
+            /** Format: date-time */
+            added_at: string;
+        };
+        /** @description A team without its members. */
+        TeamSummary: {
+            /** Format: uuid */
+            id: string;
+            /** @example Platform engineering */
+            name: string;
+            description: string | null;
+            oauth_groups: components["schemas"]["TeamOAuthGroup"][];
+            member_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description A team with its members, by name. */
+        Team: {
+            /** Format: uuid */
+            id: string;
+            /** @example Platform engineering */
+            name: string;
+            description: string | null;
+            oauth_groups: components["schemas"]["TeamOAuthGroup"][];
+            member_count: number;
+            members: components["schemas"]["TeamMember"][];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description A page of teams, by name. */
+        TeamListResponse: {
+            /** @description The items of this page, in the documented order. */
+            items: components["schemas"]["TeamSummary"][];
+            /** @description Number of items matching the query across all pages. */
+            total: number;
+            /** @description The page returned (1-based). */
+            page: number;
+            /** @description The page size used. */
+            page_size: number;
+        };
+        /** @description A new team. */
+        TeamCreate: {
+            name: string;
+            description?: string | null;
+            oauth_groups?: components["schemas"]["TeamOAuthGroup"][];
+        };
+        /** @description Changes to a team; absent fields are left alone. */
+        TeamUpdate: {
+            name?: string;
+            description?: string | null;
+            oauth_groups?: components["schemas"]["TeamOAuthGroup"][];
         };
         /**
          * @description Role; owner > admin > member.
@@ -2843,7 +3085,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description A registered upstream MCP server. Secrets (secret env values, header values) are never returned. */
+        /** @description A registered upstream MCP server. Secrets (secret env values, header values) are never returned; to members the launch and connection details are withheld too (`redacted`). */
         MCPServer: {
             /** Format: uuid */
             id: string;
@@ -2899,6 +3141,8 @@ export interface components {
             inherited: ("call_timeout_ms" | "health_check_interval_seconds")[];
             /** Format: date-time */
             created_at: string;
+            /** @description True when the caller is a member: the launch and connection details (`command`, `args`, `env`, `secret_env_keys`, `cwd`, `header_names`, and the query of `url`) are withheld and shown empty (`null`, `[]`, `{}`). Admins and owners see them (secret values never). */
+            redacted: boolean;
             /** Format: date-time */
             updated_at: string;
         };
@@ -3848,6 +4092,8 @@ export interface components {
         AccessTokenCookie: string;
         /** @description The bundle id. */
         BundleId: string;
+        /** @description The team id. */
+        TeamId: string;
         /** @description The external agent id the bundle is linked to. */
         AgentId: string;
         /** @description The catalog tool id. */
@@ -4971,6 +5217,74 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    getBundleShares: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bundle id. */
+                bundle_id: components["parameters"]["BundleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bundle's shares. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BundleShares"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such bundle. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    setBundleShares: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bundle id. */
+                bundle_id: components["parameters"]["BundleId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BundleSharesUpdate"];
+            };
+        };
+        responses: {
+            /** @description The bundle's shares after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BundleShares"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such bundle, team or user. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
     getCurrentUser: {
         parameters: {
             query?: never;
@@ -5597,6 +5911,224 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listTeams: {
+        parameters: {
+            query?: {
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. */
+                page_size?: components["parameters"]["PageSize"];
+                /** @description Case-insensitive substring filter on the name (and, where stated, the description). */
+                search?: components["parameters"]["Search"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of teams. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    createTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamCreate"];
+            };
+        };
+        responses: {
+            /** @description The team was created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The name is taken. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team id. */
+                team_id: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such team. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team id. */
+                team_id: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team was deleted. */
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such team. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    updateTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team id. */
+                team_id: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated team. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such team. */
+            404: components["responses"]["NotFound"];
+            /** @description The name is taken. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    addTeamMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team id. */
+                team_id: components["parameters"]["TeamId"];
+                /** @description The user id. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team with its members. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such team or user. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    removeTeamMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team id. */
+                team_id: components["parameters"]["TeamId"];
+                /** @description The user id. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The membership ended. */
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such team, or the user is not a member. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };

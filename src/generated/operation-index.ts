@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: ae1ac1405f90ef07352f6ae598331d7567a0ca610518121267f6dd6e9750692a
+// openapi.yaml sha256: 59919797811961fc7fc2317d9d4d4f0e5979f49123e8a6cd2cdf6b40a0f30900
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */
@@ -52,6 +52,8 @@ export const OPERATIONS = [
   {"operationId":"removeBundleTool","method":"delete","path":"/api/v1/bundles/{bundle_id}/tools/{tool_id}","tag":"bundles","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"updateBundleToolOverride","method":"put","path":"/api/v1/bundles/{bundle_id}/tools/{tool_id}/override","tag":"bundles","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"regenerateBundleKey","method":"post","path":"/api/v1/bundles/{bundle_id}/regenerate-key","tag":"bundles","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"getBundleShares","method":"get","path":"/api/v1/bundles/{bundle_id}/shares","tag":"bundles","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"setBundleShares","method":"put","path":"/api/v1/bundles/{bundle_id}/shares","tag":"bundles","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"getCurrentUser","method":"get","path":"/api/v1/users/me","tag":"users","minRole":"member","transport":"rest","specAddition":true},
   {"operationId":"listUsers","method":"get","path":"/api/v1/users","tag":"users","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"createUser","method":"post","path":"/api/v1/users","tag":"users","minRole":"admin","transport":"rest","specAddition":true},
@@ -70,6 +72,13 @@ export const OPERATIONS = [
   {"operationId":"oauthCallback","method":"get","path":"/api/v1/auth/callback/{provider_type}","tag":"auth","minRole":"public","transport":"rest","specAddition":true},
   {"operationId":"createSession","method":"post","path":"/api/v1/auth/session","tag":"auth","minRole":"public","transport":"rest","specAddition":true},
   {"operationId":"logout","method":"post","path":"/api/v1/auth/logout","tag":"auth","minRole":"member","transport":"rest","specAddition":true},
+  {"operationId":"listTeams","method":"get","path":"/api/v1/teams","tag":"teams","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"createTeam","method":"post","path":"/api/v1/teams","tag":"teams","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"getTeam","method":"get","path":"/api/v1/teams/{team_id}","tag":"teams","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"deleteTeam","method":"delete","path":"/api/v1/teams/{team_id}","tag":"teams","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"updateTeam","method":"patch","path":"/api/v1/teams/{team_id}","tag":"teams","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"addTeamMember","method":"put","path":"/api/v1/teams/{team_id}/members/{user_id}","tag":"teams","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"removeTeamMember","method":"delete","path":"/api/v1/teams/{team_id}/members/{user_id}","tag":"teams","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"listInvitations","method":"get","path":"/api/v1/invitations","tag":"invitations","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"createInvitation","method":"post","path":"/api/v1/invitations","tag":"invitations","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"revokeInvitation","method":"delete","path":"/api/v1/invitations/{invitation_id}","tag":"invitations","minRole":"admin","transport":"rest","specAddition":true},

@@ -7,6 +7,7 @@ import { createGeneralSettingsHandlers } from './general-settings.js';
 import { createAiProvidersHandlers } from './ai-providers.js';
 import { createBundlesHandlers } from './bundles.js';
 import { createUsersHandlers } from './users.js';
+import { createTeamsHandlers } from './teams.js';
 import { createApiKeysHandlers } from './api-keys.js';
 import { createAuthHandlers } from './auth.js';
 import { createInvitationsHandlers } from './invitations.js';
@@ -26,6 +27,7 @@ export function createHandlers(deps: HandlerDeps): HandlerMap {
     ...createAiProvidersHandlers(deps),
     ...createBundlesHandlers(deps),
     ...createUsersHandlers(deps),
+    ...createTeamsHandlers(deps),
     ...createApiKeysHandlers(deps),
     ...createAuthHandlers(deps),
     ...createInvitationsHandlers(deps),

@@ -8,6 +8,7 @@ import type { Logger } from '../logger.js';
 import { hashKey } from '../domain/api-key-format.js';
 import { mayUseBundle } from '../domain/bundle-access.js';
 import type { BundlesRegistry, LiveBundle } from '../live/bundles-registry.js';
+import type { TeamMemberships } from '../live/team-memberships.js';
 import type { ChangeBus } from '../redis/change-bus.js';
 import type { components } from '../generated/openapi.js';
 import { rateLimitHeaders, type RateLimitState } from '../redis/rate-limiter.js';
@@ -34,6 +35,8 @@ export interface GatewayEndpointDeps {
   rateLimiter: { check(principal: Principal): Promise<RateLimitState> };
   /** Each user's gateway settings (read on a cache miss only). */
   settings: { get(userId: string): Promise<GatewaySettingsView> };
+  /** Which teams each user is in (a bundle shared with a team is usable by its members). */
+  memberships: TeamMemberships;
   /** Where settings and user changes are announced (this instance and the others). */
   bus: ChangeBus;
   search: GatewaySearcher;
@@ -67,7 +70,7 @@ interface CachedView {
  * `/mcp/gateway`: the calling user's tools on the MCP transport. Every request is authenticated
  * by a user API key with the `mcp` scope (cookies are not accepted), charged to the key's
  * per-minute budget, and served from a view compiled from the user's gateway settings and the
- * bundles they may use (`mayUseBundle`); sessions are bound to the user's scope and the key (its
+ * bundles they may use (`mayUseBundle`: their own, shared with them or their teams, or all for admins); sessions are bound to the user's scope and the key (its
  * hash). A revoked key or a deactivated user fails the next request, and their open GET streams
  * are closed.
  * Settings, bundles and catalog changes send `notifications/tools/list_changed` to the open
@@ -113,6 +116,11 @@ export class GatewayEndpoint {
       catalog.onChange((serverIds) => {
         const affected = registry.bundlesOfServers(new Set(serverIds));
         if (affected.length) this.announce(new Set(affected.map((b) => b.id)));
+      }),
+      // A user joined or left a team: the bundles shared with it join or leave their gateway.
+      deps.memberships.onChange((userIds) => {
+        for (const userId of userIds) this.viewCache.delete(userId);
+        core.announceListChanged(new Set([...userIds].map((u) => SCOPE_PREFIX + u)));
       }),
     ];
     core.onClose(() => unsubscribe.forEach((u) => u()));
@@ -190,15 +198,16 @@ export class GatewayEndpoint {
    */
   private selectedBundles(user: Pick<Principal, 'userId' | 'role'>, settings: GatewaySettingsView): LiveBundle[] {
     const { registry } = this.deps;
+    const who = { userId: user.userId, role: user.role, teamIds: this.deps.memberships.teamsOf(user.userId) };
     if (settings.bundle_ids.length === 0) {
       return [...registry.all()]
-        .filter((b) => mayUseBundle(user, b))
+        .filter((b) => mayUseBundle(who, b))
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     }
     const out: LiveBundle[] = [];
     for (const id of settings.bundle_ids) {
       const b = registry.get(id);
-      if (b && mayUseBundle(user, b)) out.push(b);
+      if (b && mayUseBundle(who, b)) out.push(b);
     }
     return out;
   }
@@ -329,7 +338,8 @@ export class GatewayEndpoint {
       // A bundle created (or made usable) joins an empty selection.
       if (cached.settings.bundle_ids.length === 0) {
         const bundle = this.deps.registry.get(id);
-        if (bundle && mayUseBundle({ userId, role: cached.role as Principal['role'] }, bundle)) return true;
+        const who = { userId, role: cached.role as Principal['role'], teamIds: this.deps.memberships.teamsOf(userId) };
+        if (bundle && mayUseBundle(who, bundle)) return true;
       }
     }
     return false;
