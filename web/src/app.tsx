@@ -19,6 +19,7 @@ import { NotFoundView } from './views/not-found.js';
 import { ServerDetailView } from './views/server-detail.js';
 import { ServersView } from './views/servers.js';
 import { SkillsView } from './views/skills.js';
+import { TeamsView } from './views/teams.js';
 import { UsersView } from './views/users.js';
 
 /** Links the client router handles; `/api/…` (OAuth login) and `/mcp/…` are real navigations. */
@@ -134,6 +135,7 @@ const NAV: { group: string; items: NavItem[] }[] = [
     items: [
       { href: '/keys', label: 'API keys' },
       { href: '/users', label: 'Users & invitations', admin: true },
+      { href: '/teams', label: 'Teams', admin: true },
       { href: '/settings/auth', label: 'Sign-in & OAuth', admin: true },
     ],
   },
@@ -213,6 +215,7 @@ function Shell() {
           <Route path="/settings/ai" component={AiProvidersView} />
           <Route path="/keys" component={ApiKeysView} />
           <Route path="/users" component={UsersView} />
+          <Route path="/teams" component={TeamsView} />
           <Route path="/settings/auth" component={AuthSettingsView} />
           <Route path="/settings/general" component={GeneralSettingsView} />
           <Route default component={NotFoundView} />

@@ -367,6 +367,7 @@ describe('web console in a browser', function () {
   it('renders every other view (signed in as the owner), with labels on every control', async () => {
     const views: [string, string][] = [
       ['/users', 'Users & invitations'],
+      ['/teams', 'Teams'],
       ['/settings/auth', 'Sign-in & OAuth'],
       ['/settings/general', 'General settings'],
       ['/settings/ai', 'AI providers'],
