@@ -26,6 +26,8 @@ import { AuthSettingsService } from './services/identity/auth-settings-service.j
 import { BundlesRegistry } from './live/bundles-registry.js';
 import { TeamMemberships } from './live/team-memberships.js';
 import { TeamsService } from './services/teams/teams-service.js';
+import { ToolPolicy } from './live/tool-policy.js';
+import { PolicyService } from './services/policy/policy-service.js';
 import { Replication } from './live/replication.js';
 import { BundlesService } from './services/bundles/bundles-service.js';
 import { CatalogService } from './services/catalog/catalog-service.js';
@@ -113,6 +115,10 @@ export interface Services {
   readonly teams: TeamsService;
   /** Which teams each user is in, in memory (the gateway decides shared bundles from it). */
   readonly teamMemberships: TeamMemberships;
+  /** The tool policy in memory, as the MCP routes decide from it. */
+  readonly toolPolicy: ToolPolicy;
+  /** The tool policy rules (REST). */
+  readonly policy: PolicyService;
 
   // The upstream side.
   /** The tool catalog the hot path reads (memory); written by the catalog sync. */
@@ -210,6 +216,7 @@ export async function openServices(
     await services.generalSettings.load();
     await services.bundles.loadRegistry();
     await services.teams.reload();
+    await services.policy.reload();
     await services.catalogSync.loadCatalog();
     await services.skillTools.load();
     return services;
@@ -304,6 +311,17 @@ function buildServices(input: {
     activity: activityLog,
     logger,
     republishBundles: (ids) => republishBundles(ids),
+  });
+  const toolPolicy = new ToolPolicy();
+  const policy = new PolicyService({
+    tx,
+    rules: stores.policyRules,
+    teams: stores.teams,
+    policy: toolPolicy,
+    bus,
+    clock,
+    activity: activityLog,
+    logger,
   });
   const oauthLogin = new OAuthLoginService({
     tx,
@@ -536,6 +554,8 @@ function buildServices(input: {
     gatewaySettings,
     teams,
     teamMemberships,
+    toolPolicy,
+    policy,
     catalog,
     pool,
     upstreams: new ScriptToolRouter(scriptTools, sandbox, options.upstreams ?? pool),
@@ -642,6 +662,7 @@ export function composeMcp(services: Services, config: Config, logger: Logger, o
     config,
     version: VERSION,
     catchUp,
+    policy: services.toolPolicy,
   });
   // Embeddings of tool texts persist in the database (by content hash), so a restart re-embeds nothing.
   const search = new ToolSearch({ ...searchOptions, logger, cache: new EmbeddingCacheStore(services.db.knex) });
@@ -655,6 +676,7 @@ export function composeMcp(services: Services, config: Config, logger: Logger, o
     rateLimiter: services.rateLimiter,
     settings: services.gatewaySettings,
     memberships: services.teamMemberships,
+    policy: services.toolPolicy,
     bus: services.bus,
     search,
     logger,

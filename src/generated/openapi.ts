@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 59919797811961fc7fc2317d9d4d4f0e5979f49123e8a6cd2cdf6b40a0f30900
+// openapi.yaml sha256: adb6e3b5c6c5f2c5a498f92cb1eb1257c51e95b3b626720d9b99e3d9234c938b
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -1019,6 +1019,95 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tool policy rules
+         * @description Every rule, in decision order (ascending `priority`, then id). At most 500 rules exist.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["listPolicyRules"];
+        put?: never;
+        /**
+         * Create a tool policy rule
+         * @description Adds a rule; it applies at once on every instance (open MCP sessions get `notifications/tools/list_changed`).
+         *
+         *     - 422 with `loc` `["body", "condition"]` when the condition is not a valid boolean CEL expression over `args`, `tool`, `server_id`, `bundle_id` and `user_id`.
+         *     - 409 `policy_rule_limit` when 500 rules exist.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["createPolicyRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/policies/evaluate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test the tool policy (or one draft rule)
+         * @description Decides a call as the gateway would, without making it: who calls (a user, or nobody for a bundle-key caller), which tool (server id, upstream tool name, bundle id) and, optionally, with which arguments. Without `arguments` the answer is the listing decision (`conditional` true when a condition could change it per call). With `rule`, that draft rule alone is tested (`applies` says whether it matched); otherwise the saved rules decide.
+         *
+         *     - 422 with `loc` `["body", "rule", "condition"]` for an invalid draft condition.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["evaluatePolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/policies/{rule_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a tool policy rule
+         * @description One rule.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["getPolicyRule"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a tool policy rule
+         * @description Removes the rule; applies at once on every instance.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        delete: operations["deletePolicyRule"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a tool policy rule
+         * @description Changes the given fields (`condition: null` removes the condition; absent fields are left alone). Applies at once on every instance.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        patch: operations["updatePolicyRule"];
         trace?: never;
     };
     "/api/v1/invitations": {
@@ -2734,6 +2823,114 @@ export interface components {
             description?: string | null;
             oauth_groups?: components["schemas"]["TeamOAuthGroup"][];
         };
+        /** @enum {string} */
+        PolicyEffect: "allow" | "deny";
+        /** @description A tool policy rule. Rules are read in ascending `priority`; the first that applies (its target, its subjects and, when set, its condition) decides. A tool no rule applies to is allowed. A tool denied regardless of arguments is left out of `tools/list` and the gateway's `search`, and a call of it gets JSON-RPC error -32004 naming the rule (`data.rule`); a tool that a condition may deny stays listed and each call is decided with its arguments. */
+        PolicyRule: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description: string | null;
+            effect: components["schemas"]["PolicyEffect"];
+            /** @description Rules are read in ascending priority (then by id); the first that applies decides. */
+            priority: number;
+            enabled: boolean;
+            /** @description Server ids the rule applies to; empty for any server. */
+            servers: string[];
+            /** @description Upstream tool names or glob patterns (`*` any run of characters, `?` one character) the rule applies to; empty for any tool. */
+            tools: string[];
+            /** @description Bundle ids the rule applies to (the bundle a call goes through); empty for any bundle. */
+            bundles: string[];
+            /** @description Team ids whose members the rule applies to. With `users` also empty, the rule applies to everyone, bundle-key callers included. */
+            teams: string[];
+            /** @description User ids the rule applies to. */
+            users: string[];
+            /** @description A boolean CEL expression; the rule applies only to calls for which it is true. Variables: `args` (the call's arguments, a map), `tool` (upstream tool name), `server_id`, `bundle_id`, `user_id` (null for bundle-key callers). An expression that fails to evaluate for a call (a missing argument, say) is false. Example: `has(args.path) && args.path.startsWith("/etc")`. */
+            condition: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description Every rule, in decision order. */
+        PolicyRuleListResponse: {
+            items: components["schemas"]["PolicyRule"][];
+        };
+        /** @description A new rule. Defaults: priority 1000, enabled, empty lists (any / everyone), no condition. */
+        PolicyRuleCreate: {
+            name: string;
+            description?: string | null;
+            effect: components["schemas"]["PolicyEffect"];
+            /** @description Rules are read in ascending priority (then by id); the first that applies decides. */
+            priority?: number;
+            enabled?: boolean;
+            /** @description Server ids the rule applies to; empty for any server. */
+            servers?: string[];
+            /** @description Upstream tool names or glob patterns (`*` any run of characters, `?` one character) the rule applies to; empty for any tool. */
+            tools?: string[];
+            /** @description Bundle ids the rule applies to (the bundle a call goes through); empty for any bundle. */
+            bundles?: string[];
+            /** @description Team ids whose members the rule applies to. With `users` also empty, the rule applies to everyone, bundle-key callers included. */
+            teams?: string[];
+            /** @description User ids the rule applies to. */
+            users?: string[];
+            /** @description A boolean CEL expression; the rule applies only to calls for which it is true. Variables: `args` (the call's arguments, a map), `tool` (upstream tool name), `server_id`, `bundle_id`, `user_id` (null for bundle-key callers). An expression that fails to evaluate for a call (a missing argument, say) is false. Example: `has(args.path) && args.path.startsWith("/etc")`. */
+            condition?: string | null;
+        };
+        /** @description Changes to a rule; absent fields are left alone. */
+        PolicyRuleUpdate: {
+            name?: string;
+            description?: string | null;
+            effect?: components["schemas"]["PolicyEffect"];
+            /** @description Rules are read in ascending priority (then by id); the first that applies decides. */
+            priority?: number;
+            enabled?: boolean;
+            /** @description Server ids the rule applies to; empty for any server. */
+            servers?: string[];
+            /** @description Upstream tool names or glob patterns (`*` any run of characters, `?` one character) the rule applies to; empty for any tool. */
+            tools?: string[];
+            /** @description Bundle ids the rule applies to (the bundle a call goes through); empty for any bundle. */
+            bundles?: string[];
+            /** @description Team ids whose members the rule applies to. With `users` also empty, the rule applies to everyone, bundle-key callers included. */
+            teams?: string[];
+            /** @description User ids the rule applies to. */
+            users?: string[];
+            /** @description A boolean CEL expression; the rule applies only to calls for which it is true. Variables: `args` (the call's arguments, a map), `tool` (upstream tool name), `server_id`, `bundle_id`, `user_id` (null for bundle-key callers). An expression that fails to evaluate for a call (a missing argument, say) is false. Example: `has(args.path) && args.path.startsWith("/etc")`. */
+            condition?: string | null;
+        };
+        /** @description A call to decide without making it. */
+        PolicyEvaluationRequest: {
+            /**
+             * Format: uuid
+             * @description The calling user (their teams count); null or absent for a bundle-key caller.
+             */
+            user_id?: string | null;
+            /** Format: uuid */
+            server_id: string;
+            /** @description The upstream tool name. */
+            tool_name: string;
+            /**
+             * Format: uuid
+             * @description The bundle the call goes through (rules naming bundles match only it).
+             */
+            bundle_id?: string | null;
+            /** @description The call's arguments; absent or null for the listing decision. */
+            arguments?: Record<string, never> | null;
+            rule?: components["schemas"]["PolicyRuleCreate"];
+        };
+        /** @description What the policy (or the draft rule) decides. */
+        PolicyEvaluationResult: {
+            allowed: boolean;
+            /** @description The rule that decided; null when none applied (allowed by default). */
+            rule: {
+                id: string;
+                name: string;
+            } | null;
+            /** @description Listing decisions only: a condition came first, so calls are decided one by one with their arguments. */
+            conditional: boolean;
+            /** @description Whether a rule (the draft, when one was given) applied. */
+            applies: boolean;
+        };
         /**
          * @description Role; owner > admin > member.
          * @enum {string}
@@ -4094,6 +4291,8 @@ export interface components {
         BundleId: string;
         /** @description The team id. */
         TeamId: string;
+        /** @description The policy rule id. */
+        RuleId: string;
         /** @description The external agent id the bundle is linked to. */
         AgentId: string;
         /** @description The catalog tool id. */
@@ -6128,6 +6327,189 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description No such team, or the user is not a member. */
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listPolicyRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyRuleListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    createPolicyRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyRuleCreate"];
+            };
+        };
+        responses: {
+            /** @description The rule was created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyRule"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The rule limit is reached. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    evaluatePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyEvaluationRequest"];
+            };
+        };
+        responses: {
+            /** @description The decision. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyEvaluationResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getPolicyRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The policy rule id. */
+                rule_id: components["parameters"]["RuleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rule. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyRule"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such rule. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deletePolicyRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The policy rule id. */
+                rule_id: components["parameters"]["RuleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rule was deleted. */
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such rule. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    updatePolicyRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The policy rule id. */
+                rule_id: components["parameters"]["RuleId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyRuleUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated rule. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyRule"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such rule. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 59919797811961fc7fc2317d9d4d4f0e5979f49123e8a6cd2cdf6b40a0f30900
+// openapi.yaml sha256: adb6e3b5c6c5f2c5a498f92cb1eb1257c51e95b3b626720d9b99e3d9234c938b
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */
@@ -79,6 +79,12 @@ export const OPERATIONS = [
   {"operationId":"updateTeam","method":"patch","path":"/api/v1/teams/{team_id}","tag":"teams","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"addTeamMember","method":"put","path":"/api/v1/teams/{team_id}/members/{user_id}","tag":"teams","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"removeTeamMember","method":"delete","path":"/api/v1/teams/{team_id}/members/{user_id}","tag":"teams","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"listPolicyRules","method":"get","path":"/api/v1/policies","tag":"policies","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"createPolicyRule","method":"post","path":"/api/v1/policies","tag":"policies","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"evaluatePolicy","method":"post","path":"/api/v1/policies/evaluate","tag":"policies","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"getPolicyRule","method":"get","path":"/api/v1/policies/{rule_id}","tag":"policies","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"deletePolicyRule","method":"delete","path":"/api/v1/policies/{rule_id}","tag":"policies","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"updatePolicyRule","method":"patch","path":"/api/v1/policies/{rule_id}","tag":"policies","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"listInvitations","method":"get","path":"/api/v1/invitations","tag":"invitations","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"createInvitation","method":"post","path":"/api/v1/invitations","tag":"invitations","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"revokeInvitation","method":"delete","path":"/api/v1/invitations/{invitation_id}","tag":"invitations","minRole":"admin","transport":"rest","specAddition":true},

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 59919797811961fc7fc2317d9d4d4f0e5979f49123e8a6cd2cdf6b40a0f30900
+// openapi.yaml sha256: adb6e3b5c6c5f2c5a498f92cb1eb1257c51e95b3b626720d9b99e3d9234c938b
 /**
  * JSON Schemas of contract components the server validates itself at run time (documents it
  * fetches), copied from openapi.yaml without their documentation keys. Their types are

@@ -8,6 +8,7 @@ import { createAiProvidersHandlers } from './ai-providers.js';
 import { createBundlesHandlers } from './bundles.js';
 import { createUsersHandlers } from './users.js';
 import { createTeamsHandlers } from './teams.js';
+import { createPoliciesHandlers } from './policies.js';
 import { createApiKeysHandlers } from './api-keys.js';
 import { createAuthHandlers } from './auth.js';
 import { createInvitationsHandlers } from './invitations.js';
@@ -28,6 +29,7 @@ export function createHandlers(deps: HandlerDeps): HandlerMap {
     ...createBundlesHandlers(deps),
     ...createUsersHandlers(deps),
     ...createTeamsHandlers(deps),
+    ...createPoliciesHandlers(deps),
     ...createApiKeysHandlers(deps),
     ...createAuthHandlers(deps),
     ...createInvitationsHandlers(deps),

@@ -9,6 +9,7 @@ import { hashKey } from '../domain/api-key-format.js';
 import { mayUseBundle } from '../domain/bundle-access.js';
 import type { BundlesRegistry, LiveBundle } from '../live/bundles-registry.js';
 import type { TeamMemberships } from '../live/team-memberships.js';
+import type { ToolPolicy } from '../live/tool-policy.js';
 import type { ChangeBus } from '../redis/change-bus.js';
 import type { components } from '../generated/openapi.js';
 import { rateLimitHeaders, type RateLimitState } from '../redis/rate-limiter.js';
@@ -37,6 +38,8 @@ export interface GatewayEndpointDeps {
   settings: { get(userId: string): Promise<GatewaySettingsView> };
   /** Which teams each user is in (a bundle shared with a team is usable by its members). */
   memberships: TeamMemberships;
+  /** The tool policy; absent: none. */
+  policy?: ToolPolicy | undefined;
   /** Where settings and user changes are announced (this instance and the others). */
   bus: ChangeBus;
   search: GatewaySearcher;
@@ -62,6 +65,8 @@ interface CachedView {
   readonly userId: string;
   readonly registryGeneration: number;
   readonly catalogVersion: number;
+  /** The tool policy version the view was compiled with (0 without a policy). */
+  readonly policyVersion: number;
   /** The bundles the view serves, to tell which changes concern it. */
   readonly bundleIds: ReadonlySet<string>;
 }
@@ -117,6 +122,15 @@ export class GatewayEndpoint {
         const affected = registry.bundlesOfServers(new Set(serverIds));
         if (affected.length) this.announce(new Set(affected.map((b) => b.id)));
       }),
+      // A policy change may change any user's tools: every cached view is stale, every gateway session told.
+      ...(deps.policy
+        ? [
+            deps.policy.onChange(() => {
+              this.viewCache.clear();
+              this.announceToAll();
+            }),
+          ]
+        : []),
       // A user joined or left a team: the bundles shared with it join or leave their gateway.
       deps.memberships.onChange((userIds) => {
         for (const userId of userIds) this.viewCache.delete(userId);
@@ -162,13 +176,17 @@ export class GatewayEndpoint {
       cached.settings === settings &&
       cached.role === principal.role &&
       cached.registryGeneration === this.registryGeneration &&
-      cached.catalogVersion === this.deps.catalog.version
+      cached.catalogVersion === this.deps.catalog.version &&
+      cached.policyVersion === (this.deps.policy?.version ?? 0)
     ) {
       return cached.view;
     }
     const registryGeneration = this.registryGeneration;
     const catalogVersion = this.deps.catalog.version;
+    const policyVersion = this.deps.policy?.version ?? 0;
     const bundles = this.selectedBundles(principal, settings);
+    // Without rules there is no gate and the view is compiled as if there were no policy at all.
+    const gate = this.deps.policy?.gateFor({ userId: principal.userId, teamIds: this.deps.memberships.teamsOf(principal.userId) });
     const { core, catalog, views, search } = this.deps;
     const view = new GatewayView({
       mode: settings.mode,
@@ -178,6 +196,7 @@ export class GatewayEndpoint {
       search,
       pageSize: core.toolsPageSize,
       serverInfo: core.serverInfo,
+      gate,
     });
     this.viewCache.set(principal.userId, {
       view,
@@ -186,6 +205,7 @@ export class GatewayEndpoint {
       userId: principal.userId,
       registryGeneration,
       catalogVersion,
+      policyVersion,
       bundleIds: new Set(bundles.map((b) => b.id)),
     });
     return view;
@@ -316,6 +336,14 @@ export class GatewayEndpoint {
   private closeStreams(which: (session: Pick<Session, 'scope' | 'credential'>) => boolean): void {
     for (const session of [...this.deps.core.sessions.streams()]) if (which(session)) session.stream?.end();
     this.deps.core.listens.closeWhere((scope, credential) => which({ scope, credential }));
+  }
+
+  /** Sends list_changed to every open gateway stream. */
+  private announceToAll(): void {
+    const scopes = new Set<string>();
+    for (const scope of [...[...this.deps.core.sessions.listeners()].map((s) => s.scope), ...this.deps.core.listens.scopes()])
+      if (scope.startsWith(SCOPE_PREFIX)) scopes.add(scope);
+    if (scopes.size) this.deps.core.announceListChanged(scopes);
   }
 
   /** Sends list_changed to the open gateway streams whose view a change of these bundles concerns. */

@@ -4,6 +4,7 @@
  * context.ts.
  */
 import type { ToolOverride } from '../domain/tool-override.js';
+import type { DecidingRule, PolicyTarget } from '../domain/tool-policy.js';
 
 /** A tool an endpoint offers: the name clients call it by, and where it really lives. */
 export interface OfferedTool {
@@ -18,6 +19,30 @@ export interface OfferedTool {
   readonly execution: Record<string, unknown> | null;
   /** The MCP Tool object as `tools/list` shows it. */
   readonly wire: Record<string, unknown>;
+  /**
+   * Present when a conditional policy rule may deny some calls of this tool: decides one call
+   * from its arguments (null: allowed). Absent (no policy, or no condition in the way): every
+   * call of the listed tool is allowed.
+   */
+  readonly guard?: CallGuard;
+}
+
+/** Decides one call of a listed tool from its arguments: the rule that denies it, or null. */
+export type CallGuard = (args: Record<string, unknown>) => DecidingRule | null;
+
+/** A tool the policy denies to this caller: not listed, and a call of it names the rule. */
+export interface DeniedTool {
+  readonly name: string;
+  readonly bundleId: string;
+  readonly toolId: string;
+  readonly serverId: string;
+  readonly upstreamName: string;
+  readonly rule: DecidingRule;
+}
+
+/** Where a tool of a view lives, as the policy reads it. */
+export function policyTarget(tool: { serverId: string; upstreamName: string; bundleId: string }): PolicyTarget {
+  return { serverId: tool.serverId, toolName: tool.upstreamName, bundleId: tool.bundleId };
 }
 
 /**

@@ -17,6 +17,7 @@ import { ServersStore } from './servers-store.js';
 import { SessionsStore } from './sessions-store.js';
 import { SkillAttachmentsStore } from './skill-attachments-store.js';
 import { SkillsStore } from './skills-store.js';
+import { PolicyRulesStore } from './policy-rules-store.js';
 import { TeamsStore } from './teams-store.js';
 import { UsersStore } from './users-store.js';
 
@@ -36,6 +37,8 @@ export interface Stores {
   readonly bundleShares: BundleSharesStore;
   /** Teams, their members and OAuth group mappings. */
   readonly teams: TeamsStore;
+  /** The tool policy rules. */
+  readonly policyRules: PolicyRulesStore;
   readonly callRecords: CallRecordsStore;
   readonly sealedValues: SealedValuesStore;
   readonly aiProviders: AiProvidersStore;
@@ -67,6 +70,7 @@ export function createStores(db: Knex | Knex.Transaction): Stores {
     bundles: new BundlesStore(db),
     bundleShares: new BundleSharesStore(db),
     teams: new TeamsStore(db),
+    policyRules: new PolicyRulesStore(db),
     callRecords: new CallRecordsStore(db),
     sealedValues: new SealedValuesStore(db),
     aiProviders: new AiProvidersStore(db),

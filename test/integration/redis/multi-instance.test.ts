@@ -94,6 +94,17 @@ describe('two instances with Redis', function () {
     await eventually(async () => b.server.services.bundleRegistry.get(bundle.id)?.shares.length === 0, 'share gone on B');
   });
 
+  it('a tool policy rule written on one instance decides on the other at once', async () => {
+    const admin = await createUser(a, 'admin');
+    const target = { serverId: '00000000-0000-4000-8000-000000000001', toolName: 'drop_tables', bundleId: '' };
+    expect(b.server.services.toolPolicy.decide(null, target).allowed).to.equal(true);
+    const rule = (await admin.client.post('/api/v1/policies', { name: 'No drops', effect: 'deny', tools: ['drop_*'] })).body;
+    await eventually(async () => !b.server.services.toolPolicy.decide(null, target).allowed, 'rule applied on B');
+    expect(b.server.services.toolPolicy.decide(null, target).rule).to.deep.equal({ id: rule.id, name: 'No drops' });
+    expect((await admin.client.delete(`/api/v1/policies/${rule.id}`)).status).to.equal(204);
+    await eventually(async () => b.server.services.toolPolicy.decide(null, target).allowed, 'rule gone on B');
+  });
+
   it('shares one rate limit: rpm requests across both instances, then 429 on either', async () => {
     const user = await createUser(a, 'member', { rateLimitRpm: 6 });
     const onA = user.client;
