@@ -79,7 +79,7 @@ const servedNoPolicy = nsPer(N * 4, () => policed.served(bundle));
 const result = {
   node: process.version,
   cpus: os.cpus().length,
-  load: os.loadavg()[0],
+  load: os.loadavg()[0] ?? 0,
   at: new Date().toISOString(),
   rules: RULES,
   ns: {

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: adb6e3b5c6c5f2c5a498f92cb1eb1257c51e95b3b626720d9b99e3d9234c938b
+// openapi.yaml sha256: 7780156717cdcd21ee350bef6e04afaedbbe097514cdf2fef0e2cac82dbb2e14
 /**
  * JSON Schemas of contract components the server validates itself at run time (documents it
  * fetches), copied from openapi.yaml without their documentation keys. Their types are

@@ -20,6 +20,7 @@ import { ServerDetailView } from './views/server-detail.js';
 import { ServersView } from './views/servers.js';
 import { SkillsView } from './views/skills.js';
 import { TeamsView } from './views/teams.js';
+import { PoliciesView } from './views/policies.js';
 import { UsersView } from './views/users.js';
 
 /** Links the client router handles; `/api/…` (OAuth login) and `/mcp/…` are real navigations. */
@@ -136,6 +137,7 @@ const NAV: { group: string; items: NavItem[] }[] = [
       { href: '/keys', label: 'API keys' },
       { href: '/users', label: 'Users & invitations', admin: true },
       { href: '/teams', label: 'Teams', admin: true },
+      { href: '/policies', label: 'Tool policy', admin: true },
       { href: '/settings/auth', label: 'Sign-in & OAuth', admin: true },
     ],
   },
@@ -216,6 +218,7 @@ function Shell() {
           <Route path="/keys" component={ApiKeysView} />
           <Route path="/users" component={UsersView} />
           <Route path="/teams" component={TeamsView} />
+          <Route path="/policies" component={PoliciesView} />
           <Route path="/settings/auth" component={AuthSettingsView} />
           <Route path="/settings/general" component={GeneralSettingsView} />
           <Route default component={NotFoundView} />
