@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 7780156717cdcd21ee350bef6e04afaedbbe097514cdf2fef0e2cac82dbb2e14
+// openapi.yaml sha256: 0a033b309298b0d30a5457aa50097463cb7c8f01c9a93dfbffd09bf21f5f212f
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -1694,6 +1694,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tool-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tool definitions changed since approval
+         * @description Tools whose upstream changed the description, input schema or annotations after the tool was approved (selected), on servers that require approval (`tool_changes: require_approval`, the default). Each is withheld from every bundle and the gateway until approved; each entry shows the approved and the current definition and which fields differ.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["listToolChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tool-changes/{tool_id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a changed tool definition
+         * @description Pins the tool's current definition: it is served again at once on every instance, and open MCP sessions get `notifications/tools/list_changed`.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["approveToolChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp/bundle/{bundle_key}": {
         parameters: {
             query?: never;
@@ -2933,6 +2977,42 @@ export interface components {
             /** @description Whether a rule (the draft, when one was given) applied. */
             applies: boolean;
         };
+        /** @description The pinned part of a tool definition. */
+        ToolDefinition: {
+            description: string | null;
+            input_schema: {
+                [key: string]: unknown;
+            };
+            annotations: {
+                [key: string]: unknown;
+            } | null;
+        };
+        /** @description A tool whose upstream definition differs from the approved one; withheld until approved. */
+        ToolChange: {
+            /** Format: uuid */
+            tool_id: string;
+            /** Format: uuid */
+            server_id: string;
+            server_name: string;
+            /** @description The upstream tool name. */
+            name: string;
+            approved: components["schemas"]["ToolDefinition"];
+            current: components["schemas"]["ToolDefinition"];
+            changed_fields: ("description" | "input_schema" | "annotations")[];
+            /**
+             * Format: date-time
+             * @description When the change was first seen.
+             */
+            changed_at: string;
+        };
+        ToolChangeListResponse: {
+            items: components["schemas"]["ToolChange"][];
+        };
+        /**
+         * @description What a change of a tool's description, input schema or annotations upstream does after the tool was approved (selected): `require_approval` (the default) withholds the tool from every bundle and the gateway until an admin approves the change (`approveToolChange`); `accept` serves the new definition at once.
+         * @enum {string}
+         */
+        ToolChangesSetting: "require_approval" | "accept";
         /**
          * @description Role; owner > admin > member.
          * @enum {string}
@@ -3340,6 +3420,7 @@ export interface components {
             inherited: ("call_timeout_ms" | "health_check_interval_seconds")[];
             /** Format: date-time */
             created_at: string;
+            tool_changes: components["schemas"]["ToolChangesSetting"];
             /** @description True when the caller is a member: the launch and connection details (`command`, `args`, `env`, `secret_env_keys`, `cwd`, `header_names`, and the query of `url`) are withheld and shown empty (`null`, `[]`, `{}`). Admins and owners see them (secret values never). */
             redacted: boolean;
             /** Format: date-time */
@@ -3389,6 +3470,7 @@ export interface components {
             enabled?: boolean;
             /** @description Per tool-call timeout. Omitted: the server follows the general setting `upstream_call_timeout_ms`, also when it changes later. */
             call_timeout_ms?: number;
+            tool_changes?: components["schemas"]["ToolChangesSetting"];
             /** @description Omitted: the server follows the general setting `health_check_interval_seconds`, also when it changes later. */
             health_check_interval_seconds?: number;
         };
@@ -3420,6 +3502,7 @@ export interface components {
             };
             /** @description null: follow the general setting `upstream_call_timeout_ms` again. */
             call_timeout_ms?: number | null;
+            tool_changes?: components["schemas"]["ToolChangesSetting"];
             /** @description null: follow the general setting `health_check_interval_seconds` again. */
             health_check_interval_seconds?: number | null;
         };
@@ -7576,6 +7659,55 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listToolChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pending changes, oldest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolChangeListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    approveToolChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The catalog tool id. */
+                tool_id: components["parameters"]["ToolId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The change is approved. */
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The tool has no pending change. */
+            404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 7780156717cdcd21ee350bef6e04afaedbbe097514cdf2fef0e2cac82dbb2e14
+// openapi.yaml sha256: 0a033b309298b0d30a5457aa50097463cb7c8f01c9a93dfbffd09bf21f5f212f
 /**
  * JSON Schemas of contract components the server validates itself at run time (documents it
  * fetches), copied from openapi.yaml without their documentation keys. Their types are

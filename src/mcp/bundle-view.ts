@@ -65,7 +65,9 @@ export class BundleView implements McpView {
             ? 'server_unavailable'
             : !tool.available
               ? 'tool_gone'
-              : null;
+              : tool.held
+                ? 'tool_changed'
+                : null;
       if (reason) {
         const name = effectiveName(tool.name, t.override);
         if (!this.unavailable.has(name) && !this.denied.has(name)) {

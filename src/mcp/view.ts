@@ -48,9 +48,10 @@ export function policyTarget(tool: { serverId: string; upstreamName: string; bun
 /**
  * Why a tool of a bundle cannot be called right now although the bundle offers it: its server
  * is disabled, its server is not connected (down, connecting, failed), or its server is up but
- * no longer has the tool.
+ * no longer has the tool, or the upstream changed the tool's definition since an admin approved it
+ * (withheld until the change is approved).
  */
-export type UnavailableReason = 'server_disabled' | 'server_unavailable' | 'tool_gone';
+export type UnavailableReason = 'server_disabled' | 'server_unavailable' | 'tool_gone' | 'tool_changed';
 
 /** A tool that is left out of `tools/list` for now, under the name clients know. */
 export interface UnavailableTool {

@@ -69,6 +69,8 @@ function unavailableMessage(tool: UnavailableTool, serverName: string): string {
       return `Upstream server ${serverName} of tool ${tool.name} is unavailable: it is disabled`;
     case 'tool_gone':
       return `Tool ${tool.name} is unavailable: upstream server ${serverName} no longer offers it`;
+    case 'tool_changed':
+      return `Tool ${tool.name} is unavailable: upstream server ${serverName} changed its definition, which awaits an administrator's approval`;
     default:
       return `Upstream server ${serverName} of tool ${tool.name} is unavailable`;
   }

@@ -506,7 +506,7 @@ export class BundlesService {
       server_name: tool?.serverName ?? t.server_name,
       name: tool?.name ?? t.tool_name,
       display_order: t.display_order,
-      available: !!tool && tool.available && (!!server?.connected || !!tool.script) && !!server?.enabled,
+      available: !!tool && tool.available && !tool.held && (!!server?.connected || !!tool.script) && !!server?.enabled,
       enabled: override.enabled !== false && (tool?.enabled ?? true),
       override: overrideView(override),
       effective: {

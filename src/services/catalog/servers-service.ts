@@ -125,6 +125,7 @@ export class ServersService {
         // Omitted: the server follows the general settings, also when they change later.
         call_timeout_ms: input.call_timeout_ms ?? null,
         health_check_interval_seconds: input.health_check_interval_seconds ?? null,
+        tool_changes: input.tool_changes ?? 'require_approval',
       });
       await this.deps.activity.record(stores, {
         action: 'server.create',
@@ -194,6 +195,7 @@ export class ServersService {
       if (patch.description !== undefined) next.description = patch.description;
       if (patch.call_timeout_ms !== undefined) next.call_timeout_ms = patch.call_timeout_ms;
       if (patch.health_check_interval_seconds !== undefined) next.health_check_interval_seconds = patch.health_check_interval_seconds;
+      if (patch.tool_changes !== undefined) next.tool_changes = patch.tool_changes;
       if (changingTransport) next.transport = transport;
       if (stdio) {
         if (changingTransport) Object.assign(next, { url: null, headers_sealed: null, header_names: [] });
@@ -363,6 +365,7 @@ export class ServersService {
       ],
       created_at: row.created_at.toISOString(),
       updated_at: row.updated_at.toISOString(),
+      tool_changes: row.tool_changes,
       redacted: false,
     };
   }
