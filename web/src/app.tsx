@@ -21,6 +21,7 @@ import { ServersView } from './views/servers.js';
 import { SkillsView } from './views/skills.js';
 import { TeamsView } from './views/teams.js';
 import { PoliciesView } from './views/policies.js';
+import { ToolChangesView } from './views/tool-changes.js';
 import { UsersView } from './views/users.js';
 
 /** Links the client router handles; `/api/…` (OAuth login) and `/mcp/…` are real navigations. */
@@ -120,6 +121,7 @@ const NAV: { group: string; items: NavItem[] }[] = [
     items: [
       { href: '/servers', label: 'Servers' },
       { href: '/bundles', label: 'Bundles' },
+      { href: '/tool-changes', label: 'Tool changes', admin: true },
       { href: '/gateway', label: 'My gateway' },
     ],
   },
@@ -219,6 +221,7 @@ function Shell() {
           <Route path="/users" component={UsersView} />
           <Route path="/teams" component={TeamsView} />
           <Route path="/policies" component={PoliciesView} />
+          <Route path="/tool-changes" component={ToolChangesView} />
           <Route path="/settings/auth" component={AuthSettingsView} />
           <Route path="/settings/general" component={GeneralSettingsView} />
           <Route default component={NotFoundView} />

@@ -369,6 +369,7 @@ describe('web console in a browser', function () {
       ['/users', 'Users & invitations'],
       ['/teams', 'Teams'],
       ['/policies', 'Tool policy'],
+      ['/tool-changes', 'Tool changes'],
       ['/settings/auth', 'Sign-in & OAuth'],
       ['/settings/general', 'General settings'],
       ['/settings/ai', 'AI providers'],
