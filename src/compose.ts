@@ -24,6 +24,10 @@ import { ApiKeyAuthenticator } from './services/identity/api-key-authenticator.j
 import { ApiKeysService } from './services/identity/api-keys-service.js';
 import { AuthSettingsService } from './services/identity/auth-settings-service.js';
 import { BundlesRegistry } from './live/bundles-registry.js';
+import { TeamMemberships } from './live/team-memberships.js';
+import { TeamsService } from './services/teams/teams-service.js';
+import { ToolPolicy } from './live/tool-policy.js';
+import { PolicyService } from './services/policy/policy-service.js';
 import { Replication } from './live/replication.js';
 import { BundlesService } from './services/bundles/bundles-service.js';
 import { CatalogService } from './services/catalog/catalog-service.js';
@@ -48,7 +52,7 @@ import { OAuthServerService } from './services/identity/oauth-server-service.js'
 import { mayUseBundle } from './domain/bundle-access.js';
 import { RateLimiter } from './redis/rate-limiter.js';
 import { RetentionService } from './services/operations/retention-service.js';
-import { ServersService } from './services/catalog/servers-service.js';
+import { ADMIN_VIEW, ServersService } from './services/catalog/servers-service.js';
 import { SessionsService } from './services/identity/sessions-service.js';
 import { ScriptToolRegistry, ScriptToolRouter } from './services/skills/script-tools.js';
 import { registryGithubToken, SkillCatalogs } from './services/skills/skill-catalogs.js';
@@ -112,6 +116,14 @@ export interface Services {
   readonly oauthServer: OAuthServerService;
   readonly invitations: InvitationsService;
   readonly gatewaySettings: GatewaySettingsService;
+  /** Teams, their members and OAuth group mappings. */
+  readonly teams: TeamsService;
+  /** Which teams each user is in, in memory (the gateway decides shared bundles from it). */
+  readonly teamMemberships: TeamMemberships;
+  /** The tool policy in memory, as the MCP routes decide from it. */
+  readonly toolPolicy: ToolPolicy;
+  /** The tool policy rules (REST). */
+  readonly policy: PolicyService;
 
   // The upstream side.
   /** The tool catalog the hot path reads (memory); written by the catalog sync. */
@@ -208,6 +220,8 @@ export async function openServices(
     services = buildServices({ config, logger, clock, db, masterKey, options });
     await services.generalSettings.load();
     await services.bundles.loadRegistry();
+    await services.teams.reload();
+    await services.policy.reload();
     await services.catalogSync.loadCatalog();
     await services.skillTools.load();
     return services;
@@ -290,6 +304,30 @@ function buildServices(input: {
   const keySessions = new KeySessionService(apiKeyAuth, apiKeys, sessions, users);
   const oauthProviders = new OAuthProvidersService(stores.oauthProviders, secrets, clock, tx, activityLog, outboundPolicy);
   const invitations = new InvitationsService(stores.invitations, stores.users, oauthProviders, clock, tx, activityLog);
+  const teamMemberships = new TeamMemberships();
+  // Built before the bundles service (sign-in needs it); reaches it only through this closure.
+  let republishBundles: (ids: readonly string[]) => Promise<void> = () => Promise.resolve();
+  const teams = new TeamsService({
+    tx,
+    teams: stores.teams,
+    memberships: teamMemberships,
+    bus,
+    clock,
+    activity: activityLog,
+    logger,
+    republishBundles: (ids) => republishBundles(ids),
+  });
+  const toolPolicy = new ToolPolicy();
+  const policy = new PolicyService({
+    tx,
+    rules: stores.policyRules,
+    teams: stores.teams,
+    policy: toolPolicy,
+    bus,
+    clock,
+    activity: activityLog,
+    logger,
+  });
   const oauthLogin = new OAuthLoginService({
     tx,
     invitations,
@@ -302,9 +340,10 @@ function buildServices(input: {
     logger,
     onUserChange,
     activity: activityLog,
+    applyGroups: (userId, providerType, groups) => teams.applyOAuthGroups(userId, providerType, groups),
   });
   const bundleRegistry = new BundlesRegistry();
-  const gatewaySettings = new GatewaySettingsService(stores.gatewaySettings, clock, bus, tx, activityLog, bundleRegistry);
+  const gatewaySettings = new GatewaySettingsService(stores.gatewaySettings, clock, bus, tx, activityLog, bundleRegistry, teamMemberships);
   const oauthServer = new OAuthServerService({
     store: stores.oauth,
     tx,
@@ -313,7 +352,9 @@ function buildServices(input: {
     bus,
     activity: activityLog,
     registry: bundleRegistry,
-    gatewayBundles: async (user) => {
+    memberships: teamMemberships,
+    gatewayBundles: async (principal) => {
+      const user = { userId: principal.userId, role: principal.role, teamIds: teamMemberships.teamsOf(principal.userId) };
       const selected = (await gatewaySettings.get(user.userId)).bundle_ids;
       const usable = (id: string) => {
         const b = bundleRegistry.get(id);
@@ -381,6 +422,8 @@ function buildServices(input: {
   const bundles = new BundlesService({
     tx,
     bundles: stores.bundles,
+    bundleShares: stores.bundleShares,
+    teams: stores.teams,
     registry: bundleRegistry,
     catalog,
     secrets,
@@ -388,6 +431,7 @@ function buildServices(input: {
     keyPrefix: config.keyPrefix,
     activity: activityLog,
   });
+  republishBundles = (ids) => bundles.republish(ids);
   // Scale-out: bundles and servers written on one instance are re-read by the others.
   const replication = new Replication({
     bus,
@@ -487,7 +531,7 @@ function buildServices(input: {
       // Deployment registers through the same service as the REST API.
       servers: {
         create: (input) => servers.create(input),
-        get: (id) => servers.get(id),
+        get: (id) => servers.get(id, ADMIN_VIEW),
         refresh: (id) => servers.refresh(id),
         delete: (id) => servers.delete(id),
         nameTaken: (name) => servers.nameTaken(name),
@@ -558,6 +602,10 @@ function buildServices(input: {
     oauthServer,
     invitations,
     gatewaySettings,
+    teams,
+    teamMemberships,
+    toolPolicy,
+    policy,
     catalog,
     pool,
     upstreams: new ScriptToolRouter(scriptTools, sandbox, options.upstreams ?? pool),
@@ -668,6 +716,7 @@ export function composeMcp(services: Services, config: Config, logger: Logger, o
     config,
     version: VERSION,
     catchUp,
+    policy: services.toolPolicy,
   });
   // Embeddings of tool texts persist in the database (by content hash), so a restart re-embeds nothing.
   const search = new ToolSearch({ ...searchOptions, logger, cache: new EmbeddingCacheStore(services.db.knex) });
@@ -682,6 +731,8 @@ export function composeMcp(services: Services, config: Config, logger: Logger, o
     ...(baseUrl ? { baseUrl } : {}),
     rateLimiter: services.rateLimiter,
     settings: services.gatewaySettings,
+    memberships: services.teamMemberships,
+    policy: services.toolPolicy,
     bus: services.bus,
     search,
     logger,

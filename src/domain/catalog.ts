@@ -38,6 +38,12 @@ export interface CatalogTool {
   /** Admin's tool selection: disabled tools are served nowhere. */
   readonly enabled: boolean;
   /**
+   * True when the upstream changed the tool's description, input schema or annotations after it
+   * was approved, on a server that requires approval: withheld from every bundle and the gateway
+   * until an admin approves the change.
+   */
+  readonly held?: boolean;
+  /**
    * False once the tool disappeared upstream (kept so bundles can show it), and while its server
    * is disabled. Whether the server is connected right now is `serverState(id).connected`.
    */

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: e07de00615fb66df15133a10ed90bd043148e858d238821a036cea482a02e7e0
+// openapi.yaml sha256: fbacb2c243e55e726810cf431077de72670fe455fd87154a2f4ffdc488b8ad7b
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -581,6 +581,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/bundles/{bundle_id}/shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get who a bundle is shared with
+         * @description The teams and users the bundle is shared with, and how (`view` or `use`).
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["getBundleShares"];
+        /**
+         * Share a bundle with teams and users
+         * @description Replaces the bundle's shares. `use` lets the team's members (or the user) use the bundle on `/mcp/gateway` and see it in the console; `view` lets them see it (its tools, not its key). The change applies at once on every instance; open gateway sessions it concerns get `notifications/tools/list_changed`.
+         *
+         *     - 404 `team_not_found` or `user_not_found` (with the index in `detail`) when a share names a team or user that does not exist; nothing changes.
+         *     - 422 when a team or user is named twice.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        put: operations["setBundleShares"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/users/me": {
         parameters: {
             query?: never;
@@ -896,6 +927,187 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List teams
+         * @description Teams ordered by name; `search` filters by name (case-insensitive substring). Members are not included (see `getTeam`).
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["listTeams"];
+        put?: never;
+        /**
+         * Create a team
+         * @description Creates a team, optionally with the OAuth group claims that place users in it at sign-in.
+         *
+         *     - 409 `team_name_taken` when another team has this name (case-insensitive).
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["createTeam"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/teams/{team_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a team
+         * @description The team with its members (by name) and its OAuth group mappings.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["getTeam"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a team
+         * @description Deletes the team, its memberships and the bundle shares made with it; its members lose at once what they reached only through it.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        delete: operations["deleteTeam"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a team
+         * @description Changes the name, the description (`null` clears it) or the OAuth group mappings (the list replaces the old one); absent fields are left alone. A changed mapping applies to each user at their next sign-in through that provider.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        patch: operations["updateTeam"];
+        trace?: never;
+    };
+    "/api/v1/teams/{team_id}/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add a user to a team
+         * @description Makes the user a member of the team (idempotent). A membership added here is `manual`: sign-ins never remove it. A membership the user had through an OAuth group becomes manual.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        put: operations["addTeamMember"];
+        post?: never;
+        /**
+         * Remove a user from a team
+         * @description Ends the user's membership, however it was made; the user loses at once what they reached only through the team. A membership made by an OAuth group comes back at the user's next sign-in while the mapping holds.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        delete: operations["removeTeamMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tool policy rules
+         * @description Every rule, in decision order (ascending `priority`, then id). At most 500 rules exist.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["listPolicyRules"];
+        put?: never;
+        /**
+         * Create a tool policy rule
+         * @description Adds a rule; it applies at once on every instance (open MCP sessions get `notifications/tools/list_changed`).
+         *
+         *     - 422 with `loc` `["body", "condition"]` when the condition is not a valid boolean CEL expression over `args`, `tool`, `server_id`, `bundle_id` and `user_id`.
+         *     - 409 `policy_rule_limit` when 500 rules exist.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["createPolicyRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/policies/evaluate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test the tool policy (or one draft rule)
+         * @description Decides a call as the gateway would, without making it: who calls (a user, or nobody for a bundle-key caller), which tool (server id, upstream tool name, bundle id) and, optionally, with which arguments. Without `arguments` the answer is the listing decision (`conditional` true when a condition could change it per call). With `rule`, that draft rule alone is tested (`applies` says whether it matched); otherwise the saved rules decide.
+         *
+         *     - 422 with `loc` `["body", "rule", "condition"]` for an invalid draft condition.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["evaluatePolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/policies/{rule_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a tool policy rule
+         * @description One rule.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["getPolicyRule"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a tool policy rule
+         * @description Removes the rule; applies at once on every instance.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        delete: operations["deletePolicyRule"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a tool policy rule
+         * @description Changes the given fields (`condition: null` removes the condition; absent fields are left alone). Applies at once on every instance.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        patch: operations["updatePolicyRule"];
         trace?: never;
     };
     "/api/v1/invitations": {
@@ -1476,6 +1688,50 @@ export interface paths {
         get: operations["listTools"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tool-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tool definitions changed since approval
+         * @description Tools whose upstream changed the description, input schema or annotations after the tool was approved (selected), on servers that require approval (`tool_changes: require_approval`, the default). Each is withheld from every bundle and the gateway until approved; each entry shows the approved and the current definition and which fields differ.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["listToolChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tool-changes/{tool_id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a changed tool definition
+         * @description Pins the tool's current definition: it is served again at once on every instance, and open MCP sessions get `notifications/tools/list_changed`.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["approveToolChange"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2293,6 +2549,8 @@ export interface components {
             email_claim?: string;
             /** @description Claim holding the display name (default `name`). */
             name_claim?: string;
+            /** @description Claim holding the user's groups (default `groups`): a list of strings, or one string. At each sign-in the groups are mapped to teams by the teams' `oauth_groups` (see the `teams` tag); a claim that is absent leaves the user's group-made memberships as they are. */
+            groups_claim?: string;
         } & {
             [key: string]: string | number | boolean | null;
         };
@@ -2667,6 +2925,7 @@ export interface components {
              * @description User who created the bundle; null if that user no longer exists.
              */
             created_by: string | null;
+            access: components["schemas"]["BundleAccess"];
         };
         /** @description A bundle with its tools, in display order. */
         MCPBundleDetailResponse: {
@@ -2690,6 +2949,7 @@ export interface components {
              * @description User who created the bundle; null if that user no longer exists.
              */
             created_by: string | null;
+            access: components["schemas"]["BundleAccess"];
             /** @description Tools in display order. */
             tools: components["schemas"]["BundleTool"][];
         };
@@ -2788,6 +3048,267 @@ export interface components {
                 number
             ][];
         };
+        /**
+         * @description What the caller may do with a bundle: `manage` (admins and owners: every bundle), `use` (the bundle's creator, or shared with the caller or one of their teams for use: served on their `/mcp/gateway`), `view` (shared view-only: seen in the console and REST, not served).
+         * @enum {string}
+         */
+        BundleAccess: "manage" | "use" | "view";
+        /**
+         * @description `use`: served on the grantee's `/mcp/gateway` and shown to them; `view`: shown only.
+         * @enum {string}
+         */
+        BundleShareAccess: "view" | "use";
+        /** @description One team or user a bundle is shared with. */
+        BundleShareInput: {
+            /** @enum {string} */
+            principal_type: "team" | "user";
+            /**
+             * Format: uuid
+             * @description The team id or user id.
+             */
+            principal_id: string;
+            access: components["schemas"]["BundleShareAccess"];
+        };
+        /** @description One team or user a bundle is shared with. */
+        BundleShare: {
+            /** @enum {string} */
+            principal_type: "team" | "user";
+            /** Format: uuid */
+            principal_id: string;
+            /** @description The team's name, or the user's name (their email when they have none). */
+            name: string;
+            access: components["schemas"]["BundleShareAccess"];
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description Who a bundle is shared with, teams first, each by name. */
+        BundleShares: {
+            /** Format: uuid */
+            bundle_id: string;
+            items: components["schemas"]["BundleShare"][];
+        };
+        /** @description The complete new list of shares of a bundle (an empty list unshares it). */
+        BundleSharesUpdate: {
+            shares: components["schemas"]["BundleShareInput"][];
+        };
+        /** @description An OAuth group claim that places a user in the team when they sign in through that provider: the provider's group claim (the provider configuration's `groups_claim`, default `groups`) holds `group`. */
+        TeamOAuthGroup: {
+            provider_type: components["schemas"]["OAuthProviderType"];
+            /** @description The group value, matched exactly (case-sensitive). */
+            group: string;
+        };
+        /** @description A member of a team. */
+        TeamMember: {
+            /** Format: uuid */
+            user_id: string;
+            email: string;
+            name: string;
+            /**
+             * @description `manual`: added by an admin (sign-ins never remove it); `oauth`: placed by a group claim at sign-in (removed at a sign-in whose claims no longer map to the team).
+             * @enum {string}
+             */
+            source: "manual" | "oauth";
+            /** Format: date-time */
+            added_at: string;
+        };
+        /** @description A team without its members. */
+        TeamSummary: {
+            /** Format: uuid */
+            id: string;
+            /** @example Platform engineering */
+            name: string;
+            description: string | null;
+            oauth_groups: components["schemas"]["TeamOAuthGroup"][];
+            member_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description A team with its members, by name. */
+        Team: {
+            /** Format: uuid */
+            id: string;
+            /** @example Platform engineering */
+            name: string;
+            description: string | null;
+            oauth_groups: components["schemas"]["TeamOAuthGroup"][];
+            member_count: number;
+            members: components["schemas"]["TeamMember"][];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description A page of teams, by name. */
+        TeamListResponse: {
+            /** @description The items of this page, in the documented order. */
+            items: components["schemas"]["TeamSummary"][];
+            /** @description Number of items matching the query across all pages. */
+            total: number;
+            /** @description The page returned (1-based). */
+            page: number;
+            /** @description The page size used. */
+            page_size: number;
+        };
+        /** @description A new team. */
+        TeamCreate: {
+            name: string;
+            description?: string | null;
+            oauth_groups?: components["schemas"]["TeamOAuthGroup"][];
+        };
+        /** @description Changes to a team; absent fields are left alone. */
+        TeamUpdate: {
+            name?: string;
+            description?: string | null;
+            oauth_groups?: components["schemas"]["TeamOAuthGroup"][];
+        };
+        /** @enum {string} */
+        PolicyEffect: "allow" | "deny";
+        /** @description A tool policy rule. Rules are read in ascending `priority`; the first that applies (its target, its subjects and, when set, its condition) decides. A tool no rule applies to is allowed. A tool denied regardless of arguments is left out of `tools/list` and the gateway's `search`, and a call of it gets JSON-RPC error -32004 naming the rule (`data.rule`); a tool that a condition may deny stays listed and each call is decided with its arguments. */
+        PolicyRule: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description: string | null;
+            effect: components["schemas"]["PolicyEffect"];
+            /** @description Rules are read in ascending priority (then by id); the first that applies decides. */
+            priority: number;
+            enabled: boolean;
+            /** @description Server ids the rule applies to; empty for any server. */
+            servers: string[];
+            /** @description Upstream tool names or glob patterns (`*` any run of characters, `?` one character) the rule applies to; empty for any tool. */
+            tools: string[];
+            /** @description Bundle ids the rule applies to (the bundle a call goes through); empty for any bundle. */
+            bundles: string[];
+            /** @description Team ids whose members the rule applies to. With `users` also empty, the rule applies to everyone, bundle-key callers included. */
+            teams: string[];
+            /** @description User ids the rule applies to. */
+            users: string[];
+            /** @description A boolean CEL expression; the rule applies only to calls for which it is true. Variables: `args` (the call's arguments, a map), `tool` (upstream tool name), `server_id`, `bundle_id`, `user_id` (null for bundle-key callers). An expression that fails to evaluate for a call (a missing argument, say) is false. Example: `has(args.path) && args.path.startsWith("/etc")`. */
+            condition: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description Every rule, in decision order. */
+        PolicyRuleListResponse: {
+            items: components["schemas"]["PolicyRule"][];
+        };
+        /** @description A new rule. Defaults: priority 1000, enabled, empty lists (any / everyone), no condition. */
+        PolicyRuleCreate: {
+            name: string;
+            description?: string | null;
+            effect: components["schemas"]["PolicyEffect"];
+            /** @description Rules are read in ascending priority (then by id); the first that applies decides. */
+            priority?: number;
+            enabled?: boolean;
+            /** @description Server ids the rule applies to; empty for any server. */
+            servers?: string[];
+            /** @description Upstream tool names or glob patterns (`*` any run of characters, `?` one character) the rule applies to; empty for any tool. */
+            tools?: string[];
+            /** @description Bundle ids the rule applies to (the bundle a call goes through); empty for any bundle. */
+            bundles?: string[];
+            /** @description Team ids whose members the rule applies to. With `users` also empty, the rule applies to everyone, bundle-key callers included. */
+            teams?: string[];
+            /** @description User ids the rule applies to. */
+            users?: string[];
+            /** @description A boolean CEL expression; the rule applies only to calls for which it is true. Variables: `args` (the call's arguments, a map), `tool` (upstream tool name), `server_id`, `bundle_id`, `user_id` (null for bundle-key callers). An expression that fails to evaluate for a call (a missing argument, say) is false. Example: `has(args.path) && args.path.startsWith("/etc")`. */
+            condition?: string | null;
+        };
+        /** @description Changes to a rule; absent fields are left alone. */
+        PolicyRuleUpdate: {
+            name?: string;
+            description?: string | null;
+            effect?: components["schemas"]["PolicyEffect"];
+            /** @description Rules are read in ascending priority (then by id); the first that applies decides. */
+            priority?: number;
+            enabled?: boolean;
+            /** @description Server ids the rule applies to; empty for any server. */
+            servers?: string[];
+            /** @description Upstream tool names or glob patterns (`*` any run of characters, `?` one character) the rule applies to; empty for any tool. */
+            tools?: string[];
+            /** @description Bundle ids the rule applies to (the bundle a call goes through); empty for any bundle. */
+            bundles?: string[];
+            /** @description Team ids whose members the rule applies to. With `users` also empty, the rule applies to everyone, bundle-key callers included. */
+            teams?: string[];
+            /** @description User ids the rule applies to. */
+            users?: string[];
+            /** @description A boolean CEL expression; the rule applies only to calls for which it is true. Variables: `args` (the call's arguments, a map), `tool` (upstream tool name), `server_id`, `bundle_id`, `user_id` (null for bundle-key callers). An expression that fails to evaluate for a call (a missing argument, say) is false. Example: `has(args.path) && args.path.startsWith("/etc")`. */
+            condition?: string | null;
+        };
+        /** @description A call to decide without making it. */
+        PolicyEvaluationRequest: {
+            /**
+             * Format: uuid
+             * @description The calling user (their teams count); null or absent for a bundle-key caller.
+             */
+            user_id?: string | null;
+            /** Format: uuid */
+            server_id: string;
+            /** @description The upstream tool name. */
+            tool_name: string;
+            /**
+             * Format: uuid
+             * @description The bundle the call goes through (rules naming bundles match only it).
+             */
+            bundle_id?: string | null;
+            /** @description The call's arguments; absent or null for the listing decision. */
+            arguments?: {
+                [key: string]: unknown;
+            } | null;
+            rule?: components["schemas"]["PolicyRuleCreate"];
+        };
+        /** @description What the policy (or the draft rule) decides. */
+        PolicyEvaluationResult: {
+            allowed: boolean;
+            /** @description The rule that decided; null when none applied (allowed by default). */
+            rule: {
+                id: string;
+                name: string;
+            } | null;
+            /** @description Listing decisions only: a condition came first, so calls are decided one by one with their arguments. */
+            conditional: boolean;
+            /** @description Whether a rule (the draft, when one was given) applied. */
+            applies: boolean;
+        };
+        /** @description The pinned part of a tool definition. */
+        ToolDefinition: {
+            description: string | null;
+            input_schema: {
+                [key: string]: unknown;
+            };
+            annotations: {
+                [key: string]: unknown;
+            } | null;
+        };
+        /** @description A tool whose upstream definition differs from the approved one; withheld until approved. */
+        ToolChange: {
+            /** Format: uuid */
+            tool_id: string;
+            /** Format: uuid */
+            server_id: string;
+            server_name: string;
+            /** @description The upstream tool name. */
+            name: string;
+            approved: components["schemas"]["ToolDefinition"];
+            current: components["schemas"]["ToolDefinition"];
+            changed_fields: ("description" | "input_schema" | "annotations")[];
+            /**
+             * Format: date-time
+             * @description When the change was first seen.
+             */
+            changed_at: string;
+        };
+        ToolChangeListResponse: {
+            items: components["schemas"]["ToolChange"][];
+        };
+        /**
+         * @description What a change of a tool's description, input schema or annotations upstream does after the tool was approved (selected): `require_approval` (the default) withholds the tool from every bundle and the gateway until an admin approves the change (`approveToolChange`); `accept` serves the new definition at once.
+         * @enum {string}
+         */
+        ToolChangesSetting: "require_approval" | "accept";
         /**
          * @description Role; owner > admin > member.
          * @enum {string}
@@ -3139,7 +3660,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description A registered upstream MCP server. Secrets (secret env values, header values) are never returned. */
+        /** @description A registered upstream MCP server. Secrets (secret env values, header values) are never returned; to members the launch and connection details are withheld too (`redacted`). */
         MCPServer: {
             /** Format: uuid */
             id: string;
@@ -3195,6 +3716,9 @@ export interface components {
             inherited: ("call_timeout_ms" | "health_check_interval_seconds")[];
             /** Format: date-time */
             created_at: string;
+            tool_changes: components["schemas"]["ToolChangesSetting"];
+            /** @description True when the caller is a member: the launch and connection details (`command`, `args`, `env`, `secret_env_keys`, `cwd`, `header_names`, and the query of `url`) are withheld and shown empty (`null`, `[]`, `{}`). Admins and owners see them (secret values never). */
+            redacted: boolean;
             /** Format: date-time */
             updated_at: string;
         };
@@ -3242,6 +3766,7 @@ export interface components {
             enabled?: boolean;
             /** @description Per tool-call timeout. Omitted: the server follows the general setting `upstream_call_timeout_ms`, also when it changes later. */
             call_timeout_ms?: number;
+            tool_changes?: components["schemas"]["ToolChangesSetting"];
             /** @description Omitted: the server follows the general setting `health_check_interval_seconds`, also when it changes later. */
             health_check_interval_seconds?: number;
         };
@@ -3273,6 +3798,7 @@ export interface components {
             };
             /** @description null: follow the general setting `upstream_call_timeout_ms` again. */
             call_timeout_ms?: number | null;
+            tool_changes?: components["schemas"]["ToolChangesSetting"];
             /** @description null: follow the general setting `health_check_interval_seconds` again. */
             health_check_interval_seconds?: number | null;
         };
@@ -4150,6 +4676,10 @@ export interface components {
         AccessTokenCookie: string;
         /** @description The bundle id. */
         BundleId: string;
+        /** @description The team id. */
+        TeamId: string;
+        /** @description The policy rule id. */
+        RuleId: string;
         /** @description The external agent id the bundle is linked to. */
         AgentId: string;
         /** @description The catalog tool id. */
@@ -5273,6 +5803,74 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    getBundleShares: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bundle id. */
+                bundle_id: components["parameters"]["BundleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bundle's shares. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BundleShares"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such bundle. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    setBundleShares: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bundle id. */
+                bundle_id: components["parameters"]["BundleId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BundleSharesUpdate"];
+            };
+        };
+        responses: {
+            /** @description The bundle's shares after the change. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BundleShares"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such bundle, team or user. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
     getCurrentUser: {
         parameters: {
             query?: never;
@@ -5899,6 +6497,407 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listTeams: {
+        parameters: {
+            query?: {
+                /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. */
+                page_size?: components["parameters"]["PageSize"];
+                /** @description Case-insensitive substring filter on the name (and, where stated, the description). */
+                search?: components["parameters"]["Search"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of teams. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    createTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamCreate"];
+            };
+        };
+        responses: {
+            /** @description The team was created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The name is taken. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team id. */
+                team_id: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such team. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team id. */
+                team_id: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team was deleted. */
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such team. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    updateTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team id. */
+                team_id: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated team. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such team. */
+            404: components["responses"]["NotFound"];
+            /** @description The name is taken. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    addTeamMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team id. */
+                team_id: components["parameters"]["TeamId"];
+                /** @description The user id. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team with its members. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such team or user. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    removeTeamMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team id. */
+                team_id: components["parameters"]["TeamId"];
+                /** @description The user id. */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The membership ended. */
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such team, or the user is not a member. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listPolicyRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyRuleListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    createPolicyRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyRuleCreate"];
+            };
+        };
+        responses: {
+            /** @description The rule was created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyRule"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The rule limit is reached. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    evaluatePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyEvaluationRequest"];
+            };
+        };
+        responses: {
+            /** @description The decision. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyEvaluationResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getPolicyRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The policy rule id. */
+                rule_id: components["parameters"]["RuleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rule. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyRule"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such rule. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deletePolicyRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The policy rule id. */
+                rule_id: components["parameters"]["RuleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rule was deleted. */
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such rule. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    updatePolicyRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The policy rule id. */
+                rule_id: components["parameters"]["RuleId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PolicyRuleUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated rule. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyRule"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such rule. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };
@@ -6962,6 +7961,55 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listToolChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pending changes, oldest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolChangeListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    approveToolChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The catalog tool id. */
+                tool_id: components["parameters"]["ToolId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The change is approved. */
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The tool has no pending change. */
+            404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: e07de00615fb66df15133a10ed90bd043148e858d238821a036cea482a02e7e0
+// openapi.yaml sha256: fbacb2c243e55e726810cf431077de72670fe455fd87154a2f4ffdc488b8ad7b
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */
@@ -52,6 +52,8 @@ export const OPERATIONS = [
   {"operationId":"removeBundleTool","method":"delete","path":"/api/v1/bundles/{bundle_id}/tools/{tool_id}","tag":"bundles","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"updateBundleToolOverride","method":"put","path":"/api/v1/bundles/{bundle_id}/tools/{tool_id}/override","tag":"bundles","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"regenerateBundleKey","method":"post","path":"/api/v1/bundles/{bundle_id}/regenerate-key","tag":"bundles","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"getBundleShares","method":"get","path":"/api/v1/bundles/{bundle_id}/shares","tag":"bundles","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"setBundleShares","method":"put","path":"/api/v1/bundles/{bundle_id}/shares","tag":"bundles","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"getCurrentUser","method":"get","path":"/api/v1/users/me","tag":"users","minRole":"member","transport":"rest","specAddition":true},
   {"operationId":"listUsers","method":"get","path":"/api/v1/users","tag":"users","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"createUser","method":"post","path":"/api/v1/users","tag":"users","minRole":"admin","transport":"rest","specAddition":true},
@@ -70,6 +72,19 @@ export const OPERATIONS = [
   {"operationId":"oauthCallback","method":"get","path":"/api/v1/auth/callback/{provider_type}","tag":"auth","minRole":"public","transport":"rest","specAddition":true},
   {"operationId":"createSession","method":"post","path":"/api/v1/auth/session","tag":"auth","minRole":"public","transport":"rest","specAddition":true},
   {"operationId":"logout","method":"post","path":"/api/v1/auth/logout","tag":"auth","minRole":"member","transport":"rest","specAddition":true},
+  {"operationId":"listTeams","method":"get","path":"/api/v1/teams","tag":"teams","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"createTeam","method":"post","path":"/api/v1/teams","tag":"teams","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"getTeam","method":"get","path":"/api/v1/teams/{team_id}","tag":"teams","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"deleteTeam","method":"delete","path":"/api/v1/teams/{team_id}","tag":"teams","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"updateTeam","method":"patch","path":"/api/v1/teams/{team_id}","tag":"teams","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"addTeamMember","method":"put","path":"/api/v1/teams/{team_id}/members/{user_id}","tag":"teams","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"removeTeamMember","method":"delete","path":"/api/v1/teams/{team_id}/members/{user_id}","tag":"teams","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"listPolicyRules","method":"get","path":"/api/v1/policies","tag":"policies","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"createPolicyRule","method":"post","path":"/api/v1/policies","tag":"policies","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"evaluatePolicy","method":"post","path":"/api/v1/policies/evaluate","tag":"policies","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"getPolicyRule","method":"get","path":"/api/v1/policies/{rule_id}","tag":"policies","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"deletePolicyRule","method":"delete","path":"/api/v1/policies/{rule_id}","tag":"policies","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"updatePolicyRule","method":"patch","path":"/api/v1/policies/{rule_id}","tag":"policies","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"listInvitations","method":"get","path":"/api/v1/invitations","tag":"invitations","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"createInvitation","method":"post","path":"/api/v1/invitations","tag":"invitations","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"revokeInvitation","method":"delete","path":"/api/v1/invitations/{invitation_id}","tag":"invitations","minRole":"admin","transport":"rest","specAddition":true},
@@ -101,6 +116,8 @@ export const OPERATIONS = [
   {"operationId":"listCatalogSkills","method":"get","path":"/api/v1/skills/catalog/{source}","tag":"skills","minRole":"member","transport":"rest","specAddition":false},
   {"operationId":"generateSkill","method":"post","path":"/api/v1/skills/generate","tag":"skills","minRole":"admin","transport":"rest","specAddition":false},
   {"operationId":"listTools","method":"get","path":"/api/v1/tools","tag":"tools","minRole":"member","transport":"rest","specAddition":true},
+  {"operationId":"listToolChanges","method":"get","path":"/api/v1/tool-changes","tag":"tools","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"approveToolChange","method":"post","path":"/api/v1/tool-changes/{tool_id}/approve","tag":"tools","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"mcpBundleGet","method":"get","path":"/mcp/bundle/{bundle_key}","tag":"mcp","minRole":"bundle_key","transport":"mcp","specAddition":true},
   {"operationId":"mcpBundlePost","method":"post","path":"/mcp/bundle/{bundle_key}","tag":"mcp","minRole":"bundle_key","transport":"mcp","specAddition":false},
   {"operationId":"mcpBundleDelete","method":"delete","path":"/mcp/bundle/{bundle_key}","tag":"mcp","minRole":"bundle_key","transport":"mcp","specAddition":true},

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: e07de00615fb66df15133a10ed90bd043148e858d238821a036cea482a02e7e0
+// openapi.yaml sha256: fbacb2c243e55e726810cf431077de72670fe455fd87154a2f4ffdc488b8ad7b
 /**
  * JSON Schemas of contract components the server validates itself at run time (documents it
  * fetches), copied from openapi.yaml without their documentation keys. Their types are

@@ -7,6 +7,8 @@ import { createGeneralSettingsHandlers } from './general-settings.js';
 import { createAiProvidersHandlers } from './ai-providers.js';
 import { createBundlesHandlers } from './bundles.js';
 import { createUsersHandlers } from './users.js';
+import { createTeamsHandlers } from './teams.js';
+import { createPoliciesHandlers } from './policies.js';
 import { createApiKeysHandlers } from './api-keys.js';
 import { createAuthHandlers } from './auth.js';
 import { createInvitationsHandlers } from './invitations.js';
@@ -27,6 +29,8 @@ export function createHandlers(deps: HandlerDeps): HandlerMap {
     ...createAiProvidersHandlers(deps),
     ...createBundlesHandlers(deps),
     ...createUsersHandlers(deps),
+    ...createTeamsHandlers(deps),
+    ...createPoliciesHandlers(deps),
     ...createApiKeysHandlers(deps),
     ...createAuthHandlers(deps),
     ...createInvitationsHandlers(deps),

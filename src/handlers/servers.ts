@@ -20,9 +20,9 @@ type Ops =
 /** Upstream MCP servers: registry, their catalog, tool selection, skills attachment. */
 export function createServersHandlers({ services: { servers, catalogService: catalog, skillTools } }: HandlerDeps): PartialHandlerMap<Ops> {
   return {
-    listServers: async ({ query }) => ({ status: 200, body: await servers.list(query) }),
+    listServers: async (req) => ({ status: 200, body: await servers.list(req.query, req.principal!) }),
     createServer: async ({ body }) => ({ status: 201, body: await servers.create(body) }),
-    getServer: async ({ params }) => ({ status: 200, body: await servers.get(params.server_id) }),
+    getServer: async (req) => ({ status: 200, body: await servers.get(req.params.server_id, req.principal!) }),
     deleteServer: ({ params }) => servers.delete(params.server_id).then(noContent),
     updateServer: async ({ params, body }) => ({ status: 200, body: await servers.update(params.server_id, body) }),
     enableServer: async ({ params }) => ({ status: 200, body: await servers.setEnabled(params.server_id, true) }),

@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import type { BundleGrant } from '../domain/bundle-access.js';
 import type { ToolOverride } from '../domain/tool-override.js';
 
 /** One tool of a live bundle: the catalog tool id, a snapshot of where it lives, order, override. */
@@ -20,6 +21,8 @@ export interface LiveBundle {
   readonly keyHash: string;
   /** The user who created the bundle (null once that user is deleted): members reach the bundles they created on `/mcp/gateway`. */
   readonly createdBy: string | null;
+  /** The teams and users it is shared with (`view` or `use`): with `createdBy`, who may use it on `/mcp/gateway`. */
+  readonly shares: readonly BundleGrant[];
   /** Changes on every replacement; caches of derived answers key on it. */
   readonly version: number;
   /** In display order, ties broken by upstream name. */

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { CatalogView } from '../domain/catalog.js';
 import type { BundleCatchUp } from '../live/bundle-catch-up.js';
 import { hashBundleKey, type BundlesRegistry, type LiveBundle } from '../live/bundles-registry.js';
+import type { ToolPolicy } from '../live/tool-policy.js';
 import { BundleViews } from './bundle-view.js';
 import { RpcCode, SUPPORTED_VERSIONS } from './protocol.js';
 import { header, sendJson } from './transport/responses.js';
@@ -21,6 +22,8 @@ export interface BundleEndpointDeps {
    * just created on another instance). Absent on a single instance, whose registry is the whole truth.
    */
   catchUp?: BundleCatchUp | undefined;
+  /** The tool policy; absent: none (every bundle tool is served). */
+  policy?: ToolPolicy | undefined;
 }
 
 const BUNDLE_PATH = /^\/mcp\/bundle\/([^/]+)(\/info|\/sse|\/messages)?\/?$/;
@@ -37,7 +40,7 @@ export class BundleEndpoint {
 
   constructor(private readonly deps: BundleEndpointDeps) {
     const { core, registry, catalog } = deps;
-    this.views = new BundleViews(catalog, core.toolsPageSize, core.serverInfo);
+    this.views = new BundleViews(catalog, core.toolsPageSize, core.serverInfo, deps.policy);
     const unsubscribe = [
       registry.onChange((change) => {
         deps.catchUp?.forgetMisses();
@@ -55,6 +58,8 @@ export class BundleEndpoint {
         if (affected.length) core.announceListChanged(new Set(affected.map((b) => b.id)));
       }),
     ];
+    // A policy change may change any bundle's list: every bundle's open sessions are told.
+    if (deps.policy) unsubscribe.push(deps.policy.onChange(() => core.announceListChanged(new Set([...registry.all()].map((b) => b.id)))));
     core.onClose(() => unsubscribe.forEach((u) => u()));
   }
 
@@ -119,7 +124,7 @@ export class BundleEndpoint {
     if (!bundle) return { refusal: { status: 404, code: RpcCode.SessionNotFound, message: 'Bundle not found' } };
     access.bundle = bundle.id;
     return {
-      target: { scope: bundle.id, credential: bundle.keyHash, caller: BUNDLE_CALLER, view: () => this.views.of(bundle) },
+      target: { scope: bundle.id, credential: bundle.keyHash, caller: BUNDLE_CALLER, view: () => this.views.served(bundle) },
     };
   }
 

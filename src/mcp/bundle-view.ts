@@ -3,7 +3,9 @@ import { effectiveName, effectiveTool } from '../domain/bundle-tools.js';
 import type { CatalogView } from '../domain/catalog.js';
 import { META_SERVER_INFO, RawResult, RpcCode, rpcError, type Era } from './protocol.js';
 import type { McpView } from './context.js';
-import type { OfferedTool, UnavailableReason, UnavailableTool } from './view.js';
+import type { DeniedTool, OfferedTool, UnavailableReason, UnavailableTool } from './view.js';
+import type { ToolGate, ToolPolicy } from '../live/tool-policy.js';
+import { gateOffered, gateUnavailable, isDenied } from './policy-gate.js';
 
 export type { OfferedTool, UnavailableReason, UnavailableTool } from './view.js';
 
@@ -30,6 +32,8 @@ export class BundleView implements McpView {
    * call says why instead of "Unknown tool". A name an offered tool holds is never here.
    */
   readonly unavailable = new Map<string, UnavailableTool>();
+  /** Tools the policy denies to this view's callers (empty without a gate). */
+  readonly denied = new Map<string, DeniedTool>();
   /** The bundle's servers, in the order of their first tool. */
   readonly serverIds: string[] = [];
   readonly title: string;
@@ -42,6 +46,8 @@ export class BundleView implements McpView {
     private readonly catalog: CatalogView,
     private readonly pageSize: number,
     private readonly serverInfo: { name: string; version: string },
+    /** The tool policy for this view's callers; absent: no policy (or the raw view the gateway composes). */
+    readonly gate?: ToolGate,
   ) {
     this.title = `Toolgate bundle: ${bundle.name}`;
     this.instructions = bundle.description || null;
@@ -59,24 +65,29 @@ export class BundleView implements McpView {
             ? 'server_unavailable'
             : !tool.available
               ? 'tool_gone'
-              : null;
+              : tool.held
+                ? 'tool_changed'
+                : null;
       if (reason) {
         const name = effectiveName(tool.name, t.override);
-        if (!this.unavailable.has(name)) {
-          this.unavailable.set(name, {
+        if (!this.unavailable.has(name) && !this.denied.has(name)) {
+          const u: UnavailableTool = {
             name,
             bundleId: bundle.id,
             toolId: tool.id,
             serverId: tool.serverId,
             upstreamName: tool.name,
             reason,
-          });
+          };
+          const denial = gate && gateUnavailable(gate, u);
+          if (denial) this.denied.set(name, denial);
+          else this.unavailable.set(name, u);
         }
         continue;
       }
       const eff = effectiveTool(tool, t.override);
-      if (this.byName.has(eff.name)) continue;
-      const offered: OfferedTool = {
+      if (this.byName.has(eff.name) || this.denied.has(eff.name)) continue;
+      const raw: OfferedTool = {
         name: eff.name,
         bundleId: bundle.id,
         toolId: tool.id,
@@ -95,6 +106,11 @@ export class BundleView implements McpView {
           _meta: eff.meta,
         }),
       };
+      const offered = gate ? gateOffered(gate, raw) : raw;
+      if (isDenied(offered)) {
+        this.denied.set(offered.name, offered);
+        continue;
+      }
       this.tools.push(offered);
       this.byName.set(eff.name, offered);
       if (!servers.has(tool.serverId)) {
@@ -103,6 +119,8 @@ export class BundleView implements McpView {
       }
     }
     for (const name of this.byName.keys()) this.unavailable.delete(name);
+    for (const name of this.byName.keys()) this.denied.delete(name);
+    for (const name of this.denied.keys()) this.unavailable.delete(name);
   }
 
   /** One `tools/list` page, pre-serialised; an unknown cursor is -32602. */
@@ -218,14 +236,21 @@ function templateMatches(template: string, uri: string): boolean {
   return new RegExp(`^${pattern}$`).test(uri);
 }
 
-/** Compiled views by bundle, rebuilt when the bundle or the catalog version changes. */
+/**
+ * Compiled views by bundle, rebuilt when the bundle or the catalog version changes. `of` is the
+ * bundle as it is (the gateway composes it and applies each user's policy itself); `served` is
+ * what a bundle-key caller gets: the same view when there is no policy, else one compiled with
+ * the policy of callers without an identity (only rules for everyone apply to them).
+ */
 export class BundleViews {
   private views = new Map<string, BundleView>();
+  private policed = new Map<string, BundleView>();
 
   constructor(
     private readonly catalog: CatalogView,
     private readonly pageSize: number,
     private readonly serverInfo: { name: string; version: string },
+    private readonly policy?: ToolPolicy,
   ) {}
 
   /** The current view of a bundle: an identity and version check on the hot path. */
@@ -237,7 +262,19 @@ export class BundleViews {
     return view;
   }
 
+  /** The view a bundle-key caller is served (the policy applied; `of` itself when there is none). */
+  served(bundle: LiveBundle): BundleView {
+    const policy = this.policy;
+    if (!policy || policy.empty) return this.of(bundle);
+    const v = this.policed.get(bundle.id);
+    if (v && v.bundle === bundle && v.catalogVersion === this.catalog.version && v.gate?.version === policy.version) return v;
+    const view = new BundleView(bundle, this.catalog.version, this.catalog, this.pageSize, this.serverInfo, policy.gateFor(null));
+    this.policed.set(bundle.id, view);
+    return view;
+  }
+
   forget(bundleId: string): void {
     this.views.delete(bundleId);
+    this.policed.delete(bundleId);
   }
 }

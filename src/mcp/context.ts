@@ -11,7 +11,7 @@ import type { ResourceSubscriptions } from './resource-subscriptions.js';
 import type { Era, RawResult } from './protocol.js';
 import type { Session } from './sessions.js';
 import type { TaskRegistry } from './tasks.js';
-import type { OfferedTool, UnavailableTool } from './view.js';
+import type { DeniedTool, OfferedTool, UnavailableTool } from './view.js';
 
 /** What a method knows of the request it serves (json-rpc-2.0 "server params"). */
 export interface McpContext {
@@ -80,6 +80,8 @@ export interface McpView {
    * `execute`), by name; absent on a bundle. Listed in `tools` by their wire form only.
    */
   readonly builtins?: ReadonlyMap<string, BuiltinTool>;
+  /** Tools the tool policy denies to this caller, by the name clients know (absent without a policy). */
+  readonly denied?: ReadonlyMap<string, DeniedTool>;
   /** One `tools/list` page, pre-serialised; an unknown cursor is -32602. */
   toolsListPage(cursor: unknown, era: Era): RawResult;
   /** `resultType`, cache hints and server info of a 2026-07-28 list result. */

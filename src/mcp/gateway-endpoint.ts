@@ -9,6 +9,8 @@ import { hashKey } from '../domain/api-key-format.js';
 import { OAUTH_SCOPE, hashSecret, looksLikeAccessToken, resourceUrl, type OAuthCaller, type OAuthResource } from '../domain/oauth.js';
 import { mayUseBundle } from '../domain/bundle-access.js';
 import type { BundlesRegistry, LiveBundle } from '../live/bundles-registry.js';
+import type { TeamMemberships } from '../live/team-memberships.js';
+import type { ToolPolicy } from '../live/tool-policy.js';
 import type { ChangeBus } from '../redis/change-bus.js';
 import type { components } from '../generated/openapi.js';
 import { rateLimitHeaders, type RateLimitState } from '../redis/rate-limiter.js';
@@ -42,6 +44,10 @@ export interface GatewayEndpointDeps {
   rateLimiter: { check(principal: Principal): Promise<RateLimitState> };
   /** Each user's gateway settings (read on a cache miss only). */
   settings: { get(userId: string): Promise<GatewaySettingsView> };
+  /** Which teams each user is in (a bundle shared with a team is usable by its members). */
+  memberships: TeamMemberships;
+  /** The tool policy; absent: none. */
+  policy?: ToolPolicy | undefined;
   /** Where settings and user changes are announced (this instance and the others). */
   bus: ChangeBus;
   search: GatewaySearcher;
@@ -68,6 +74,8 @@ interface CachedView {
   readonly userId: string;
   readonly registryGeneration: number;
   readonly catalogVersion: number;
+  /** The tool policy version the view was compiled with (0 without a policy). */
+  readonly policyVersion: number;
   /** The bundles the view serves, to tell which changes concern it. */
   readonly bundleIds: ReadonlySet<string>;
 }
@@ -76,7 +84,7 @@ interface CachedView {
  * `/mcp/gateway`: the calling user's tools on the MCP transport. Every request is authenticated
  * by a user API key with the `mcp` scope (cookies are not accepted), charged to the key's
  * per-minute budget, and served from a view compiled from the user's gateway settings and the
- * bundles they may use (`mayUseBundle`); sessions are bound to the user's scope and the key (its
+ * bundles they may use (`mayUseBundle`: their own, shared with them or their teams, or all for admins); sessions are bound to the user's scope and the key (its
  * hash). A revoked key or a deactivated user fails the next request, and their open GET streams
  * are closed.
  * Settings, bundles and catalog changes send `notifications/tools/list_changed` to the open
@@ -127,6 +135,20 @@ export class GatewayEndpoint {
         const affected = registry.bundlesOfServers(new Set(serverIds));
         if (affected.length) this.announce(new Set(affected.map((b) => b.id)));
       }),
+      // A policy change may change any user's tools: every cached view is stale, every gateway session told.
+      ...(deps.policy
+        ? [
+            deps.policy.onChange(() => {
+              this.viewCache.clear();
+              this.announceToAll();
+            }),
+          ]
+        : []),
+      // A user joined or left a team: the bundles shared with it join or leave their gateway.
+      deps.memberships.onChange((userIds) => {
+        for (const userId of userIds) this.viewCache.delete(userId);
+        core.announceListChanged(new Set([...userIds].map((u) => SCOPE_PREFIX + u)));
+      }),
     ];
     core.onClose(() => unsubscribe.forEach((u) => u()));
   }
@@ -176,13 +198,17 @@ export class GatewayEndpoint {
       cached.settings === settings &&
       cached.role === principal.role &&
       cached.registryGeneration === this.registryGeneration &&
-      cached.catalogVersion === this.deps.catalog.version
+      cached.catalogVersion === this.deps.catalog.version &&
+      cached.policyVersion === (this.deps.policy?.version ?? 0)
     ) {
       return cached.view;
     }
     const registryGeneration = this.registryGeneration;
     const catalogVersion = this.deps.catalog.version;
+    const policyVersion = this.deps.policy?.version ?? 0;
     const bundles = this.selectedBundles(principal, settings);
+    // Without rules there is no gate and the view is compiled as if there were no policy at all.
+    const gate = this.deps.policy?.gateFor({ userId: principal.userId, teamIds: this.deps.memberships.teamsOf(principal.userId) });
     const { core, catalog, views, search } = this.deps;
     const view = new GatewayView({
       mode: settings.mode,
@@ -192,6 +218,7 @@ export class GatewayEndpoint {
       search,
       pageSize: core.toolsPageSize,
       serverInfo: core.serverInfo,
+      gate,
     });
     this.viewCache.set(principal.userId, {
       view,
@@ -200,6 +227,7 @@ export class GatewayEndpoint {
       userId: principal.userId,
       registryGeneration,
       catalogVersion,
+      policyVersion,
       bundleIds: new Set(bundles.map((b) => b.id)),
     });
     return view;
@@ -212,15 +240,16 @@ export class GatewayEndpoint {
    */
   private selectedBundles(user: Pick<Principal, 'userId' | 'role'>, settings: GatewaySettingsView): LiveBundle[] {
     const { registry } = this.deps;
+    const who = { userId: user.userId, role: user.role, teamIds: this.deps.memberships.teamsOf(user.userId) };
     if (settings.bundle_ids.length === 0) {
       return [...registry.all()]
-        .filter((b) => mayUseBundle(user, b))
+        .filter((b) => mayUseBundle(who, b))
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     }
     const out: LiveBundle[] = [];
     for (const id of settings.bundle_ids) {
       const b = registry.get(id);
-      if (b && mayUseBundle(user, b)) out.push(b);
+      if (b && mayUseBundle(who, b)) out.push(b);
     }
     return out;
   }
@@ -292,7 +321,8 @@ export class GatewayEndpoint {
     let bundle: LiveBundle | undefined;
     if (resource.kind === 'bundle') {
       bundle = this.deps.registry.get(resource.bundleId);
-      if (!bundle || !mayUseBundle(principal, bundle)) return refuse(404, RpcCode.InvalidRequest, 'No such bundle among yours');
+      const who = { userId: principal.userId, role: principal.role, teamIds: this.deps.memberships.teamsOf(principal.userId) };
+      if (!bundle || !mayUseBundle(who, bundle)) return refuse(404, RpcCode.InvalidRequest, 'No such bundle among yours');
       access.bundle = bundle.id;
     }
     let budget: RateLimitState;
@@ -387,6 +417,14 @@ export class GatewayEndpoint {
     this.deps.core.listens.closeWhere((scope, credential) => which({ scope, credential }));
   }
 
+  /** Sends list_changed to every open gateway stream. */
+  private announceToAll(): void {
+    const scopes = new Set<string>();
+    for (const scope of [...[...this.deps.core.sessions.listeners()].map((s) => s.scope), ...this.deps.core.listens.scopes()])
+      if (scope.startsWith(SCOPE_PREFIX)) scopes.add(scope);
+    if (scopes.size) this.deps.core.announceListChanged(scopes);
+  }
+
   /** Sends list_changed to the open gateway streams whose view a change of these bundles concerns. */
   private announce(bundleIds: ReadonlySet<string>): void {
     const scopes = new Set<string>();
@@ -407,7 +445,8 @@ export class GatewayEndpoint {
       // A bundle created (or made usable) joins an empty selection.
       if (cached.settings.bundle_ids.length === 0) {
         const bundle = this.deps.registry.get(id);
-        if (bundle && mayUseBundle({ userId, role: cached.role as Principal['role'] }, bundle)) return true;
+        const who = { userId, role: cached.role as Principal['role'], teamIds: this.deps.memberships.teamsOf(userId) };
+        if (bundle && mayUseBundle(who, bundle)) return true;
       }
     }
     return false;

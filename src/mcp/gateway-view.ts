@@ -5,7 +5,9 @@ import { compact, decodeCursor, encodeCursor, LIST_TTL_MS, type BundleView } fro
 import type { BuiltinTool, McpContext, McpMethodDeps, McpView } from './context.js';
 import { toolsCall } from './methods/tools.js';
 import { META_SERVER_INFO, RawResult, RpcCode, rpcError, type Era } from './protocol.js';
-import type { OfferedTool, UnavailableTool } from './view.js';
+import type { DeniedTool, OfferedTool, UnavailableTool } from './view.js';
+import type { ToolGate } from '../live/tool-policy.js';
+import { gateOffered, gateUnavailable, isDenied } from './policy-gate.js';
 
 /** How `/mcp/gateway` serves a user (openapi.yaml, `GatewayMode`). */
 export type GatewayMode = 'direct' | 'search_execute';
@@ -26,6 +28,8 @@ export interface GatewayViewInput {
   readonly search: GatewaySearcher;
   readonly pageSize: number;
   readonly serverInfo: { name: string; version: string };
+  /** The tool policy of this user; absent when there is none (nothing is filtered). */
+  readonly gate?: ToolGate | undefined;
 }
 
 /** `_meta` key of a `search` result: how the search ranked (`keyword` or `hybrid`) and why keyword-only. */
@@ -118,6 +122,8 @@ export class GatewayView implements McpView {
   readonly tools: OfferedTool[] = [];
   readonly byName = new Map<string, OfferedTool>();
   readonly unavailable = new Map<string, UnavailableTool>();
+  /** Tools the policy denies to this user, under their gateway names: neither listed nor searchable. */
+  readonly denied = new Map<string, DeniedTool>();
   readonly builtins: ReadonlyMap<string, BuiltinTool> | undefined;
   /** Every tool the user may call (the direct view of the selection); this view itself in direct mode. */
   readonly reachable: GatewayView;
@@ -147,8 +153,13 @@ export class GatewayView implements McpView {
       for (const tool of view.tools) {
         const name = rename.get(tool.name) ?? tool.name;
         // A colliding name left without a qualified form (see disambiguate) is not served.
-        if (this.byName.has(name) || (name === tool.name && holdsCollision(renames, tool.name))) continue;
-        const offered: OfferedTool = name === tool.name ? tool : { ...tool, name, wire: { ...tool.wire, name } };
+        if (this.byName.has(name) || this.denied.has(name) || (name === tool.name && holdsCollision(renames, tool.name))) continue;
+        const named: OfferedTool = name === tool.name ? tool : { ...tool, name, wire: { ...tool.wire, name } };
+        const offered = input.gate ? gateOffered(input.gate, named) : named;
+        if (isDenied(offered)) {
+          this.denied.set(name, offered);
+          continue;
+        }
         this.tools.push(offered);
         this.byName.set(name, offered);
         const docId = toolDocumentId(tool.bundleId, tool.toolId);
@@ -157,11 +168,21 @@ export class GatewayView implements McpView {
       }
       for (const u of view.unavailable.values()) {
         const name = rename.get(u.name) ?? u.name;
-        if (this.byName.has(name) || this.unavailable.has(name) || (name === u.name && holdsCollision(renames, u.name))) continue;
-        this.unavailable.set(name, name === u.name ? u : { ...u, name });
+        if (
+          this.byName.has(name) ||
+          this.unavailable.has(name) ||
+          this.denied.has(name) ||
+          (name === u.name && holdsCollision(renames, u.name))
+        )
+          continue;
+        const named = name === u.name ? u : { ...u, name };
+        const denial = input.gate && gateUnavailable(input.gate, named);
+        if (denial) this.denied.set(name, denial);
+        else this.unavailable.set(name, named);
       }
     });
     for (const name of this.byName.keys()) this.unavailable.delete(name);
+    for (const name of this.byName.keys()) this.denied.delete(name);
     this.listed = this.tools.map((t) => t.wire);
   }
 
@@ -368,7 +389,7 @@ function executeTool(reachable: GatewayView): BuiltinTool {
       if (typeof name !== 'string' || name.length === 0 || name.length > MAX_TOOL_NAME)
         return errorResult('Invalid arguments for tool execute: "name" must be the name of a tool that search returned');
       if (!isPlainObject(toolArgs)) return errorResult('Invalid arguments for tool execute: "arguments" must be an object');
-      if (!reachable.byName.has(name) && !reachable.unavailable.has(name))
+      if (!reachable.byName.has(name) && !reachable.unavailable.has(name) && !reachable.denied.has(name))
         return errorResult(`Unknown tool: ${name.slice(0, MAX_TOOL_NAME)}. Use search to find the tools you can call.`);
       return toolsCall({ name, arguments: toolArgs }, { ...ctx, view: reachable }, deps, true);
     },

@@ -21,6 +21,10 @@ export type ChangeMessage =
   | { kind: 'ai_providers' }
   /** A bundle was written on instance `from`: the others re-read it. */
   | { kind: 'bundle'; bundleId: string; from: string }
+  /** Teams or their memberships were written on instance `from`: the others re-read every membership. */
+  | { kind: 'teams'; from: string }
+  /** The tool policy rules were written on instance `from`: the others re-read them. */
+  | { kind: 'tool_policy'; from: string }
   /** A server was written on instance `from`: the others reconnect (or drop) it and re-read its catalog. */
   | { kind: 'server'; serverId: string; from: string }
   /** A shared stateful MCP session ended (DELETE, idle, key change): every instance forgets it. */
@@ -42,6 +46,8 @@ const FIELDS: { readonly [K in ChangeKind]: readonly Exclude<keyof Extract<Chang
   gateway_settings: ['userId'],
   ai_providers: [],
   bundle: ['bundleId', 'from'],
+  teams: ['from'],
+  tool_policy: ['from'],
   server: ['serverId', 'from'],
   mcp_session_ended: ['sessionId'],
   oauth_grant: ['grantId'],

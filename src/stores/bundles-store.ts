@@ -65,10 +65,35 @@ export type DbBundleSummaryRow = DbBundleRow & { tool_count: number };
 export class BundlesStore {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
-  /** A page of bundles ordered by name (then id), optionally filtered by a name substring. */
-  async list(window: PageWindow, search?: string): Promise<{ rows: DbBundleSummaryRow[]; total: number }> {
+  /**
+   * A page of bundles ordered by name (then id), optionally filtered by a name substring; with
+   * `visibleTo`, only the bundles that user created or that are shared with them or their teams.
+   */
+  async list(
+    window: PageWindow,
+    search?: string,
+    visibleTo?: { userId: string; teamIds: readonly string[] },
+  ): Promise<{ rows: DbBundleSummaryRow[]; total: number }> {
     return pageOf<DbBundleSummaryRow>(
-      () => this.db('bundles as b').modify((q: Knex.QueryBuilder) => matching(q, search, ['b.name'])),
+      () =>
+        this.db('bundles as b')
+          .modify((q: Knex.QueryBuilder) => matching(q, search, ['b.name']))
+          .modify((q: Knex.QueryBuilder) => {
+            if (!visibleTo) return;
+            const { userId, teamIds } = visibleTo;
+            q.where((w) =>
+              w.where('b.created_by', userId).orWhereExists((e) =>
+                e
+                  .select(this.db.raw('1'))
+                  .from('bundle_shares as s')
+                  .whereRaw('s.bundle_id = b.id')
+                  .andWhere((g) => {
+                    g.where('s.user_id', userId);
+                    if (teamIds.length) g.orWhereIn('s.team_id', [...teamIds]);
+                  }),
+              ),
+            );
+          }),
       (q) =>
         q
           .select(BUNDLE_COLUMNS.map((c) => `b.${c}`))
@@ -185,5 +210,61 @@ export class BundlesStore {
 
   async setDisplayOrder(bundleId: string, toolId: string, displayOrder: number, now: Date): Promise<void> {
     await this.db('bundle_tools').where({ bundle_id: bundleId, tool_id: toolId }).update({ display_order: displayOrder, updated_at: now });
+  }
+}
+
+/** One share of a bundle, with the grantee's display name. */
+export interface DbBundleShareRow {
+  bundle_id: string;
+  team_id: string | null;
+  user_id: string | null;
+  access: 'view' | 'use';
+  created_at: Date;
+  /** The team's name, or the user's name (their email when it is empty). */
+  grantee_name: string;
+}
+
+/** Persistence of who bundles are shared with. */
+export class BundleSharesStore {
+  constructor(private readonly db: Knex | Knex.Transaction) {}
+
+  /** The shares of these bundles (all bundles when `bundleIds` is undefined), teams first, by name. */
+  async of(bundleIds?: readonly string[]): Promise<DbBundleShareRow[]> {
+    const q = this.db('bundle_shares as s')
+      .leftJoin('teams as t', 't.id', 's.team_id')
+      .leftJoin('users as u', 'u.id', 's.user_id')
+      .select(
+        's.bundle_id',
+        's.team_id',
+        's.user_id',
+        's.access',
+        's.created_at',
+        this.db.raw("coalesce(t.name, nullif(u.name, ''), u.email) as grantee_name"),
+      )
+      .orderByRaw('s.team_id is null, lower(coalesce(t.name, u.name, u.email)), coalesce(s.team_id, s.user_id)');
+    if (bundleIds) q.whereIn('s.bundle_id', [...bundleIds]);
+    return q;
+  }
+
+  /** Replaces the shares of a bundle. */
+  async replace(
+    bundleId: string,
+    shares: readonly { team_id: string | null; user_id: string | null; access: 'view' | 'use' }[],
+    now: Date,
+  ): Promise<void> {
+    await this.db('bundle_shares').where({ bundle_id: bundleId }).delete();
+    if (shares.length) await this.db('bundle_shares').insert(shares.map((s) => ({ ...s, bundle_id: bundleId, created_at: now })));
+  }
+
+  /** The bundles shared with a team (to re-read them when the team is deleted). */
+  async bundlesOfTeam(teamId: string): Promise<string[]> {
+    const rows: { bundle_id: string }[] = await this.db('bundle_shares').select('bundle_id').where({ team_id: teamId });
+    return rows.map((r) => r.bundle_id);
+  }
+
+  /** The bundles shared with a user (to re-read them when the user is deleted). */
+  async bundlesOfUser(userId: string): Promise<string[]> {
+    const rows: { bundle_id: string }[] = await this.db('bundle_shares').select('bundle_id').where({ user_id: userId });
+    return rows.map((r) => r.bundle_id);
   }
 }

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { matching, pageOf } from './paging.js';
 import { jsonWithoutNul, textWithoutNul } from './postgres-text.js';
+import { definitionHash } from '../domain/tool-pin.js';
 
 export interface DbToolRow {
   id: string;
@@ -18,6 +19,12 @@ export interface DbToolRow {
   available: boolean;
   /** Set on script tools: the skill attachment that registered the tool. */
   skill_attachment_id: string | null;
+  /** Hash of the definition the upstream offers now (src/domain/tool-pin.ts). */
+  definition_hash: string | null;
+  /** Hash of the approved definition; null until the tool is first selected. */
+  pinned_hash: string | null;
+  /** When the upstream's definition first differed from the approved one (null when it does not). */
+  changed_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -67,6 +74,9 @@ const TOOL_COLUMNS = [
   'enabled',
   'available',
   'skill_attachment_id',
+  'definition_hash',
+  'pinned_hash',
+  'changed_at',
   'created_at',
   'updated_at',
 ] as const;
@@ -156,10 +166,15 @@ export class CatalogStore {
    * and selection (and become available), new names get a fresh id, missing names are marked
    * unavailable. Returns the number of rows changed.
    */
-  async syncTools(serverId: string, tools: readonly ToolUpsert[], newId: () => string): Promise<void> {
-    const rows: { id: string; name: string; skill_attachment_id: string | null }[] = await this.db('mcp_tools')
-      .select('id', 'name', 'skill_attachment_id')
-      .where({ server_id: serverId });
+  /**
+   * Stores what the upstream offers now. Each tool's definition is hashed; a selected tool without
+   * a pin is pinned to it, and a pinned tool whose definition changed keeps its pin (and is
+   * withheld, `changed_at` set) unless `acceptChanges`, when the new definition is pinned at once.
+   */
+  async syncTools(serverId: string, tools: readonly ToolUpsert[], newId: () => string, acceptChanges = false): Promise<void> {
+    const rows: { id: string; name: string; skill_attachment_id: string | null; enabled: boolean; pinned_hash: string | null }[] =
+      await this.db('mcp_tools').select('id', 'name', 'skill_attachment_id', 'enabled', 'pinned_hash').where({ server_id: serverId });
+    const known = new Map(rows.map((r) => [r.id, r]));
     // Script tools of attached skills are not the upstream's: their names hide upstream tools.
     const existing = rows.filter((t) => t.skill_attachment_id === null);
     const scriptNames = new Set(rows.filter((t) => t.skill_attachment_id !== null).map((t) => t.name));
@@ -178,23 +193,82 @@ export class CatalogStore {
         execution: json(tool.execution),
         available: true,
       };
+      const definition = { description: values.description, input_schema: tool.input_schema, annotations: tool.annotations };
+      const h = definitionHash(definition);
+      const pin = { pinned_hash: h, pinned_definition: jsonWithoutNul(definition), changed_at: null };
       const id = byName.get(tool.name);
+      const row = id ? known.get(id) : undefined;
+      const pinning =
+        !row || (row.pinned_hash === null && row.enabled) || (row.pinned_hash !== null && row.pinned_hash !== h && acceptChanges)
+          ? pin
+          : row.pinned_hash === h
+            ? { changed_at: null }
+            : row.pinned_hash !== null
+              ? { changed_at: this.db.raw('coalesce(changed_at, now())') }
+              : {};
       if (id)
         await this.db('mcp_tools')
           .where({ id })
-          .update({ ...values, updated_at: this.db.fn.now() });
+          .update({ ...values, definition_hash: h, ...pinning, updated_at: this.db.fn.now() });
       // Another instance syncing the same upstream at the same moment may have inserted the name
       // first (scale-out): then its row is brought up to date instead (keeping its id and selection).
       else
         await this.db('mcp_tools')
-          .insert({ id: newId(), server_id: serverId, name: tool.name, enabled: true, ...values })
+          .insert({ id: newId(), server_id: serverId, name: tool.name, enabled: true, ...values, definition_hash: h, ...pin })
           .onConflict(['server_id', 'name'])
-          .merge({ ...values, updated_at: this.db.fn.now() })
+          .merge({ ...values, definition_hash: h, updated_at: this.db.fn.now() })
           .where('mcp_tools.skill_attachment_id', null);
     }
     const gone = existing.filter((t) => !offered.has(t.name)).map((t) => t.id);
     if (gone.length)
       await this.db('mcp_tools').whereIn('id', gone).andWhere('available', true).update({ available: false, updated_at: this.db.fn.now() });
+  }
+
+  /** Pins the current definition of these tools (selected without a pin, or a change approved); returns the ids pinned. */
+  async pinCurrent(toolIds: readonly string[]): Promise<string[]> {
+    if (!toolIds.length) return [];
+    const rows: { id: string }[] = await this.db('mcp_tools')
+      .whereIn('id', [...toolIds])
+      .whereNotNull('definition_hash')
+      .update({
+        pinned_hash: this.db.ref('definition_hash'),
+        pinned_definition: this.db.raw(
+          "jsonb_build_object('description', description, 'input_schema', input_schema::jsonb, 'annotations', annotations)",
+        ),
+        changed_at: null,
+        updated_at: this.db.fn.now(),
+      })
+      .returning('id');
+    return rows.map((r) => r.id);
+  }
+
+  /** Selected tools without a pin, of one server (to pin when they are selected). */
+  async unpinnedSelected(serverId: string): Promise<string[]> {
+    const rows: { id: string }[] = await this.db('mcp_tools')
+      .select('id')
+      .where({ server_id: serverId, enabled: true })
+      .whereNull('pinned_hash')
+      .whereNull('skill_attachment_id');
+    return rows.map((r) => r.id);
+  }
+
+  /** Tools whose upstream definition differs from the approved one, with both definitions, oldest change first. */
+  async pendingChanges(): Promise<(DbToolRow & { server_name: string; pinned_definition: Record<string, unknown> })[]> {
+    const rows = await this.db('mcp_tools as t')
+      .join('mcp_servers as s', 's.id', 't.server_id')
+      .select([...TOOL_COLUMNS.map((c) => `t.${c}`), 't.pinned_definition', 's.name as server_name'])
+      .whereNotNull('t.pinned_hash')
+      .whereNotNull('t.definition_hash')
+      .whereRaw('t.pinned_hash <> t.definition_hash')
+      .orderBy([{ column: 't.changed_at' }, { column: 't.id' }]);
+    return rows.map((r: Record<string, unknown>) => ({
+      ...toolFromDb(r),
+      server_name: r.server_name as string,
+      pinned_definition: (typeof r.pinned_definition === 'string' ? JSON.parse(r.pinned_definition) : r.pinned_definition) as Record<
+        string,
+        unknown
+      >,
+    }));
   }
 
   /** Replaces a server's resources and templates, keeping ids of unchanged URIs. */

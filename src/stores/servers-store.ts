@@ -29,6 +29,8 @@ export interface DbServerRow {
   call_timeout_ms: number | null;
   /** null: the general setting `health_check_interval_seconds` applies. */
   health_check_interval_seconds: number | null;
+  /** What an upstream change of an approved tool's definition does: withhold it until approved, or accept it. */
+  tool_changes: 'require_approval' | 'accept';
   created_at: Date;
   updated_at: Date;
 }
@@ -55,6 +57,7 @@ const COLUMNS = [
   'latency_ms',
   'call_timeout_ms',
   'health_check_interval_seconds',
+  'tool_changes',
   'created_at',
   'updated_at',
 ] as const;

@@ -3,7 +3,7 @@ import { AiProvidersStore } from './ai-providers-store.js';
 import { ActivityStore } from './activity-store.js';
 import { ApiKeysStore } from './api-keys-store.js';
 import { AuthSettingsStore } from './auth-settings-store.js';
-import { BundlesStore } from './bundles-store.js';
+import { BundleSharesStore, BundlesStore } from './bundles-store.js';
 import { CallRecordsStore } from './call-records-store.js';
 import { CatalogStore } from './catalog-store.js';
 import { DashboardStore } from './dashboard-store.js';
@@ -18,6 +18,8 @@ import { ServersStore } from './servers-store.js';
 import { SessionsStore } from './sessions-store.js';
 import { SkillAttachmentsStore } from './skill-attachments-store.js';
 import { SkillsStore } from './skills-store.js';
+import { PolicyRulesStore } from './policy-rules-store.js';
+import { TeamsStore } from './teams-store.js';
 import { UsersStore } from './users-store.js';
 
 /** Every store, all bound to one database handle (the pool, or one transaction). */
@@ -34,6 +36,12 @@ export interface Stores {
   readonly servers: ServersStore;
   readonly catalog: CatalogStore;
   readonly bundles: BundlesStore;
+  /** Who bundles are shared with. */
+  readonly bundleShares: BundleSharesStore;
+  /** Teams, their members and OAuth group mappings. */
+  readonly teams: TeamsStore;
+  /** The tool policy rules. */
+  readonly policyRules: PolicyRulesStore;
   readonly callRecords: CallRecordsStore;
   readonly sealedValues: SealedValuesStore;
   readonly aiProviders: AiProvidersStore;
@@ -64,6 +72,9 @@ export function createStores(db: Knex | Knex.Transaction): Stores {
     servers: new ServersStore(db),
     catalog: new CatalogStore(db),
     bundles: new BundlesStore(db),
+    bundleShares: new BundleSharesStore(db),
+    teams: new TeamsStore(db),
+    policyRules: new PolicyRulesStore(db),
     callRecords: new CallRecordsStore(db),
     sealedValues: new SealedValuesStore(db),
     aiProviders: new AiProvidersStore(db),

@@ -57,6 +57,15 @@ export class UsersStore {
     return this.db('users').select(COLUMNS).whereRaw('lower(email) = lower(?)', [email]).first();
   }
 
+  /** Which of these user ids exist. */
+  async existingIds(ids: readonly string[]): Promise<string[]> {
+    if (!ids.length) return [];
+    const rows: { id: string }[] = await this.db('users')
+      .select('id')
+      .whereIn('id', [...ids]);
+    return rows.map((r) => r.id);
+  }
+
   async findByIdForUpdate(id: string): Promise<DbUserRow | undefined> {
     return this.db('users').select(COLUMNS).where({ id }).forUpdate().first();
   }

@@ -9,6 +9,9 @@ export interface OidcUser {
   email: string;
   email_verified?: boolean;
   name?: string;
+  /** Group claims, put in the ID token as given. */
+  groups?: string[] | string;
+  roles?: string[];
 }
 
 interface PendingCode {

@@ -21,6 +21,9 @@ import { ConnectedAppsView } from './views/connected-apps.js';
 import { ServerDetailView } from './views/server-detail.js';
 import { ServersView } from './views/servers.js';
 import { SkillsView } from './views/skills.js';
+import { TeamsView } from './views/teams.js';
+import { PoliciesView } from './views/policies.js';
+import { ToolChangesView } from './views/tool-changes.js';
 import { UsersView } from './views/users.js';
 
 /** Links the client router handles; `/api/…` (OAuth login) and `/mcp/…` are real navigations. */
@@ -130,6 +133,7 @@ const NAV: { group: string; items: NavItem[] }[] = [
     items: [
       { href: '/servers', label: 'Servers' },
       { href: '/bundles', label: 'Bundles' },
+      { href: '/tool-changes', label: 'Tool changes', admin: true },
       { href: '/gateway', label: 'My gateway' },
     ],
   },
@@ -147,6 +151,8 @@ const NAV: { group: string; items: NavItem[] }[] = [
       { href: '/keys', label: 'API keys' },
       { href: '/apps', label: 'Connected apps' },
       { href: '/users', label: 'Users & invitations', admin: true },
+      { href: '/teams', label: 'Teams', admin: true },
+      { href: '/policies', label: 'Tool policy', admin: true },
       { href: '/settings/auth', label: 'Sign-in & OAuth', admin: true },
     ],
   },
@@ -227,6 +233,9 @@ function Shell() {
           <Route path="/keys" component={ApiKeysView} />
           <Route path="/apps" component={ConnectedAppsView} />
           <Route path="/users" component={UsersView} />
+          <Route path="/teams" component={TeamsView} />
+          <Route path="/policies" component={PoliciesView} />
+          <Route path="/tool-changes" component={ToolChangesView} />
           <Route path="/settings/auth" component={AuthSettingsView} />
           <Route path="/settings/general" component={GeneralSettingsView} />
           <Route default component={NotFoundView} />

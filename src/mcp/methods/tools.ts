@@ -1,6 +1,7 @@
 import { ConcealedArgumentError, upstreamArguments } from '../../domain/bundle-tools.js';
 import { UpstreamError, type ToolCallResult } from '../../domain/upstream-call.js';
 import type { CallStatus } from '../../domain/call-records.js';
+import { denialMessage, type DecidingRule } from '../../domain/tool-policy.js';
 import type { OfferedTool, UnavailableTool } from '../view.js';
 import type { McpContext, McpMethodDeps } from '../context.js';
 import type { RawResult } from '../protocol.js';
@@ -68,6 +69,8 @@ function unavailableMessage(tool: UnavailableTool, serverName: string): string {
       return `Upstream server ${serverName} of tool ${tool.name} is unavailable: it is disabled`;
     case 'tool_gone':
       return `Tool ${tool.name} is unavailable: upstream server ${serverName} no longer offers it`;
+    case 'tool_changed':
+      return `Tool ${tool.name} is unavailable: upstream server ${serverName} changed its definition, which awaits an administrator's approval`;
     default:
       return `Upstream server ${serverName} of tool ${tool.name} is unavailable`;
   }
@@ -109,7 +112,8 @@ export async function toolsCall(
   const builtin = ctx.view.builtins?.get(name);
   if (builtin) return builtin.call(args, ctx, deps);
   const tool = ctx.view.byName.get(name);
-  const target = tool ?? ctx.view.unavailable.get(name);
+  const refused = tool ? undefined : ctx.view.denied?.get(name);
+  const target = tool ?? ctx.view.unavailable.get(name) ?? refused;
   if (!target) throw rpcError(RpcCode.InvalidParams, `Unknown tool: ${name}`);
 
   const started = performance.now();
@@ -129,11 +133,15 @@ export async function toolsCall(
       error,
     });
 
+  if (refused) throw policyDenial(refused.name, refused.rule, record);
   if (!tool) {
     const message = unavailableMessage(target as UnavailableTool, ctx.view.serverName(target.serverId));
     record('error', message);
     throw rpcError(RpcCode.UpstreamUnavailable, message);
   }
+  // A conditional policy rule may deny this call: decided from the caller's arguments.
+  const deniedBy = tool.guard?.(args);
+  if (deniedBy) throw policyDenial(tool.name, deniedBy, record);
 
   let upstreamArgs: Record<string, unknown>;
   try {
@@ -167,6 +175,16 @@ export async function toolsCall(
   else ctx.streamIfSlow();
   const awaited = inline && taskSupport(tool.execution) === 'required' ? { ttlMs: deps.callTimeoutMs } : undefined;
   return invoke(tool, upstreamArgs, ctx, deps, record, awaited);
+}
+
+/**
+ * The JSON-RPC error of a call the tool policy denies (-32004, as for any refused access), naming
+ * the rule in the message and in `data`; recorded as an error with the same message.
+ */
+function policyDenial(name: string, rule: DecidingRule, record: (status: CallStatus, error: string | null) => void): Error {
+  const message = denialMessage(name, rule);
+  record('error', message);
+  return rpcError(RpcCode.Forbidden, message, { reason: 'policy_denied', rule: { id: rule.id, name: rule.name } });
 }
 
 /** Runs one upstream call of `tool` and maps its outcome: the result, or the caller's JSON-RPC error. Recorded either way. */

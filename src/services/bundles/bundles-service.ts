@@ -4,14 +4,16 @@ import type { components } from '../../generated/openapi.js';
 import type { Clock } from '../../lib/clock.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { ToolOverride } from '../../domain/tool-override.js';
-import type { BundlesStore, DbBundleRow, DbBundleToolRow } from '../../stores/bundles-store.js';
-import type { Transactor } from '../../stores/transactor.js';
+import type { BundleSharesStore, BundlesStore, DbBundleRow, DbBundleShareRow, DbBundleToolRow } from '../../stores/bundles-store.js';
+import type { TeamsStore } from '../../stores/teams-store.js';
+import type { Stores, Transactor } from '../../stores/transactor.js';
 import type { ActivityEntryInput, ActivityLog } from '../operations/activity-log.js';
 import { hashBundleKey, type BundlesRegistry, type LiveBundle } from '../../live/bundles-registry.js';
-import { toLiveBundle, toLiveBundles } from './live-bundle-rows.js';
+import { toGrant, toLiveBundle, toLiveBundles } from './live-bundle-rows.js';
+import { bundleAccess, type BundleAccess, type BundleUser } from '../../domain/bundle-access.js';
 import { effectiveName, effectiveTool, normaliseOverride, overrideSchemaIssues, overrideView } from '../../domain/bundle-tools.js';
 import type { CatalogView } from '../../domain/catalog.js';
-import type { Principal } from '../../domain/principal.js';
+import { roleAtLeast, type Principal } from '../../domain/principal.js';
 import { pageResult, pageWindow, type PageQuery } from '../pagination.js';
 
 type Schemas = components['schemas'];
@@ -19,6 +21,7 @@ export type BundleSummary = Schemas['MCPBundleSummary'];
 export type BundleDetail = Schemas['MCPBundleDetailResponse'];
 export type BundleWithKey = Schemas['MCPBundleWithKeyResponse'];
 export type BundleToolView = Schemas['BundleTool'];
+export type BundleSharesView = Schemas['BundleShares'];
 type ToolInput = Schemas['BundleToolInput'];
 
 /** Largest display order the contract allows. */
@@ -52,6 +55,8 @@ export class BundlesService {
   private readonly clock: Clock;
   private readonly keyPrefix: string;
   private readonly activity: ActivityLog;
+  private readonly shares: BundleSharesStore;
+  private readonly teams: TeamsStore;
 
   /** The tail of the queue of reads of other instances' writes (`serially`). */
   private remoteReads: Promise<unknown> = Promise.resolve();
@@ -59,6 +64,10 @@ export class BundlesService {
   constructor(deps: {
     tx: Transactor;
     bundles: BundlesStore;
+    /** Who bundles are shared with (read with the bundle into its live form). */
+    bundleShares: BundleSharesStore;
+    /** The caller's teams, read on each REST request (a member sees what is shared with their teams). */
+    teams: TeamsStore;
     registry: BundlesRegistry;
     catalog: CatalogView;
     secrets: SecretBox;
@@ -70,6 +79,8 @@ export class BundlesService {
     this.activity = deps.activity;
     this.tx = deps.tx;
     this.store = deps.bundles;
+    this.shares = deps.bundleShares;
+    this.teams = deps.teams;
     this.registry = deps.registry;
     this.catalog = deps.catalog;
     this.secrets = deps.secrets;
@@ -79,8 +90,8 @@ export class BundlesService {
 
   /** Loads every bundle into the registry (start-up). */
   async loadRegistry(): Promise<void> {
-    const [rows, tools] = await Promise.all([this.store.listAll(), this.store.allTools()]);
-    this.registry.load(toLiveBundles(rows, tools));
+    const [rows, tools, shares] = await Promise.all([this.store.listAll(), this.store.allTools(), this.shares.of()]);
+    this.registry.load(toLiveBundles(rows, tools, shares));
   }
 
   /**
@@ -90,7 +101,7 @@ export class BundlesService {
   applyRemoteChange(id: string): Promise<void> {
     return this.serially(async () => {
       const row = await this.store.findById(id);
-      if (row) this.registry.put(toLiveBundle(row, await this.store.tools(id)), true);
+      if (row) this.registry.put(await this.liveOf(row), true);
       else this.registry.remove(id, true);
     });
   }
@@ -107,7 +118,7 @@ export class BundlesService {
       const current = this.registry.get(row.id);
       // Its change message got here first: nothing to replace (and no list_changed to send).
       if (current?.keyHash === keyHash) return current;
-      const bundle = toLiveBundle(row, await this.store.tools(row.id));
+      const bundle = await this.liveOf(row);
       this.registry.put(bundle, true);
       return bundle;
     });
@@ -127,26 +138,137 @@ export class BundlesService {
   async republish(ids: readonly string[]): Promise<void> {
     for (const id of ids) {
       const row = await this.store.findById(id);
-      if (row) this.registry.put(toLiveBundle(row, await this.store.tools(id)));
+      if (row) this.registry.put(await this.liveOf(row));
     }
   }
 
-  async list(query: PageQuery & { search?: string | undefined }): Promise<Schemas['MCPBundleListResponse']> {
+  /** The live form of a stored bundle: its row, tools and shares. */
+  private async liveOf(row: DbBundleRow): Promise<LiveBundle> {
+    const [tools, shares] = await Promise.all([this.store.tools(row.id), this.shares.of([row.id])]);
+    return toLiveBundle(row, tools, shares);
+  }
+
+  /**
+   * The bundles the caller may see, by name: admins every bundle; members the ones they created
+   * and those shared with them or their teams. Each says what the caller may do with it.
+   */
+  async list(query: PageQuery & { search?: string | undefined }, principal: Principal): Promise<Schemas['MCPBundleListResponse']> {
     const window = pageWindow(query);
-    const { rows, total } = await this.store.list(window, query.search);
-    return pageResult(window, rows, total, (r) => this.summary(r, Number(r.tool_count)));
+    const user = await this.userOf(principal);
+    const { rows, total } = await this.store.list(
+      window,
+      query.search,
+      roleAtLeast(user.role, 'admin') ? undefined : { userId: user.userId, teamIds: [...user.teamIds] },
+    );
+    const shares = roleAtLeast(user.role, 'admin') ? [] : await this.shares.of(rows.map((r) => r.id));
+    return pageResult(window, rows, total, (r) => ({
+      ...this.summary(r, Number(r.tool_count)),
+      access: this.accessOf(user, r, shares) ?? 'view',
+    }));
   }
 
-  async get(id: string): Promise<BundleDetail> {
-    const row = await this.store.findById(id);
-    if (!row) throw new NotFoundError(`Bundle ${id} not found`);
-    return this.detail(row, await this.store.tools(id));
+  /** One bundle the caller may see (404 when they may not: its existence is not disclosed). */
+  async get(id: string, principal: Principal): Promise<BundleDetail> {
+    return this.visible(await this.store.findById(id), principal, `Bundle ${id} not found`);
   }
 
-  async getByAgent(agentId: string): Promise<BundleDetail> {
-    const row = await this.store.findByAgent(agentId);
-    if (!row) throw new NotFoundError(`No bundle is linked to agent ${agentId}`);
-    return this.detail(row, await this.store.tools(row.id));
+  async getByAgent(agentId: string, principal: Principal): Promise<BundleDetail> {
+    return this.visible(await this.store.findByAgent(agentId), principal, `No bundle is linked to agent ${agentId}`);
+  }
+
+  private async visible(row: DbBundleRow | undefined, principal: Principal, missing: string): Promise<BundleDetail> {
+    if (!row) throw new NotFoundError(missing);
+    const user = await this.userOf(principal);
+    const access = this.accessOf(user, row, roleAtLeast(user.role, 'admin') ? [] : await this.shares.of([row.id]));
+    if (!access) throw new NotFoundError(missing);
+    return { ...this.detail(row, await this.store.tools(row.id)), access };
+  }
+
+  /** The caller with their teams, read from the database (REST answers what was committed). */
+  private async userOf(principal: Principal): Promise<BundleUser> {
+    if (roleAtLeast(principal.role, 'admin')) return { userId: principal.userId, role: principal.role, teamIds: new Set() };
+    const memberships = await this.teams.membershipsOf(principal.userId);
+    return { userId: principal.userId, role: principal.role, teamIds: new Set(memberships.map((m) => m.team_id)) };
+  }
+
+  private accessOf(user: BundleUser, row: DbBundleRow, shares: readonly DbBundleShareRow[]): BundleAccess | null {
+    return bundleAccess(user, { createdBy: row.created_by, shares: shares.filter((s) => s.bundle_id === row.id).map(toGrant) });
+  }
+
+  /** Who a bundle is shared with. */
+  async getShares(id: string): Promise<BundleSharesView> {
+    if (!(await this.store.findById(id))) throw new NotFoundError(`Bundle ${id} not found`);
+    return this.sharesView(id, await this.shares.of([id]));
+  }
+
+  /**
+   * Replaces who a bundle is shared with (every named team and user must exist; each at most
+   * once), recorded in the activity log; the live bundle is replaced, so the gateways of the users
+   * it concerns change at once on every instance.
+   */
+  async setShares(id: string, input: Schemas['BundleSharesUpdate']): Promise<BundleSharesView> {
+    const seen = new Set<string>();
+    const issues: ValidationIssue[] = [];
+    input.shares.forEach((s, i) => {
+      const k = `${s.principal_type}:${s.principal_id}`;
+      if (seen.has(k))
+        issues.push({
+          loc: ['body', 'shares', i, 'principal_id'],
+          msg: `This ${s.principal_type} is named twice`,
+          type: 'value_error.duplicate',
+          input: s.principal_id,
+        });
+      seen.add(k);
+    });
+    if (issues.length) throw new RequestValidationError(issues);
+    const { row, result } = await this.write(
+      id,
+      async (_store, _tools, stores) => {
+        const teamIds = input.shares.filter((s) => s.principal_type === 'team').map((s) => s.principal_id);
+        const userIds = input.shares.filter((s) => s.principal_type === 'user').map((s) => s.principal_id);
+        const teams = new Set((await stores.teams.existing(teamIds)).map((t) => t.id));
+        const users = new Set(await stores.users.existingIds(userIds));
+        input.shares.forEach((s, i) => {
+          const known = s.principal_type === 'team' ? teams.has(s.principal_id) : users.has(s.principal_id);
+          if (!known)
+            throw new NotFoundError(`No such ${s.principal_type} at shares[${i}]: ${s.principal_id}`, `${s.principal_type}_not_found`);
+        });
+        await stores.bundleShares.replace(
+          id,
+          input.shares.map((s) => ({
+            team_id: s.principal_type === 'team' ? s.principal_id : null,
+            user_id: s.principal_type === 'user' ? s.principal_id : null,
+            access: s.access,
+          })),
+          this.clock.now(),
+        );
+        await stores.bundles.touch(id, this.clock.now());
+        return stores.bundleShares.of([id]);
+      },
+      {
+        activity: (row) =>
+          entry('bundle.share', row, {
+            teams_use: input.shares.filter((s) => s.principal_type === 'team' && s.access === 'use').length,
+            teams_view: input.shares.filter((s) => s.principal_type === 'team' && s.access === 'view').length,
+            users_use: input.shares.filter((s) => s.principal_type === 'user' && s.access === 'use').length,
+            users_view: input.shares.filter((s) => s.principal_type === 'user' && s.access === 'view').length,
+          }),
+      },
+    );
+    return this.sharesView(row.id, result);
+  }
+
+  private sharesView(bundleId: string, rows: readonly DbBundleShareRow[]): BundleSharesView {
+    return {
+      bundle_id: bundleId,
+      items: rows.map((r) => ({
+        principal_type: r.team_id !== null ? ('team' as const) : ('user' as const),
+        principal_id: (r.team_id ?? r.user_id)!,
+        name: r.grantee_name,
+        access: r.access,
+        created_at: r.created_at.toISOString(),
+      })),
+    };
   }
 
   async create(input: Schemas['MCPBundleCreate'], principal: Principal, baseUrl: string): Promise<BundleWithKey> {
@@ -218,7 +340,7 @@ export class BundlesService {
       },
       { activity: (row) => entry('bundle.tools.add', row, { tool_ids: inputs.map((t) => t.tool_id) }) },
     );
-    return this.detail(row, tools);
+    return { ...this.detail(row, tools), access: 'manage' };
   }
 
   async removeTool(id: string, toolId: string): Promise<void> {
@@ -280,7 +402,7 @@ export class BundlesService {
    */
   private async write<T>(
     id: string,
-    change: (store: BundlesStore, tools: DbBundleToolRow[]) => Promise<T>,
+    change: (store: BundlesStore, tools: DbBundleToolRow[], stores: Stores) => Promise<T>,
     { creating = false, activity }: { creating?: boolean; activity: (row: DbBundleRow) => ActivityEntryInput },
   ): Promise<{ row: DbBundleRow; tools: DbBundleToolRow[]; result: T }> {
     const out = await this.tx.transaction(async (stores) => {
@@ -288,13 +410,13 @@ export class BundlesService {
       // A create writes an id that does not exist yet; every other change needs the bundle.
       if (!creating && !(await store.findById(id, { forUpdate: true }))) throw new NotFoundError(`Bundle ${id} not found`);
       const current = creating ? [] : await store.tools(id);
-      const result = await change(store, current);
+      const result = await change(store, current, stores);
       const row = await store.findById(id);
       if (!row) throw new NotFoundError(`Bundle ${id} not found`);
       await this.activity.record(stores, activity(row));
-      return { row, tools: await store.tools(id), result };
+      return { row, tools: await store.tools(id), shares: await stores.bundleShares.of([id]), result };
     });
-    this.registry.put(toLiveBundle(out.row, out.tools));
+    this.registry.put(toLiveBundle(out.row, out.tools, out.shares));
     return out;
   }
 
@@ -344,7 +466,7 @@ export class BundlesService {
     }
   }
 
-  private summary(row: DbBundleRow, toolCount: number): BundleSummary {
+  private summary(row: DbBundleRow, toolCount: number): Omit<BundleSummary, 'access'> {
     return {
       id: row.id,
       name: row.name,
@@ -357,7 +479,7 @@ export class BundlesService {
     };
   }
 
-  private detail(row: DbBundleRow, tools: DbBundleToolRow[]): BundleDetail {
+  private detail(row: DbBundleRow, tools: DbBundleToolRow[]): Omit<BundleDetail, 'access'> {
     return { ...this.summary(row, tools.length), tools: tools.map((t) => this.toolView(t)) };
   }
 
@@ -384,7 +506,7 @@ export class BundlesService {
       server_name: tool?.serverName ?? t.server_name,
       name: tool?.name ?? t.tool_name,
       display_order: t.display_order,
-      available: !!tool && tool.available && (!!server?.connected || !!tool.script) && !!server?.enabled,
+      available: !!tool && tool.available && !tool.held && (!!server?.connected || !!tool.script) && !!server?.enabled,
       enabled: override.enabled !== false && (tool?.enabled ?? true),
       override: overrideView(override),
       effective: {

@@ -3,6 +3,7 @@ import type { components } from '../../generated/openapi.js';
 import type { Role } from '../../domain/principal.js';
 import { mayUseBundle } from '../../domain/bundle-access.js';
 import type { BundlesRegistry } from '../../live/bundles-registry.js';
+import type { TeamMemberships } from '../../live/team-memberships.js';
 import type { Clock } from '../../lib/clock.js';
 import type { GatewaySettingsStore } from '../../stores/gateway-settings-store.js';
 import type { Transactor } from '../../stores/transactor.js';
@@ -31,13 +32,16 @@ export class GatewaySettingsService {
     private readonly activity: ActivityLog,
     /** Every bundle in memory: a user selects only bundles they may use (the rule the gateway's view applies too). */
     private readonly bundles: Pick<BundlesRegistry, 'get'>,
+    /** The teams of each user, in memory (a bundle shared with a team is usable by its members). */
+    private readonly memberships: Pick<TeamMemberships, 'teamsOf'>,
   ) {}
 
   /** The ids among `ids` that name no bundle `user` may use. */
   private unusableBundles(user: GatewayUser, ids: readonly string[]): string[] {
+    const who = { ...user, teamIds: this.memberships.teamsOf(user.userId) };
     return ids.filter((id) => {
       const bundle = this.bundles.get(id);
-      return !bundle || !mayUseBundle(user, bundle);
+      return !bundle || !mayUseBundle(who, bundle);
     });
   }
 

@@ -1,5 +1,6 @@
 import type { LiveBundle } from '../../live/bundles-registry.js';
-import type { DbBundleRow, DbBundleToolRow } from '../../stores/bundles-store.js';
+import type { BundleGrant } from '../../domain/bundle-access.js';
+import type { DbBundleRow, DbBundleShareRow, DbBundleToolRow } from '../../stores/bundles-store.js';
 
 /**
  * Stored bundle rows turned into the live form the MCP routes read (src/live/bundles-registry.ts).
@@ -9,7 +10,11 @@ import type { DbBundleRow, DbBundleToolRow } from '../../stores/bundles-store.js
 let versionSeq = 0;
 
 /** Builds the live form of a bundle from its rows; every call gives a new `version`. */
-export function toLiveBundle(row: DbBundleRow, tools: readonly DbBundleToolRow[]): LiveBundle {
+export function toLiveBundle(
+  row: DbBundleRow,
+  tools: readonly DbBundleToolRow[],
+  shares: readonly Pick<DbBundleShareRow, 'team_id' | 'user_id' | 'access'>[] = [],
+): LiveBundle {
   const sorted = [...tools].sort(
     (a, b) => a.display_order - b.display_order || (a.tool_name < b.tool_name ? -1 : a.tool_name > b.tool_name ? 1 : 0),
   );
@@ -20,6 +25,7 @@ export function toLiveBundle(row: DbBundleRow, tools: readonly DbBundleToolRow[]
     description: row.description,
     keyHash: row.key_hash,
     createdBy: row.created_by,
+    shares: shares.map(toGrant),
     version: versionSeq,
     tools: sorted.map((t) => ({
       toolId: t.tool_id,
@@ -32,13 +38,28 @@ export function toLiveBundle(row: DbBundleRow, tools: readonly DbBundleToolRow[]
   };
 }
 
-/** The live form of every bundle, from all bundle rows and all bundle tool rows (start-up). */
-export function toLiveBundles(rows: readonly DbBundleRow[], tools: readonly DbBundleToolRow[]): LiveBundle[] {
-  const byBundle = new Map<string, DbBundleToolRow[]>();
-  for (const t of tools) {
-    const list = byBundle.get(t.bundle_id) ?? [];
-    list.push(t);
-    byBundle.set(t.bundle_id, list);
+/** A share row as the access rule reads it. */
+export function toGrant(s: Pick<DbBundleShareRow, 'team_id' | 'user_id' | 'access'>): BundleGrant {
+  return s.team_id !== null ? { grantee: 'team', id: s.team_id, access: s.access } : { grantee: 'user', id: s.user_id!, access: s.access };
+}
+
+/** The live form of every bundle, from all bundle, bundle tool and share rows (start-up). */
+export function toLiveBundles(
+  rows: readonly DbBundleRow[],
+  tools: readonly DbBundleToolRow[],
+  shares: readonly DbBundleShareRow[] = [],
+): LiveBundle[] {
+  const byBundle = groupBy(tools);
+  const sharesOf = groupBy(shares);
+  return rows.map((row) => toLiveBundle(row, byBundle.get(row.id) ?? [], sharesOf.get(row.id) ?? []));
+}
+
+function groupBy<T extends { bundle_id: string }>(rows: readonly T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const r of rows) {
+    const list = out.get(r.bundle_id) ?? [];
+    list.push(r);
+    out.set(r.bundle_id, list);
   }
-  return rows.map((row) => toLiveBundle(row, byBundle.get(row.id) ?? []));
+  return out;
 }

@@ -1,3 +1,4 @@
+import { changedFields, type PinnedDefinition } from '../../domain/tool-pin.js';
 import { BadRequestError, NotFoundError } from '../../errors.js';
 import type { components } from '../../generated/openapi.js';
 import type { CatalogStore, DbPromptRow, DbResourceRow, DbToolWithServerRow } from '../../stores/catalog-store.js';
@@ -117,6 +118,8 @@ export class CatalogService {
         throw new BadRequestError(`Not tools of this server: ${shown}`, 'unknown_tool_ids');
       }
       const updated = await store.setToolsEnabled(input.tool_ids, input.enabled);
+      // Selecting a tool approves its definition as it is now: it is pinned (once; a pin stays).
+      if (input.enabled) await store.pinCurrent(await store.unpinnedSelected(serverId));
       await this.deps.activity.record(stores, {
         action: input.enabled ? 'server.tools.enable' : 'server.tools.disable',
         target: { type: 'server', id: serverId, name: (await stores.servers.findById(serverId))?.name ?? null },
@@ -129,6 +132,55 @@ export class CatalogService {
       this.deps.announce?.(serverId);
     }
     return { updated: changed.length };
+  }
+
+  /** Tools whose upstream definition changed since it was approved, each with both definitions. */
+  async pendingToolChanges(): Promise<Schemas['ToolChangeListResponse']> {
+    const rows = await this.deps.catalogStore.pendingChanges();
+    return {
+      items: rows.map((r) => {
+        const approved = pinnedDefinition(r.pinned_definition);
+        const current: PinnedDefinition = { description: r.description, input_schema: r.input_schema, annotations: r.annotations };
+        return {
+          tool_id: r.id,
+          server_id: r.server_id,
+          server_name: r.server_name,
+          name: r.name,
+          approved: approved as Schemas['ToolDefinition'],
+          current: current as Schemas['ToolDefinition'],
+          changed_fields: changedFields(approved, current),
+          changed_at: (r.changed_at ?? r.updated_at).toISOString(),
+        };
+      }),
+    };
+  }
+
+  /**
+   * Approves a tool's changed definition: it is pinned as it is now and served again (every
+   * instance re-reads the server; open sessions get list_changed). 404 when the tool has no
+   * pending change.
+   */
+  async approveToolChange(toolId: string): Promise<void> {
+    const serverId = await this.deps.tx.transaction(async (stores) => {
+      const pending = (await stores.catalog.pendingChanges()).find((r) => r.id === toolId);
+      if (!pending) throw new NotFoundError('No pending change of this tool', 'no_pending_change');
+      await stores.catalog.pinCurrent([toolId]);
+      await this.deps.activity.record(stores, {
+        action: 'tool.change.approve',
+        target: { type: 'tool', id: toolId, name: `${pending.server_name}.${pending.name}` },
+        details: {
+          server_id: pending.server_id,
+          changed_fields: changedFields(pinnedDefinition(pending.pinned_definition), {
+            description: pending.description,
+            input_schema: pending.input_schema,
+            annotations: pending.annotations,
+          }),
+        },
+      });
+      return pending.server_id;
+    });
+    await this.deps.sync.reloadCatalog(serverId);
+    this.deps.announce?.(serverId);
   }
 
   private async existing(serverId: string): Promise<void> {
@@ -160,4 +212,9 @@ export class CatalogService {
       updated_at: row.updated_at.toISOString(),
     };
   }
+}
+
+/** A stored pinned definition, as the diff shows it. */
+function pinnedDefinition(v: Record<string, unknown>): PinnedDefinition {
+  return { description: (v.description as string | null) ?? null, input_schema: v.input_schema ?? {}, annotations: v.annotations ?? null };
 }

@@ -291,8 +291,10 @@ export class CatalogSync implements UpstreamEvents {
     if (this.closing || !this.deps.pool.has(serverId)) return;
     const listing = await this.deps.pool.list(serverId, { timeoutMs: timeoutMs ?? this.deps.connectTimeoutMs });
     if (this.closing) return;
-    await this.deps.tx.transaction(async ({ catalog: store }) => {
-      await store.syncTools(serverId, dedupeTools(listing.tools).map(toolUpsert), randomUUID);
+    await this.deps.tx.transaction(async ({ catalog: store, servers }) => {
+      // A server that accepts changes pins each new definition at once; otherwise a changed one waits for approval.
+      const accept = (await servers.findById(serverId))?.tool_changes === 'accept';
+      await store.syncTools(serverId, dedupeTools(listing.tools).map(toolUpsert), randomUUID, accept);
       await store.syncResources(serverId, resourceUpserts(listing), randomUUID);
       await store.syncPrompts(serverId, listing.prompts.filter((p) => !p.name.includes('\0')).map(promptUpsert), randomUUID);
     });
@@ -361,6 +363,8 @@ export class CatalogSync implements UpstreamEvents {
         // Offered at the last sync and on an enabled server; live connection is serverState().connected.
         available: t.available && row.enabled,
         ...(t.skill_attachment_id ? { script: true } : {}),
+        // Changed upstream since it was approved: withheld until an admin approves the change.
+        ...(t.pinned_hash !== null && t.definition_hash !== null && t.pinned_hash !== t.definition_hash ? { held: true } : {}),
       })),
       resources: resources
         .filter((r) => !r.is_template)

@@ -15,6 +15,7 @@ import type { CatalogSync, ServerStatusView } from './catalog-sync.js';
 import type { InMemoryCatalog } from '../../live/in-memory-catalog.js';
 import { pageResult, pageWindow, type PageOf, type PageQuery } from '../pagination.js';
 
+import { roleAtLeast, type Role } from '../../domain/principal.js';
 import { BUILTIN_SERVER_DEFAULTS, type ServerDefaults } from '../../domain/server-defaults.js';
 import { stdioLaunchAllowed } from '../../domain/stdio-commands.js';
 
@@ -143,6 +144,7 @@ export class ServersService {
         // Omitted: the server follows the general settings, also when they change later.
         call_timeout_ms: input.call_timeout_ms ?? null,
         health_check_interval_seconds: input.health_check_interval_seconds ?? null,
+        tool_changes: input.tool_changes ?? 'require_approval',
       });
       await this.deps.activity.record(stores, {
         action: 'server.create',
@@ -167,23 +169,27 @@ export class ServersService {
     return (await this.deps.servers.findByName(name)) !== undefined;
   }
 
-  async get(id: string): Promise<ServerView> {
-    return this.view(await this.row(id));
+  /** One server as the caller may see it (redacted for members). */
+  async get(id: string, caller: { role: Role }): Promise<ServerView> {
+    return redactedFor(caller, this.view(await this.row(id)));
   }
 
+  /** A page of servers as the caller may see them (redacted for members). */
   async list(
     query: PageQuery & { search?: string | undefined; status?: ServerStatusView['status'] | undefined },
+    caller: { role: Role },
   ): Promise<PageOf<ServerView>> {
     const window = pageWindow(query);
     const filters = { search: query.search || undefined };
+    const show = (r: DbServerRow): ServerView => redactedFor(caller, this.view(r));
     if (!query.status) {
       const { rows, total } = await this.deps.servers.page(window, filters);
-      return pageResult(window, rows, total, (r) => this.view(r));
+      return pageResult(window, rows, total, show);
     }
     // Status is live state (memory), so the filter runs over every matching server.
     const all = await this.deps.servers.page({ offset: 0, limit: 1_000_000 }, filters);
     const matching = all.rows.filter((r) => this.deps.sync.status(r).status === query.status);
-    return pageResult(window, matching.slice(window.offset, window.offset + window.limit), matching.length, (r) => this.view(r));
+    return pageResult(window, matching.slice(window.offset, window.offset + window.limit), matching.length, show);
   }
 
   async update(id: string, patch: Schemas['MCPServerUpdate']): Promise<ServerView> {
@@ -208,6 +214,7 @@ export class ServersService {
       if (patch.description !== undefined) next.description = patch.description;
       if (patch.call_timeout_ms !== undefined) next.call_timeout_ms = patch.call_timeout_ms;
       if (patch.health_check_interval_seconds !== undefined) next.health_check_interval_seconds = patch.health_check_interval_seconds;
+      if (patch.tool_changes !== undefined) next.tool_changes = patch.tool_changes;
       if (changingTransport) next.transport = transport;
       if (stdio) {
         if (changingTransport) Object.assign(next, { url: null, headers_sealed: null, header_names: [] });
@@ -327,7 +334,7 @@ export class ServersService {
     const row = await this.row(id);
     if (!row.enabled) throw new ConflictError('The server is disabled; enable it first', 'server_disabled');
     await this.deps.sync.refresh(row);
-    const view = await this.get(id);
+    const view = await this.get(id, ADMIN_VIEW);
     // The refresh's writes are the catalog sync's own; its outcome is the server's state after it.
     const failed = view.status === 'error';
     await this.deps.activity.append({
@@ -379,6 +386,8 @@ export class ServersService {
       ],
       created_at: row.created_at.toISOString(),
       updated_at: row.updated_at.toISOString(),
+      tool_changes: row.tool_changes,
+      redacted: false,
     };
   }
 
@@ -444,5 +453,39 @@ export class ServersService {
 
   private open(sealed: string | null): Record<string, string> {
     return sealed ? (JSON.parse(this.deps.secrets.open(sealed)) as Record<string, string>) : {};
+  }
+}
+
+/** The unredacted view, for the gateway's own use and for admin-only operations. */
+export const ADMIN_VIEW = { role: 'admin' } as const;
+
+/**
+ * A server as a caller of `role` may see it. Members see what a server is and how it is doing,
+ * never how it is launched or reached: command, arguments, environment (names included), working
+ * directory, header names and the URL's query and fragment are withheld, as they often carry
+ * credentials, internal hosts or paths. Admins and owners see everything but secret values.
+ */
+export function redactedFor(caller: { role: Role }, view: ServerView): ServerView {
+  if (roleAtLeast(caller.role, 'admin')) return view;
+  return {
+    ...view,
+    command: null,
+    args: [],
+    env: {},
+    secret_env_keys: [],
+    cwd: null,
+    url: view.url === null ? null : withoutQuery(view.url),
+    header_names: [],
+    redacted: true,
+  };
+}
+
+/** A URL without its query, fragment and credentials (unparseable: withheld entirely). */
+function withoutQuery(url: string): string | null {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return null;
   }
 }

@@ -38,6 +38,8 @@ export interface ProviderIdentity {
   email: string;
   emailVerified: boolean;
   name: string | null;
+  /** The groups the provider's group claim lists (`groups_claim`); null when it sent none. */
+  groups: string[] | null;
 }
 
 interface Preset {
@@ -63,6 +65,13 @@ const PRESETS: Record<string, Preset> = {
     oidc: true,
   },
 };
+
+/** A group claim's value as a list of group names (a list of strings, or one string); null when absent or malformed. */
+function groupsOf(value: unknown): string[] | null {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.filter((g): g is string => typeof g === 'string').slice(0, 1000);
+  return null;
+}
 
 function str(config: Record<string, unknown>, key: string): string | undefined {
   const v = config[key];
@@ -95,6 +104,8 @@ export class OAuthLoginService {
       logger: Logger;
       /** Called when a user changes (cache invalidation). */
       onUserChange: (userId: string) => void;
+      /** Applies the group claims of a sign-in to the user's team memberships (absent: groups are ignored). */
+      applyGroups?: (userId: string, providerType: string, groups: readonly string[] | null) => Promise<void>;
       /** The activity log: users created at sign-in and invitations accepted. */
       activity: ActivityLog;
     },
@@ -167,6 +178,9 @@ export class OAuthLoginService {
     const identity = await this.identityOf(row, preset, config, tokens);
     if (!identity.emailVerified) throw new ForbiddenError('The provider has not verified this email address', 'email_not_verified');
     const user = await this.provision(providerType, identity, state.inv);
+    // The group claims place the user in the teams they map to (before the session, so the first
+    // request already sees them).
+    await this.deps.applyGroups?.(user.id, providerType, identity.groups);
     const session = await this.deps.sessions.create(user.id, providerType);
     return { session, redirectTo: state.r, user };
   }
@@ -281,6 +295,7 @@ export class OAuthLoginService {
         email,
         emailVerified: claims.email_verified !== false && claims.email_verified !== 'false',
         name: typeof claims[nameClaim] === 'string' ? (claims[nameClaim] as string) : null,
+        groups: groupsOf(claims[str(row.config, 'groups_claim') ?? 'groups']),
       };
     } catch (err) {
       if (err instanceof ForbiddenError) throw err;
@@ -306,6 +321,7 @@ export class OAuthLoginService {
       email: primary.email,
       emailVerified: true,
       name: typeof user.name === 'string' ? user.name : typeof user.login === 'string' ? user.login : null,
+      groups: null,
     };
   }
 

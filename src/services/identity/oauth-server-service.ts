@@ -44,6 +44,7 @@ import type { Principal } from '../../domain/principal.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../logger.js';
 import type { ChangeBus } from '../../redis/change-bus.js';
+import type { TeamMemberships } from '../../live/team-memberships.js';
 import type { BundlesRegistry } from '../../live/bundles-registry.js';
 import type { DbOAuthAuthorizationRow, DbOAuthGrantRow, OAuthStore } from '../../stores/oauth-store.js';
 import type { Transactor } from '../../stores/transactor.js';
@@ -127,6 +128,8 @@ export class OAuthServerService implements OAuthServerApi {
       bus: ChangeBus;
       activity: ActivityLog;
       registry: BundlesRegistry;
+      /** The teams of each user (a bundle shared with a team is usable by its members). */
+      memberships: Pick<TeamMemberships, 'teamsOf'>;
       /** The bundles a user's `/mcp/gateway` serves (their selection, or every usable bundle). */
       gatewayBundles: (user: Pick<Principal, 'userId' | 'role'>) => Promise<{ id: string; name: string }[]>;
       /** The dynamic registration policy in force (general settings), read on every registration. */
@@ -241,7 +244,7 @@ export class OAuthServerService implements OAuthServerApi {
     let bundles: { id: string; name: string }[];
     if (target?.kind === 'bundle') {
       const bundle = this.deps.registry.get(target.bundleId);
-      if (!bundle || !mayUseBundle(user, bundle))
+      if (!bundle || !mayUseBundle({ ...user, teamIds: this.deps.memberships.teamsOf(user.userId) }, bundle))
         throw new ForbiddenError('You may not use the bundle this client asks for', 'bundle_not_allowed');
       bundles = [{ id: bundle.id, name: bundle.name }];
     } else bundles = await this.deps.gatewayBundles(user);
@@ -286,7 +289,7 @@ export class OAuthServerService implements OAuthServerApi {
     const target = parseResource(base, row.resource);
     if (target?.kind === 'bundle') {
       const bundle = this.deps.registry.get(target.bundleId);
-      if (!bundle || !mayUseBundle(user, bundle))
+      if (!bundle || !mayUseBundle({ ...user, teamIds: this.deps.memberships.teamsOf(user.userId) }, bundle))
         throw new ForbiddenError('You may not use the bundle this client asks for', 'bundle_not_allowed');
     }
     const code = newSecret(CODE_PREFIX);

@@ -74,6 +74,37 @@ describe('two instances with Redis', function () {
     await eventually(async () => (await list()).join() === 'search,execute', 'search_execute mode on B');
   });
 
+  it('a team membership or a share made on one instance applies on the other at once', async () => {
+    const admin = await createUser(a, 'admin');
+    const member = await createUser(a, 'member');
+    const onB = new ApiClient(b.url, member.key);
+    const team = (await admin.client.post('/api/v1/teams', { name: `Replicated ${Date.now()}` })).body;
+    const bundle = (await admin.client.post('/api/v1/bundles', { name: `Replicated bundle ${Date.now()}` })).body;
+    await admin.client.put(`/api/v1/bundles/${bundle.id}/shares`, {
+      shares: [{ principal_type: 'team', principal_id: team.id, access: 'use' }],
+    });
+    // Not a member yet: B's gateway settings (its in-memory registry and memberships) refuse the bundle.
+    expect((await onB.put('/api/v1/users/me/gateway-settings', { bundle_ids: [bundle.id] })).status).to.equal(400);
+    expect((await admin.client.put(`/api/v1/teams/${team.id}/members/${member.id}`)).status).to.equal(200);
+    await eventually(async () => b.server.services.teamMemberships.teamsOf(member.id).has(team.id), 'membership on B');
+    expect((await onB.put('/api/v1/users/me/gateway-settings', { bundle_ids: [bundle.id] })).status).to.equal(200);
+    // The team deleted on A: B forgets the membership and the share.
+    expect((await admin.client.delete(`/api/v1/teams/${team.id}`)).status).to.equal(204);
+    await eventually(async () => !b.server.services.teamMemberships.teamsOf(member.id).has(team.id), 'membership gone on B');
+    await eventually(async () => b.server.services.bundleRegistry.get(bundle.id)?.shares.length === 0, 'share gone on B');
+  });
+
+  it('a tool policy rule written on one instance decides on the other at once', async () => {
+    const admin = await createUser(a, 'admin');
+    const target = { serverId: '00000000-0000-4000-8000-000000000001', toolName: 'drop_tables', bundleId: '' };
+    expect(b.server.services.toolPolicy.decide(null, target).allowed).to.equal(true);
+    const rule = (await admin.client.post('/api/v1/policies', { name: 'No drops', effect: 'deny', tools: ['drop_*'] })).body;
+    await eventually(async () => !b.server.services.toolPolicy.decide(null, target).allowed, 'rule applied on B');
+    expect(b.server.services.toolPolicy.decide(null, target).rule).to.deep.equal({ id: rule.id, name: 'No drops' });
+    expect((await admin.client.delete(`/api/v1/policies/${rule.id}`)).status).to.equal(204);
+    await eventually(async () => b.server.services.toolPolicy.decide(null, target).allowed, 'rule gone on B');
+  });
+
   it('shares one rate limit: rpm requests across both instances, then 429 on either', async () => {
     const user = await createUser(a, 'member', { rateLimitRpm: 6 });
     const onA = user.client;

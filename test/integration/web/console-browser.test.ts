@@ -367,6 +367,9 @@ describe('web console in a browser', function () {
   it('renders every other view (signed in as the owner), with labels on every control', async () => {
     const views: [string, string][] = [
       ['/users', 'Users & invitations'],
+      ['/teams', 'Teams'],
+      ['/policies', 'Tool policy'],
+      ['/tool-changes', 'Tool changes'],
       ['/settings/auth', 'Sign-in & OAuth'],
       ['/settings/general', 'General settings'],
       ['/settings/ai', 'AI providers'],
@@ -386,6 +389,32 @@ describe('web console in a browser', function () {
       expect(unlabelled, `${route}: controls without a label`).to.deep.equal([]);
       await screenshot(route.slice(1).replace(/\//g, '-'));
     }
+  });
+
+  it('writes a tool policy rule, testing the draft first, and tests the saved policy', async () => {
+    await page.goto('/policies');
+    await page.getByRole('heading', { name: 'Tool policy', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'New rule' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New rule' });
+    await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('No writes');
+    await dialog.getByLabel('Tools', { exact: true }).fill('write_*');
+    await dialog.locator('summary', { hasText: 'Test this rule' }).click();
+    await dialog.getByLabel('Tool (upstream name)').fill('write_note');
+    await dialog.getByRole('button', { name: 'Test this rule' }).click();
+    await dialog.getByRole('status').filter({ hasText: 'Denied by rule "No writes"' }).waitFor();
+    await dialog.getByLabel('Tool (upstream name)').fill('read_note');
+    await dialog.getByRole('button', { name: 'Test this rule' }).click();
+    await dialog.getByRole('status').filter({ hasText: 'the rule does not apply' }).waitFor();
+    await dialog.getByRole('button', { name: 'Create rule' }).click();
+    await page.getByRole('row', { name: /No writes/ }).waitFor();
+    const rules = (await t.owner.get('/api/v1/policies')).body.items;
+    expect(rules.map((r: { name: string; tools: string[] }) => [r.name, r.tools])).to.deep.equal([['No writes', ['write_*']]]);
+    // The page's own box decides with the saved rules.
+    await page.getByLabel('Tool (upstream name)').fill('write_anything');
+    await page.getByRole('button', { name: 'Test', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Denied by rule "No writes"' }).waitFor();
+    await screenshot('policies');
+    expect((await t.owner.delete(`/api/v1/policies/${rules[0].id}`)).status).to.equal(204);
   });
 
   it('invites someone, and the invitation link opens the public accept page', async () => {

@@ -232,6 +232,7 @@ export function BundleDetailView() {
               />
             )}
           </Section>
+          {isAdmin && <Sharing bundleId={b.id} />}
           <Dialog title={`Edit ${b.name}`} open={editing} onClose={() => setEditing(false)}>
             <BundleForm
               bundle={b}
@@ -277,6 +278,134 @@ export function BundleDetailView() {
         </>
       )}
     </Loaded>
+  );
+}
+
+type ShareInput = Schema<'BundleShareInput'>;
+
+/**
+ * Who the bundle is shared with (admins): teams and users, each for `use` (served on their
+ * gateway) or `view` (shown only). Edits are kept locally until saved, then replace the list.
+ */
+function Sharing(props: { bundleId: string }) {
+  const shares = useAsync(
+    () => call(api.GET('/api/v1/bundles/{bundle_id}/shares', { params: { path: { bundle_id: props.bundleId } } })),
+    [props.bundleId],
+  );
+  const teams = useAsync(() => call(api.GET('/api/v1/teams', { params: { query: { page_size: 100 } } })), []);
+  const users = useAsync(() => call(api.GET('/api/v1/users', { params: { query: { page_size: 100 } } })), []);
+  const [grantee, setGrantee] = useState('');
+  const [access, setAccess] = useState<'use' | 'view'>('use');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  const save = async (next: ShareInput[]) => {
+    setBusy(true);
+    setError(null);
+    try {
+      shares.set(
+        await call(
+          api.PUT('/api/v1/bundles/{bundle_id}/shares', { params: { path: { bundle_id: props.bundleId } }, body: { shares: next } }),
+        ),
+      );
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const current = (): ShareInput[] =>
+    (shares.data?.items ?? []).map((s) => ({ principal_type: s.principal_type, principal_id: s.principal_id, access: s.access }));
+  const options = [
+    { value: '', label: 'Choose a team or user…' },
+    ...(teams.data?.items ?? []).map((t) => ({ value: `team:${t.id}`, label: `Team: ${t.name}` })),
+    ...(users.data?.items ?? [])
+      .filter((u) => u.role === 'member')
+      .map((u) => ({ value: `user:${u.id}`, label: `User: ${u.name || u.email}` })),
+  ];
+
+  return (
+    <Section title="Sharing">
+      <p class="muted small">
+        Members see and use only the bundles they created and those shared with them or their teams. <strong>Use</strong> serves the bundle
+        on their gateway; <strong>view</strong> only shows it. Admins reach every bundle.
+      </p>
+      {error !== null && <ErrorNotice error={error} />}
+      <Loaded state={shares} feature="Sharing">
+        {(data) =>
+          data.items.length === 0 ? (
+            <Empty>Not shared with anyone.</Empty>
+          ) : (
+            <div class="table-wrap">
+              <table>
+                <caption class="sr-only">Shares</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">With</th>
+                    <th scope="col">Access</th>
+                    <th scope="col">
+                      <span class="sr-only">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.items.map((s) => (
+                    <tr key={`${s.principal_type}:${s.principal_id}`}>
+                      <th scope="row">
+                        {s.principal_type === 'team' ? 'Team' : 'User'}: {s.name}
+                      </th>
+                      <td>
+                        <Pill tone={s.access === 'use' ? 'ok' : 'neutral'}>{s.access}</Pill>
+                      </td>
+                      <td>
+                        <Button
+                          small
+                          variant="ghost"
+                          busy={busy}
+                          aria-label={`Stop sharing with ${s.name}`}
+                          onClick={() =>
+                            void save(
+                              current().filter((c) => !(c.principal_type === s.principal_type && c.principal_id === s.principal_id)),
+                            )
+                          }
+                        >
+                          Remove
+                        </Button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </Loaded>
+      <div class="toolbar">
+        <SelectField label="Share with" name="grantee" value={grantee} onValue={setGrantee} options={options} />
+        <SelectField
+          label="Access"
+          name="access"
+          value={access}
+          onValue={setAccess}
+          options={[
+            { value: 'use', label: 'Use (on their gateway)' },
+            { value: 'view', label: 'View only' },
+          ]}
+        />
+        <Button
+          variant="primary"
+          busy={busy}
+          disabled={!grantee}
+          onClick={() => {
+            const [type, id] = grantee.split(':') as ['team' | 'user', string];
+            const others = current().filter((c) => !(c.principal_type === type && c.principal_id === id));
+            void save([...others, { principal_type: type, principal_id: id, access }]).then(() => setGrantee(''));
+          }}
+        >
+          Share
+        </Button>
+      </div>
+    </Section>
   );
 }
 

@@ -4,7 +4,7 @@ import { api, ApiError, call, type Schema } from '../lib/api.js';
 import { formErrors, NO_ERRORS, type FormErrors } from '../lib/forms.js';
 import { useAsync, useDebounced } from '../lib/hooks.js';
 import { useIsAdmin } from '../lib/session.js';
-import { Button, Dialog, Empty, FormError, Loaded, PageHeader, Pager, TextArea, TextField, Time } from '../ui/kit.js';
+import { Button, Dialog, Empty, FormError, Loaded, PageHeader, Pager, Pill, TextArea, TextField, Time } from '../ui/kit.js';
 
 type WithKey = Schema<'MCPBundleWithKeyResponse'>;
 
@@ -35,7 +35,11 @@ export function BundlesView() {
     <>
       <PageHeader
         title="Bundles"
-        intro="Named, ordered sets of tools with per-tool overrides, each served on its own MCP endpoint."
+        intro={
+          isAdmin
+            ? 'Named, ordered sets of tools with per-tool overrides, each served on its own MCP endpoint.'
+            : 'The bundles you created and those shared with you or your teams.'
+        }
         actions={
           isAdmin && (
             <Button variant="primary" onClick={() => setCreating(true)}>
@@ -70,6 +74,7 @@ export function BundlesView() {
                         Tools
                       </th>
                       <th scope="col">Agent</th>
+                      {!isAdmin && <th scope="col">Your access</th>}
                       <th scope="col">Updated</th>
                     </tr>
                   </thead>
@@ -82,6 +87,19 @@ export function BundlesView() {
                         </th>
                         <td class="num">{b.tool_count}</td>
                         <td>{b.agent_id ? <code class="small">{b.agent_id}</code> : <span class="muted">—</span>}</td>
+                        {!isAdmin && (
+                          <td>
+                            {b.access === 'view' ? (
+                              <Pill tone="neutral" title="Shared with you to look at: not served on your gateway">
+                                view only
+                              </Pill>
+                            ) : (
+                              <Pill tone="ok" title="Served on your gateway">
+                                use
+                              </Pill>
+                            )}
+                          </td>
+                        )}
                         <td>
                           <Time iso={b.updated_at} relative />
                         </td>

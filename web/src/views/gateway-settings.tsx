@@ -3,16 +3,15 @@ import { useState } from 'preact/hooks';
 import { api, call, type Schema } from '../lib/api.js';
 import { formErrors, NO_ERRORS, type FormErrors } from '../lib/forms.js';
 import { useAsync } from '../lib/hooks.js';
-import { atLeast, useSession } from '../lib/session.js';
 import { Button, CheckGroup, CopyButton, FormError, Loaded, PageHeader, Section, TextField, Time } from '../ui/kit.js';
 
 /** How `/mcp/gateway` serves me: direct or search/execute, which bundles, the search limit. */
 export function GatewaySettingsView() {
   const settings = useAsync(() => call(api.GET('/api/v1/users/me/gateway-settings')), []);
   const bundles = useAsync(() => call(api.GET('/api/v1/bundles', { params: { query: { page_size: 100 } } })), []);
-  const { user } = useSession();
-  // The bundles this user may use (the contract's rule): admins and owners every bundle, members their own.
-  const usable = (bundles.data?.items ?? []).filter((b) => atLeast(user.role, 'admin') || b.created_by === user.id);
+  // The bundles this user may use, as the server says (`access`): admins every bundle, members their
+  // own and those shared with them or their teams for use (not the view-only ones).
+  const usable = (bundles.data?.items ?? []).filter((b) => b.access === 'manage' || b.access === 'use');
   const url = `${location.origin}/mcp/gateway`;
   const snippet = JSON.stringify(
     { mcpServers: { toolgate: { type: 'http', url, headers: { Authorization: 'Bearer <your API key with the mcp scope>' } } } },

@@ -120,7 +120,20 @@ export function ServerDetailView() {
               </dd>
               <dt>Transport</dt>
               <dd>{s.transport}</dd>
-              {s.transport === 'stdio' ? (
+              {s.redacted ? (
+                <>
+                  <dt>Launch and connection details</dt>
+                  <dd class="muted">Shown to administrators only.</dd>
+                  {s.url && (
+                    <>
+                      <dt>URL</dt>
+                      <dd>
+                        <code class="wrap">{s.url}</code>
+                      </dd>
+                    </>
+                  )}
+                </>
+              ) : s.transport === 'stdio' ? (
                 <>
                   <dt>Command</dt>
                   <dd>

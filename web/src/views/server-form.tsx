@@ -26,6 +26,7 @@ const FIELDS = [
   'enabled',
   'call_timeout_ms',
   'health_check_interval_seconds',
+  'tool_changes',
 ] as const;
 
 /** `KEY=value` (or `Name: value` for headers) lines as an object; a line without a separator is an error. */
@@ -72,6 +73,7 @@ export function ServerForm(props: { server?: Server; onDone: (server: Server) =>
     s && !(s.inherited as string[]).includes(field) ? String(s[field]) : '';
   const [timeout, setTimeoutMs] = useState(own('call_timeout_ms'));
   const [interval, setIntervalSecs] = useState(own('health_check_interval_seconds'));
+  const [toolChanges, setToolChanges] = useState<'require_approval' | 'accept'>(s?.tool_changes ?? 'require_approval');
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const stdio = transport === 'stdio';
@@ -107,6 +109,7 @@ export function ServerForm(props: { server?: Server; onDone: (server: Server) =>
           ...(description.trim() ? { description: description.trim() } : {}),
           ...(timeoutN !== null ? { call_timeout_ms: timeoutN } : {}),
           ...(intervalN !== null ? { health_check_interval_seconds: intervalN } : {}),
+          tool_changes: toolChanges,
           ...(stdio
             ? {
                 command: command.trim(),
@@ -127,6 +130,7 @@ export function ServerForm(props: { server?: Server; onDone: (server: Server) =>
         // Blank: follow the general setting again (null); a number: the server's own value.
         if (String(timeoutN ?? '') !== own('call_timeout_ms')) patch.call_timeout_ms = timeoutN;
         if (String(intervalN ?? '') !== own('health_check_interval_seconds')) patch.health_check_interval_seconds = intervalN;
+        if (toolChanges !== s.tool_changes) patch.tool_changes = toolChanges;
         if (stdio) {
           if (command.trim() !== (s.command ?? '')) patch.command = command.trim() || null;
           if (JSON.stringify(argList) !== JSON.stringify(s.args)) patch.args = argList;
@@ -292,6 +296,18 @@ export function ServerForm(props: { server?: Server; onDone: (server: Server) =>
             ? `Blank: the general setting (now ${s.health_check_interval_seconds} s).`
             : 'Blank: the general setting.'
         }
+      />
+      <SelectField
+        label="When a tool's definition changes upstream"
+        name="tool_changes"
+        value={toolChanges}
+        onValue={setToolChanges}
+        error={f.tool_changes}
+        options={[
+          { value: 'require_approval', label: 'Withhold the tool until an admin approves (recommended)' },
+          { value: 'accept', label: 'Serve the new definition at once' },
+        ]}
+        hint="A changed description, input schema or annotations of an approved tool can be a tool-poisoning attempt."
       />
       {!s && <Checkbox name="enabled" label="Connect right away" checked={enabled} onValue={setEnabled} error={f.enabled} />}
       <div class="wide">
