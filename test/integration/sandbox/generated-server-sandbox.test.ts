@@ -80,11 +80,11 @@ describe('Generated servers run with least privilege', function () {
         tool('read_etc', `import { readFileSync } from 'node:fs';\nexport default async () => readFileSync('/etc/passwd', 'utf8');`),
         tool(
           'connect_loopback',
-          `import net from 'node:net';\nexport default async () => new Promise((resolve, reject) => { const s = net.connect(${'${port}'}, '127.0.0.1'); s.once('data', (d) => { s.destroy(); resolve('reached: ' + d); }); s.once('error', (e) => reject(new Error('no network: ' + e.code))); setTimeout(() => reject(new Error('no network: timeout')), 3000); });`,
+          `import net from 'node:net';\nexport default async () => new Promise((resolve, reject) => { const s = net.connect(${port}, '127.0.0.1'); s.once('data', (d) => { s.destroy(); resolve('reached: ' + d); }); s.once('error', (e) => reject(new Error('no network: ' + e.code))); setTimeout(() => reject(new Error('no network: timeout')), 3000); });`,
         ),
         tool(
           'fetch_loopback',
-          `export default async () => { const r = await fetch('http://127.0.0.1:${'${port}'}/'); return 'fetched ' + r.status; };`,
+          `export default async () => { const r = await fetch('http://127.0.0.1:${port}/'); return 'fetched ' + r.status; };`,
         ),
         tool(
           'read_proc_parent',
@@ -178,6 +178,8 @@ describe('Generated servers run with least privilege', function () {
         const { isError, text } = await call(name);
         expect(isError, `${name}: ${text}`).to.equal(true);
         expect(text).to.not.include('reached');
+        // Refused by the missing network, not by a mistake in the probe.
+        expect(text).to.match(/no network|fetch failed|ENETUNREACH|ECONNREFUSED/);
       }
       expect(reached).to.equal(0);
     });
