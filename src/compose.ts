@@ -26,6 +26,7 @@ import { AuthSettingsService } from './services/identity/auth-settings-service.j
 import { BundlesRegistry } from './live/bundles-registry.js';
 import { Replication } from './live/replication.js';
 import { BundlesService } from './services/bundles/bundles-service.js';
+import { RegistryApiService } from './services/bundles/registry-api-service.js';
 import { CatalogService } from './services/catalog/catalog-service.js';
 import { CatalogSync } from './services/catalog/catalog-sync.js';
 import { BundleCatchUp } from './live/bundle-catch-up.js';
@@ -134,6 +135,8 @@ export interface Services {
   /** Every bundle in memory (by id and key hash), for the MCP hot path. */
   readonly bundleRegistry: BundlesRegistry;
   readonly bundles: BundlesService;
+  /** The MCP Registry API (`/v0.1/servers`): the caller's bundles as `server.json` entries. */
+  readonly registryApi: RegistryApiService;
   /** Writes call records in batches, off the request path. */
   readonly callRecorder: CallRecorder;
 
@@ -552,6 +555,7 @@ function buildServices(input: {
     catalogService,
     bundleRegistry,
     bundles,
+    registryApi: new RegistryApiService({ bundles: stores.bundles }),
     callRecorder,
     aiProviders,
     generation,

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 49ac42a04d70e94835c1af6d9b240436fe05d3f8cedf199449210d6995a99033
+// openapi.yaml sha256: 4b7f8b8613dccf577423ade010a1ddd8bd3c2be4f7a32e98e256964637ebccd6
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -1482,6 +1482,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v0.1/servers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's bundles as MCP Registry servers
+         * @description The MCP Registry API v0.1 (`GET /v0.1/servers`), served for the caller: one `server.json` entry per bundle the caller may use (admins and owners every bundle, members the bundles they created; the rule of `/mcp/gateway`). Point an IDE or assistant that reads a private MCP registry at this server's base URL and it lists exactly the bundles the person may use.
+         *
+         *     Entries are ordered by `server.name`. `cursor` is the opaque `metadata.nextCursor` of the previous page; `search` is a case-insensitive substring of the name, title or description; `updated_since` keeps bundles changed at or after that instant; `version` (`latest` or an exact version) keeps the entries whose version matches. Each bundle has one version, its current state. A deleted bundle is not listed (no tombstones are kept), whatever `include_deleted` says.
+         *
+         *     Each entry's `remotes` are the bundle's Streamable HTTP endpoints: `<public url>/mcp/gateway/bundles/{bundle_id}` (OAuth 2.1 with Toolgate as the authorization server, or a user API key with the `mcp` scope as a bearer token), and the bundle-key form `<public url>/mcp/bundle/{bundle_key}` whose `bundle_key` variable is a secret the client asks its user for. The server name is `<reversed public host>/<bundle slug>` (`com.example.gateway/support-tools`).
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner); an API key needs the `api:read` scope.
+         */
+        get: operations["listRegistryServers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0.1/servers/{server_name}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the versions of one registry server
+         * @description The versions of one entry of `listRegistryServers`, newest first. A bundle has one version, its current state, so the list has one entry. The name is URL-encoded in the path (`com.example.gateway%2Fsupport-tools`). A bundle the caller may not use answers 404, as one that does not exist.
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner); an API key needs the `api:read` scope.
+         */
+        get: operations["listRegistryServerVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0.1/servers/{server_name}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one version of a registry server
+         * @description One version of an entry of `listRegistryServers`: `latest`, or the exact version the listing shows (URL-encoded). Another version answers 404.
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner); an API key needs the `api:read` scope.
+         */
+        get: operations["getRegistryServerVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp/bundle/{bundle_key}": {
         parameters: {
             query?: never;
@@ -1953,6 +2023,83 @@ export interface components {
             /** @description Exact https URIs, http loopback URIs (any port is accepted at run time) or private-use schemes such as `vscode://`. */
             redirect_uris: string[];
             client_uri?: string | null;
+        };
+        /** @description A page of MCP Registry entries (Registry API v0.1 `ServerList`). */
+        RegistryServerList: {
+            servers: components["schemas"]["RegistryServerResponse"][];
+            metadata: {
+                /** @description Pass as `cursor` for the next page; absent on the last page. */
+                nextCursor?: string;
+                /** @description Entries on this page. */
+                count: number;
+            };
+        };
+        /** @description One MCP Registry entry (Registry API v0.1 `ServerResponse`) describing a bundle. */
+        RegistryServerResponse: {
+            server: components["schemas"]["RegistryServerDetail"];
+            /** @description Registry-managed metadata. */
+            _meta: {
+                "io.modelcontextprotocol.registry/official": {
+                    /** @enum {string} */
+                    status: "active";
+                    /**
+                     * Format: date-time
+                     * @description When the bundle was created.
+                     */
+                    publishedAt: string;
+                    /**
+                     * Format: date-time
+                     * @description When the bundle (its tools, overrides or details) last changed.
+                     */
+                    updatedAt: string;
+                    /** @description Always true (a bundle has one version). */
+                    isLatest: boolean;
+                };
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A `server.json` document (the official schema's `ServerDetail`) for a bundle. */
+        RegistryServerDetail: {
+            /**
+             * Format: uri
+             * @description The `server.json` schema this document follows.
+             */
+            $schema: string;
+            /** @description `<reversed public host>/<bundle slug>`, unique among the bundles. */
+            name: string;
+            /** @description The bundle's name (at most 100 characters). */
+            title?: string;
+            /** @description The bundle's description cut to 100 characters, or a sentence naming its tool count. */
+            description: string;
+            /** @description The bundle's current version, derived from its last change (`YYYYMMDD.HHMMSS.mmm`, UTC): it grows with every change. */
+            version: string;
+            /** @description The bundle's Streamable HTTP endpoints (OAuth or API key, and bundle key). */
+            remotes: {
+                /** @enum {string} */
+                type: "streamable-http";
+                url: string;
+                headers?: ({
+                    name: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+                variables?: {
+                    [key: string]: {
+                        [key: string]: unknown;
+                    };
+                };
+            }[];
+            /** @description Toolgate's extension metadata (`io.toolgate/bundle`). */
+            _meta: {
+                "io.toolgate/bundle": {
+                    /** Format: uuid */
+                    bundle_id: string;
+                    tool_count: number;
+                };
+            } & {
+                [key: string]: unknown;
+            };
         };
         /** @description The body of every REST error except 422. */
         ErrorResponse: {
@@ -4138,6 +4285,8 @@ export interface components {
         GrantId: string;
         /** @description The OAuth client id. */
         OAuthClientId: string;
+        /** @description The registry server name, URL-encoded (`com.example.gateway%2Fsupport-tools`). */
+        RegistryServerName: string;
         /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
         Page: number;
         /** @description Items per page. */
@@ -6962,6 +7111,120 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listRegistryServers: {
+        parameters: {
+            query?: {
+                /** @description The `metadata.nextCursor` of the previous page (opaque). */
+                cursor?: string;
+                /** @description Entries per page. */
+                limit?: number;
+                /** @description Case-insensitive substring of the server name, title or description. */
+                search?: string;
+                /** @description Only entries updated at or after this RFC 3339 instant. */
+                updated_since?: string;
+                /** @description `latest`, or an exact version: only entries with that version. */
+                version?: string;
+                /** @description Accepted for compatibility with the Registry API; deleted bundles are never listed. */
+                include_deleted?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of registry entries. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistryServerList"];
+                };
+            };
+            /** @description The cursor is not one this API issued (`invalid_cursor`). */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The API key lacks the `api:read` scope. */
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listRegistryServerVersions: {
+        parameters: {
+            query?: {
+                /** @description Accepted for compatibility with the Registry API; deleted bundles are never listed. */
+                include_deleted?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The registry server name, URL-encoded (`com.example.gateway%2Fsupport-tools`). */
+                server_name: components["parameters"]["RegistryServerName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The versions of the server. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistryServerList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The API key lacks the `api:read` scope. */
+            403: components["responses"]["Forbidden"];
+            /** @description No bundle the caller may use has this name. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getRegistryServerVersion: {
+        parameters: {
+            query?: {
+                /** @description Accepted for compatibility with the Registry API; deleted bundles are never listed. */
+                include_deleted?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The registry server name, URL-encoded (`com.example.gateway%2Fsupport-tools`). */
+                server_name: components["parameters"]["RegistryServerName"];
+                /** @description `latest`, or an exact version. */
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistryServerResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The API key lacks the `api:read` scope. */
+            403: components["responses"]["Forbidden"];
+            /** @description No bundle the caller may use has this name, or it has no such version. */
+            404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];

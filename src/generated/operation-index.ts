@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 49ac42a04d70e94835c1af6d9b240436fe05d3f8cedf199449210d6995a99033
+// openapi.yaml sha256: 4b7f8b8613dccf577423ade010a1ddd8bd3c2be4f7a32e98e256964637ebccd6
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */
@@ -101,6 +101,9 @@ export const OPERATIONS = [
   {"operationId":"listCatalogSkills","method":"get","path":"/api/v1/skills/catalog/{source}","tag":"skills","minRole":"member","transport":"rest","specAddition":false},
   {"operationId":"generateSkill","method":"post","path":"/api/v1/skills/generate","tag":"skills","minRole":"admin","transport":"rest","specAddition":false},
   {"operationId":"listTools","method":"get","path":"/api/v1/tools","tag":"tools","minRole":"member","transport":"rest","specAddition":true},
+  {"operationId":"listRegistryServers","method":"get","path":"/v0.1/servers","tag":"registry","minRole":"member","transport":"rest","specAddition":true},
+  {"operationId":"listRegistryServerVersions","method":"get","path":"/v0.1/servers/{server_name}/versions","tag":"registry","minRole":"member","transport":"rest","specAddition":true},
+  {"operationId":"getRegistryServerVersion","method":"get","path":"/v0.1/servers/{server_name}/versions/{version}","tag":"registry","minRole":"member","transport":"rest","specAddition":true},
   {"operationId":"mcpBundleGet","method":"get","path":"/mcp/bundle/{bundle_key}","tag":"mcp","minRole":"bundle_key","transport":"mcp","specAddition":true},
   {"operationId":"mcpBundlePost","method":"post","path":"/mcp/bundle/{bundle_key}","tag":"mcp","minRole":"bundle_key","transport":"mcp","specAddition":false},
   {"operationId":"mcpBundleDelete","method":"delete","path":"/mcp/bundle/{bundle_key}","tag":"mcp","minRole":"bundle_key","transport":"mcp","specAddition":true},

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 49ac42a04d70e94835c1af6d9b240436fe05d3f8cedf199449210d6995a99033
+// openapi.yaml sha256: 4b7f8b8613dccf577423ade010a1ddd8bd3c2be4f7a32e98e256964637ebccd6
 /**
  * JSON Schemas of contract components the server validates itself at run time (documents it
  * fetches), copied from openapi.yaml without their documentation keys. Their types are
