@@ -27,6 +27,7 @@ import { BundlesRegistry } from './live/bundles-registry.js';
 import { Replication } from './live/replication.js';
 import { BundlesService } from './services/bundles/bundles-service.js';
 import { RegistryApiService } from './services/bundles/registry-api-service.js';
+import { ConfigDocumentService } from './services/operations/config-document-service.js';
 import { CatalogService } from './services/catalog/catalog-service.js';
 import { CatalogSync } from './services/catalog/catalog-sync.js';
 import { BundleCatchUp } from './live/bundle-catch-up.js';
@@ -137,6 +138,8 @@ export interface Services {
   readonly bundles: BundlesService;
   /** The MCP Registry API (`/v0.1/servers`): the caller's bundles as `server.json` entries. */
   readonly registryApi: RegistryApiService;
+  /** Configuration as code: export to and import from YAML documents. */
+  readonly configDocuments: ConfigDocumentService;
   /** Writes call records in batches, off the request path. */
   readonly callRecorder: CallRecorder;
 
@@ -556,6 +559,20 @@ function buildServices(input: {
     bundleRegistry,
     bundles,
     registryApi: new RegistryApiService({ bundles: stores.bundles }),
+    configDocuments: new ConfigDocumentService({
+      tx,
+      stores,
+      catalog,
+      servers,
+      sync: catalogSync,
+      bundles,
+      settings: generalSettings,
+      secrets,
+      clock,
+      activity: activityLog,
+      keyPrefix: config.keyPrefix,
+      announce: announceServer,
+    }),
     callRecorder,
     aiProviders,
     generation,

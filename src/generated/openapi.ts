@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 4b7f8b8613dccf577423ade010a1ddd8bd3c2be4f7a32e98e256964637ebccd6
+// openapi.yaml sha256: 9894a891b6804e77c0b2483c0d3bc2bbb6eb25b9396fef711238b13839421225
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -1482,6 +1482,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/config/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the configuration as a YAML document
+         * @description The instance's configuration as code: a YAML `ConfigDocument` with the general settings, the servers, their tool selection and the bundles with their tools and overrides. Secrets are never written: each secret value (a server's `secret_env` and `headers`, the registry token) is a reference, `secret://servers/<server>/secret_env/<NAME>` (the value this instance holds; `secrets=reference`, the default) or `${env:<NAME>}` (a variable the importing CLI reads; `secrets=env`). Bundle keys, users, API keys and activity are not configuration and are not exported. The same document comes from `npm run toolgate -- export`.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["exportConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/config/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a configuration document
+         * @description Applies a `ConfigDocument` (YAML or JSON text) in one transaction and answers the changes it made, or, with `dry_run`, would make (the transaction is rolled back). Applying is declarative and idempotent: the same document twice changes nothing the second time.
+         *
+         *     - **Servers** are matched by name (case-insensitive): a new one is registered, an existing one takes the document's fields (a field the entry omits goes back to its default; `secret_env` and `headers` are replaced whole). Servers the document does not name are left alone.
+         *     - **Tool selection** (`tool_selection`: server → tool → enabled) sets the listed tools; a tool the server has not offered yet is recorded and shows up unavailable until the server lists it.
+         *     - **Bundles** are matched by name: a new one is created (with a new key), an existing one takes the document's description, agent id and exactly the document's tools, order and overrides. Bundles the document does not name are left alone.
+         *     - **Settings** (`settings`) are changed field by field, as `updateGeneralSettings` does.
+         *
+         *     Secret values may be `secret://…` references to values this instance holds, or literal values (keep those out of version control). `${env:NAME}` references are resolved by the CLI (`npm run toolgate -- import`) from its environment; over REST they answer 422. Problems answer 422 with `loc` starting `["body", "document", …]` (the path inside the document), or 409 when two tools of a bundle would share a name.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["importConfig"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v0.1/servers": {
         parameters: {
             query?: never;
@@ -2023,6 +2074,72 @@ export interface components {
             /** @description Exact https URIs, http loopback URIs (any port is accepted at run time) or private-use schemes such as `vscode://`. */
             redirect_uris: string[];
             client_uri?: string | null;
+        };
+        /** @description Toolgate's configuration as code (YAML or JSON). `toolgate_config` is the format version. Every section is optional; what a document leaves out is left alone on import. */
+        ConfigDocument: {
+            /**
+             * @description The format version.
+             * @constant
+             */
+            toolgate_config: 1;
+            /** @description The public URL of the instance that wrote the document (information only). */
+            exported_from?: string;
+            /**
+             * Format: date-time
+             * @description When the document was written (information only).
+             */
+            exported_at?: string;
+            settings?: components["schemas"]["GeneralSettingsUpdate"];
+            /** @description Upstream servers, in the shape of `createServer`'s body; secret values are references. */
+            servers?: components["schemas"]["MCPServerCreate"][];
+            /** @description Server name → tool name → whether the tool is enabled. */
+            tool_selection?: {
+                [key: string]: {
+                    [key: string]: boolean;
+                };
+            };
+            bundles?: {
+                name: string;
+                description?: string | null;
+                /** Format: uuid */
+                agent_id?: string | null;
+                /** @description The bundle's tools, each named by its server and its upstream tool name. */
+                tools?: {
+                    server: string;
+                    tool: string;
+                    display_order?: number;
+                    override?: components["schemas"]["BundleToolOverride"];
+                }[];
+            }[];
+        };
+        /** @description A configuration document and the secret references it holds. */
+        ConfigExport: {
+            /** @description The YAML text of a `ConfigDocument`. */
+            document: string;
+            /** @description Every secret reference in the document (`secret://…` or `${env:…}`), for whoever provides them. */
+            secret_references: string[];
+        };
+        ConfigImportRequest: {
+            /** @description The YAML (or JSON) text of a `ConfigDocument`. */
+            document: string;
+            /** @description Only report the changes (default: false). */
+            dry_run?: boolean;
+        };
+        ConfigImportResult: {
+            dry_run: boolean;
+            /** @description Whether anything changed (or would change). */
+            changed: boolean;
+            /** @description What changed, in the order it was applied. */
+            changes: {
+                /** @enum {string} */
+                kind: "setting" | "server" | "tool" | "bundle" | "bundle_tool";
+                /** @description What changed: a setting, a server, `server/tool`, a bundle or `bundle: server/tool`. */
+                name: string;
+                /** @enum {string} */
+                action: "create" | "update" | "remove";
+                /** @description The fields that changed (empty for a create or a removal). Secret fields are named, never their values. */
+                fields: string[];
+            }[];
         };
         /** @description A page of MCP Registry entries (Registry API v0.1 `ServerList`). */
         RegistryServerList: {
@@ -7111,6 +7228,70 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    exportConfig: {
+        parameters: {
+            query?: {
+                /** @description How secret values are written: `reference` (`secret://…`, the default) or `env` (`${env:…}`). */
+                secrets?: "reference" | "env";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfigExport"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    importConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfigImportRequest"];
+            };
+        };
+        responses: {
+            /** @description The changes made (or, with `dry_run`, that would be made). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfigImportResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Two tools of a bundle would share a name, or a name clashes with another server or bundle. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The document is not valid YAML or JSON, does not follow `ConfigDocument`, names an unknown server or an unresolvable secret, or a value breaks a rule of the operation it stands for. */
             422: components["responses"]["ValidationError"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];

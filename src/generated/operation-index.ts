@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 4b7f8b8613dccf577423ade010a1ddd8bd3c2be4f7a32e98e256964637ebccd6
+// openapi.yaml sha256: 9894a891b6804e77c0b2483c0d3bc2bbb6eb25b9396fef711238b13839421225
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */
@@ -101,6 +101,8 @@ export const OPERATIONS = [
   {"operationId":"listCatalogSkills","method":"get","path":"/api/v1/skills/catalog/{source}","tag":"skills","minRole":"member","transport":"rest","specAddition":false},
   {"operationId":"generateSkill","method":"post","path":"/api/v1/skills/generate","tag":"skills","minRole":"admin","transport":"rest","specAddition":false},
   {"operationId":"listTools","method":"get","path":"/api/v1/tools","tag":"tools","minRole":"member","transport":"rest","specAddition":true},
+  {"operationId":"exportConfig","method":"get","path":"/api/v1/config/export","tag":"config","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"importConfig","method":"post","path":"/api/v1/config/import","tag":"config","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"listRegistryServers","method":"get","path":"/v0.1/servers","tag":"registry","minRole":"member","transport":"rest","specAddition":true},
   {"operationId":"listRegistryServerVersions","method":"get","path":"/v0.1/servers/{server_name}/versions","tag":"registry","minRole":"member","transport":"rest","specAddition":true},
   {"operationId":"getRegistryServerVersion","method":"get","path":"/v0.1/servers/{server_name}/versions/{version}","tag":"registry","minRole":"member","transport":"rest","specAddition":true},

@@ -17,6 +17,7 @@ import { createToolsHandlers } from './tools.js';
 import { createMetricsHandlers } from './metrics.js';
 import { createOAuthHandlers } from './oauth.js';
 import { createRegistryHandlers } from './registry.js';
+import { createConfigHandlers } from './config.js';
 
 /** Every REST operation of the contract mapped to its handler; `tsc` fails on a gap or an extra. */
 export function createHandlers(deps: HandlerDeps): HandlerMap {
@@ -38,5 +39,6 @@ export function createHandlers(deps: HandlerDeps): HandlerMap {
     ...createMetricsHandlers(deps),
     ...createOAuthHandlers(deps),
     ...createRegistryHandlers(deps),
+    ...createConfigHandlers(deps),
   };
 }

@@ -366,7 +366,7 @@ export class ServersService {
    * the outbound-address policy (no metadata, private or loopback address unless allow-listed; the
    * address is checked again, resolved, at every connect); header names and values fit for the wire.
    */
-  private checkConnectionFields(input: { url?: string | null; headers?: Record<string, string | null> }): ValidationIssue[] {
+  checkConnectionFields(input: { url?: string | null; headers?: Record<string, string | null> }): ValidationIssue[] {
     const issues: ValidationIssue[] = [];
     if (typeof input.url === 'string') {
       let parsed: URL | undefined;
@@ -417,11 +417,13 @@ export class ServersService {
     return issues;
   }
 
-  private seal(values: Record<string, string>): string | null {
+  /** Seals a map of secret values (`secret_env`, `headers`) as a server row stores it; null when empty. */
+  seal(values: Record<string, string>): string | null {
     return Object.keys(values).length ? this.deps.secrets.seal(JSON.stringify(values)) : null;
   }
 
-  private open(sealed: string | null): Record<string, string> {
+  /** Opens a sealed map of secret values of a server row (for the configuration import only; never returned). */
+  open(sealed: string | null): Record<string, string> {
     return sealed ? (JSON.parse(this.deps.secrets.open(sealed)) as Record<string, string>) : {};
   }
 }
