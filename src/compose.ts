@@ -28,6 +28,7 @@ import { Replication } from './live/replication.js';
 import { BundlesService } from './services/bundles/bundles-service.js';
 import { RegistryApiService } from './services/bundles/registry-api-service.js';
 import { ConfigDocumentService } from './services/operations/config-document-service.js';
+import { OpenApiServersService } from './services/catalog/openapi-servers.js';
 import { CatalogService } from './services/catalog/catalog-service.js';
 import { CatalogSync } from './services/catalog/catalog-sync.js';
 import { BundleCatchUp } from './live/bundle-catch-up.js';
@@ -65,6 +66,7 @@ import { AuditExporter } from './telemetry/audit-export.js';
 import { JsonLinesFileSink, OtlpLogSink, WebhookSink, type AuditSink } from './telemetry/audit-sinks.js';
 import { createStores, Transactor, type Stores } from './stores/transactor.js';
 import { UpstreamPool } from './upstream/upstream-pool.js';
+import type { UpstreamServerSpec } from './upstream/upstream-connection.js';
 
 /**
  * The composition root: the one place that builds the process's object graph (stores, services,
@@ -140,6 +142,8 @@ export interface Services {
   readonly registryApi: RegistryApiService;
   /** Configuration as code: export to and import from YAML documents. */
   readonly configDocuments: ConfigDocumentService;
+  /** REST APIs registered from their OpenAPI documents (served by the OpenAPI bridge). */
+  readonly openApiServers: OpenApiServersService;
   /** Writes call records in batches, off the request path. */
   readonly callRecorder: CallRecorder;
 
@@ -360,6 +364,8 @@ function buildServices(input: {
     logger,
     connectTimeoutMs: config.upstreamConnectTimeoutMs,
     serverDefaults: () => generalSettings.serverDefaults(),
+    // OpenAPI servers start Toolgate's bridge on their stored document (defined below; used only on connect).
+    launcher: (row, connection): Promise<UpstreamServerSpec['connection'] | undefined> => openApiServers.launch(row, connection),
   });
   // Servers without their own call timeout or health-check interval follow the general settings.
   generalSettings.onChange(() =>
@@ -437,6 +443,14 @@ function buildServices(input: {
     defaults: () => generalSettings.serverDefaults(),
     announce: announceServer,
     generatedRoot: path.join(config.dataDir, 'generated'),
+  });
+  const openApiServers = new OpenApiServersService({
+    servers,
+    store: stores.servers,
+    policy: outboundPolicy,
+    documentsDir: path.join(config.dataDir, 'openapi'),
+    allowlist: () => generalSettings.current.outbound_allowlist,
+    callTimeoutMs: () => generalSettings.serverDefaults().callTimeoutMs,
   });
   const catalogService = new CatalogService({
     tx,
@@ -559,6 +573,7 @@ function buildServices(input: {
     bundleRegistry,
     bundles,
     registryApi: new RegistryApiService({ bundles: stores.bundles }),
+    openApiServers,
     configDocuments: new ConfigDocumentService({
       tx,
       stores,

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 9894a891b6804e77c0b2483c0d3bc2bbb6eb25b9396fef711238b13839421225
+// openapi.yaml sha256: 04323b45034994a43b0394170b41c13fbdfe737a246862747524a0beee33f7ba
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -994,6 +994,30 @@ export interface paths {
          *     **Authorization:** Requires the admin or owner role.
          */
         post: operations["createServer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/openapi": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a REST API as an MCP server from its OpenAPI document
+         * @description Turns a REST API into an MCP server: one tool per operation of its OpenAPI 3.0 or 3.1 document (uploaded as `document`, or fetched from `document_url` under the outbound-address policy, at most 4 MiB within 10 s). Each tool's input schema has one property per path, query and header parameter and `body` for a JSON request body; its output schema is the success response's JSON schema (wrapped as `{ result }` when not an object); results carry `structuredContent`; an HTTP error becomes an `isError` result with the status and the body. The tools are selectable and go into bundles with overrides like any other.
+         *
+         *     The server is a stdio server whose process is Toolgate's OpenAPI bridge (command `toolgate:openapi-bridge`); each request it makes passes the outbound-address policy, follows no redirect, is bounded to 4 MiB and the server's call timeout, and encodes path parameters as one segment (`.`, `..` and empty values are refused). The credential (`header`, `query` or `basic`) is sealed like any secret. `base_url` defaults to the document's first `servers` URL (resolved against `document_url`). External `$ref`s are not followed: the document must stand alone.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["createOpenApiServer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2075,6 +2099,39 @@ export interface components {
             redirect_uris: string[];
             client_uri?: string | null;
         };
+        /** @description An OpenAPI server to register (`createOpenApiServer`). Exactly one of `document` and `document_url`. */
+        OpenApiServerCreate: {
+            name: string;
+            description?: string | null;
+            /** @description The OpenAPI document (YAML or JSON text). */
+            document?: string;
+            /**
+             * Format: uri
+             * @description Where to fetch the OpenAPI document (under the outbound-address policy).
+             */
+            document_url?: string;
+            /**
+             * Format: uri
+             * @description The API's base URL; default: the document's first `servers` URL.
+             */
+            base_url?: string;
+            /** @description How requests authenticate (write-only, sealed). */
+            credential?: {
+                /** @enum {string} */
+                type: "header" | "query";
+                name: string;
+                value: string;
+            } | {
+                /** @constant */
+                type: "basic";
+                username: string;
+                password: string;
+            };
+            /** @description Whether to start it now (default: true). */
+            enabled?: boolean;
+            /** @description Per-call timeout; also bounds each HTTP request (default: the general setting). */
+            call_timeout_ms?: number;
+        } & (unknown | unknown);
         /** @description Toolgate's configuration as code (YAML or JSON). `toolgate_config` is the format version. Every section is optional; what a document leaves out is left alone on import. */
         ConfigDocument: {
             /**
@@ -6359,6 +6416,41 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    createOpenApiServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpenApiServerCreate"];
+            };
+        };
+        responses: {
+            /** @description The server was registered; its tools appear once the bridge has started. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MCPServer"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description A server with this name exists. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The document is not an OpenAPI 3.0/3.1 document, has no operation, cannot be fetched, or a URL is refused by the outbound-address policy. */
             422: components["responses"]["ValidationError"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 9894a891b6804e77c0b2483c0d3bc2bbb6eb25b9396fef711238b13839421225
+// openapi.yaml sha256: 04323b45034994a43b0394170b41c13fbdfe737a246862747524a0beee33f7ba
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */
@@ -76,6 +76,7 @@ export const OPERATIONS = [
   {"operationId":"getInvitationAcceptInfo","method":"get","path":"/api/v1/invitations/accept/{token}","tag":"invitations","minRole":"public","transport":"rest","specAddition":false},
   {"operationId":"listServers","method":"get","path":"/api/v1/servers","tag":"servers","minRole":"member","transport":"rest","specAddition":true},
   {"operationId":"createServer","method":"post","path":"/api/v1/servers","tag":"servers","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"createOpenApiServer","method":"post","path":"/api/v1/servers/openapi","tag":"servers","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"getServer","method":"get","path":"/api/v1/servers/{server_id}","tag":"servers","minRole":"member","transport":"rest","specAddition":true},
   {"operationId":"deleteServer","method":"delete","path":"/api/v1/servers/{server_id}","tag":"servers","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"updateServer","method":"patch","path":"/api/v1/servers/{server_id}","tag":"servers","minRole":"admin","transport":"rest","specAddition":true},

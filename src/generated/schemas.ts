@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 9894a891b6804e77c0b2483c0d3bc2bbb6eb25b9396fef711238b13839421225
+// openapi.yaml sha256: 04323b45034994a43b0394170b41c13fbdfe737a246862747524a0beee33f7ba
 /**
  * JSON Schemas of contract components the server validates itself at run time (documents it
  * fetches), copied from openapi.yaml without their documentation keys. Their types are

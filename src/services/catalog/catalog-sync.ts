@@ -73,6 +73,11 @@ export class CatalogSync implements UpstreamEvents {
       connectTimeoutMs: number;
       /** The values servers without their own follow (general settings, in memory); built-in values when absent. */
       serverDefaults?: () => ServerDefaults;
+      /**
+       * How a stdio server whose command is Toolgate-internal starts (the OpenAPI bridge); undefined
+       * for any other server, which starts as registered.
+       */
+      launcher?: (row: DbServerRow, connection: UpstreamServerSpec['connection']) => Promise<UpstreamServerSpec['connection'] | undefined>;
     },
   ) {
     deps.pool.listen(this);
@@ -130,7 +135,11 @@ export class CatalogSync implements UpstreamEvents {
 
   /** Connects (or reconnects, when its connection changed) a saved, enabled server. */
   async connect(row: DbServerRow): Promise<void> {
-    await this.deps.pool.upsert(this.spec(row));
+    const spec = this.spec(row);
+    // A stdio server whose command is a Toolgate-internal one (the OpenAPI bridge) is started as
+    // its launcher says; every other server as registered.
+    const launched = row.transport === 'stdio' ? await this.deps.launcher?.(row, spec.connection) : undefined;
+    await this.deps.pool.upsert(launched ? { ...spec, connection: launched } : spec);
   }
 
   /**

@@ -8,7 +8,7 @@ import { OutboundRefusedError, type OutboundPolicy } from '../../lib/outbound-po
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { Logger } from '../../logger.js';
 import type { DbServerRow, ServersStore } from '../../stores/servers-store.js';
-import type { Transactor } from '../../stores/transactor.js';
+import type { Stores, Transactor } from '../../stores/transactor.js';
 import type { ActivityLog } from '../operations/activity-log.js';
 import type { BundlesService } from '../bundles/bundles-service.js';
 import type { CatalogSync, ServerStatusView } from './catalog-sync.js';
@@ -92,7 +92,11 @@ export class ServersService {
     },
   ) {}
 
-  async create(input: Schemas['MCPServerCreate']): Promise<ServerView> {
+  /**
+   * Registers a server. `within` runs in the same transaction once the row is written (an OpenAPI
+   * server stores its document there, so it is never registered without one).
+   */
+  async create(input: Schemas['MCPServerCreate'], within?: (stores: Stores, row: DbServerRow) => Promise<void>): Promise<ServerView> {
     const issues = this.checkConnectionFields(input);
     if (issues.length) throw new RequestValidationError(issues);
     if (await this.deps.servers.findByName(input.name))
@@ -125,6 +129,7 @@ export class ServersService {
         call_timeout_ms: input.call_timeout_ms ?? null,
         health_check_interval_seconds: input.health_check_interval_seconds ?? null,
       });
+      await within?.(stores, created);
       await this.deps.activity.record(stores, {
         action: 'server.create',
         target: { type: 'server', id: created.id, name: created.name },
