@@ -29,6 +29,7 @@ import { BundlesService } from './services/bundles/bundles-service.js';
 import { RegistryApiService } from './services/bundles/registry-api-service.js';
 import { ConfigDocumentService } from './services/operations/config-document-service.js';
 import { OpenApiServersService } from './services/catalog/openapi-servers.js';
+import { RegistryImportService } from './services/catalog/registry-import.js';
 import { CatalogService } from './services/catalog/catalog-service.js';
 import { CatalogSync } from './services/catalog/catalog-sync.js';
 import { BundleCatchUp } from './live/bundle-catch-up.js';
@@ -144,6 +145,8 @@ export interface Services {
   readonly configDocuments: ConfigDocumentService;
   /** REST APIs registered from their OpenAPI documents (served by the OpenAPI bridge). */
   readonly openApiServers: OpenApiServersService;
+  /** Browsing an MCP registry and adding its servers. */
+  readonly registryImport: RegistryImportService;
   /** Writes call records in batches, off the request path. */
   readonly callRecorder: CallRecorder;
 
@@ -452,6 +455,9 @@ function buildServices(input: {
     allowlist: () => generalSettings.current.outbound_allowlist,
     callTimeoutMs: () => generalSettings.serverDefaults().callTimeoutMs,
   });
+  const registryImport = new RegistryImportService({ servers, policy: outboundPolicy, registry: () => generalSettings.registry() });
+  // A listing fetched from one registry (or with one token) must not outlive a registry change.
+  generalSettings.onChange(() => registryImport.clearCache());
   const catalogService = new CatalogService({
     tx,
     servers: stores.servers,
@@ -574,6 +580,7 @@ function buildServices(input: {
     bundles,
     registryApi: new RegistryApiService({ bundles: stores.bundles }),
     openApiServers,
+    registryImport,
     configDocuments: new ConfigDocumentService({
       tx,
       stores,

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 04323b45034994a43b0394170b41c13fbdfe737a246862747524a0beee33f7ba
+// openapi.yaml sha256: bfa9fd63f50d3e4455e7abaa16532110cd187f4aa4b50558844eaaf8271cbdf9
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -1557,6 +1557,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/registry/servers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Browse an MCP registry
+         * @description Lists servers of an MCP registry (Registry API v0.1, latest versions): the official registry `https://registry.modelcontextprotocol.io` unless the general setting `registry_url` names another. Fetched under the outbound-address policy (no redirects, 4 MiB, 10 s) and cached for 5 minutes. The registry token of the general settings is sent (as a bearer token) only to the registry `registry_url` names. Each entry carries the registry's `server.json` and the ways it can be added (`options`): a remote (Streamable HTTP or SSE) or a package (npm through `npx`, PyPI through `uvx`) with the inputs each needs.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["browseRegistry"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/registry/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a server from an MCP registry
+         * @description Registers an entry of the registry (see `browseRegistry`) as an upstream server: a remote becomes a Streamable HTTP or SSE server (its URL variables and headers filled from `values`); an npm package becomes a stdio server running `npx -y <package>@<version>`, a PyPI package one running `uvx <package>==<version>`, with the package's arguments. The package's environment variables become the server's `env`, and those the registry marks secret its `secret_env` (sealed). An input the registry marks required must be given in `values` (422 with `loc` `["body", "values", <name>]`) unless it has a default. OCI and other package types are refused (422): no container runtime is managed.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["importRegistryServer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v0.1/servers": {
         parameters: {
             query?: never;
@@ -2197,6 +2241,60 @@ export interface components {
                 /** @description The fields that changed (empty for a create or a removal). Secret fields are named, never their values. */
                 fields: string[];
             }[];
+        };
+        RegistryBrowseResult: {
+            /** @description The registry browsed. */
+            registry_url: string;
+            servers: {
+                /** @description The registry's `server.json` document, as the registry serves it. */
+                server: {
+                    [key: string]: unknown;
+                };
+                /** @description The ways this entry can be added (`option` of `importRegistryServer`). */
+                options: components["schemas"]["RegistryImportOption"][];
+            }[];
+            next_cursor: string | null;
+        };
+        RegistryImportOption: {
+            /** @description `remote:<index>` or `package:<index>`. */
+            id: string;
+            /** @enum {string} */
+            kind: "remote" | "package";
+            /**
+             * @description The Toolgate transport it becomes.
+             * @enum {string}
+             */
+            transport: "stdio" | "streamable_http" | "sse";
+            /** @description The URL of a remote, or the command of a package. */
+            summary: string;
+            /** @description False for package types no runtime is managed for (OCI, NuGet, MCPB). */
+            supported: boolean;
+            /** @description What the option needs (`values` of `importRegistryServer`). */
+            inputs: {
+                name: string;
+                /** @enum {string} */
+                kind: "env" | "header" | "variable" | "argument";
+                required: boolean;
+                secret: boolean;
+                description?: string | null;
+                default?: string | null;
+            }[];
+        };
+        RegistryImportRequest: {
+            /** @description The registry server name (`io.github.user/weather`). */
+            server: string;
+            /** @description The version (default: `latest`). */
+            version?: string;
+            /** @description Which remote or package (`options[].id` of `browseRegistry`). */
+            option: string;
+            /** @description The Toolgate server name (default: the part of the registry name after its slash). */
+            name?: string;
+            /** @description Values of the option's inputs by name (secret ones are sealed). */
+            values?: {
+                [key: string]: string;
+            };
+            /** @description Whether to connect now (default: true). */
+            enabled?: boolean;
         };
         /** @description A page of MCP Registry entries (Registry API v0.1 `ServerList`). */
         RegistryServerList: {
@@ -7386,6 +7484,79 @@ export interface operations {
             /** @description The document is not valid YAML or JSON, does not follow `ConfigDocument`, names an unknown server or an unresolvable secret, or a value breaks a rule of the operation it stands for. */
             422: components["responses"]["ValidationError"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    browseRegistry: {
+        parameters: {
+            query?: {
+                /** @description Substring of the server name (passed to the registry). */
+                search?: string;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+                /** @description Entries per page. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of registry entries. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistryBrowseResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description The registry could not be reached, refused, or answered something that is not a Registry API document. */
+            502: components["responses"]["BadGateway"];
+            default: components["responses"]["Error"];
+        };
+    };
+    importRegistryServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegistryImportRequest"];
+            };
+        };
+        responses: {
+            /** @description The server was registered. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MCPServer"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The registry has no such server or version. */
+            404: components["responses"]["NotFound"];
+            /** @description A server with this name exists. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description The registry could not be reached or answered something that is not a Registry API document. */
+            502: components["responses"]["BadGateway"];
             default: components["responses"]["Error"];
         };
     };

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 04323b45034994a43b0394170b41c13fbdfe737a246862747524a0beee33f7ba
+// openapi.yaml sha256: bfa9fd63f50d3e4455e7abaa16532110cd187f4aa4b50558844eaaf8271cbdf9
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */
@@ -104,6 +104,8 @@ export const OPERATIONS = [
   {"operationId":"listTools","method":"get","path":"/api/v1/tools","tag":"tools","minRole":"member","transport":"rest","specAddition":true},
   {"operationId":"exportConfig","method":"get","path":"/api/v1/config/export","tag":"config","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"importConfig","method":"post","path":"/api/v1/config/import","tag":"config","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"browseRegistry","method":"get","path":"/api/v1/registry/servers","tag":"registry","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"importRegistryServer","method":"post","path":"/api/v1/registry/import","tag":"registry","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"listRegistryServers","method":"get","path":"/v0.1/servers","tag":"registry","minRole":"member","transport":"rest","specAddition":true},
   {"operationId":"listRegistryServerVersions","method":"get","path":"/v0.1/servers/{server_name}/versions","tag":"registry","minRole":"member","transport":"rest","specAddition":true},
   {"operationId":"getRegistryServerVersion","method":"get","path":"/v0.1/servers/{server_name}/versions/{version}","tag":"registry","minRole":"member","transport":"rest","specAddition":true},

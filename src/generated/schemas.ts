@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 04323b45034994a43b0394170b41c13fbdfe737a246862747524a0beee33f7ba
+// openapi.yaml sha256: bfa9fd63f50d3e4455e7abaa16532110cd187f4aa4b50558844eaaf8271cbdf9
 /**
  * JSON Schemas of contract components the server validates itself at run time (documents it
  * fetches), copied from openapi.yaml without their documentation keys. Their types are
