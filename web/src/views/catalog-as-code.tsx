@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, call, errorMessage, type Schema } from '../lib/api.js';
 import { useAsync } from '../lib/hooks.js';
 import { useIsAdmin } from '../lib/session.js';
+import { RegistryBrowser } from './registry-browser.js';
 import { Button, CopyButton, Empty, ErrorNotice, Loaded, PageHeader, Pill, Section, SelectField, TextArea } from '../ui/kit.js';
 
 type Change = Schema<'ConfigImportResult'>['changes'][number];
@@ -24,9 +25,10 @@ export function CatalogAsCodeView() {
     <>
       <PageHeader
         title="Registry & configuration"
-        intro="Your bundles as a private MCP registry, and this installation's configuration as a YAML document you can keep in Git."
+        intro="Your bundles as a private MCP registry, servers from other registries, and this installation's configuration as a YAML document you can keep in Git."
       />
       <RegistrySection />
+      {isAdmin && <RegistryBrowser />}
       {isAdmin && <ExportSection />}
       {isAdmin && <ImportSection />}
     </>
