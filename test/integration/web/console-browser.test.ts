@@ -369,6 +369,7 @@ describe('web console in a browser', function () {
       ['/users', 'Users & invitations'],
       ['/settings/auth', 'Sign-in & OAuth'],
       ['/settings/general', 'General settings'],
+      ['/settings/registry', 'Registry & configuration'],
       ['/settings/ai', 'AI providers'],
       ['/generation', 'Server generation'],
       ['/skills', 'Skills'],

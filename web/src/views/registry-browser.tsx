@@ -9,13 +9,10 @@ type Option = Schema<'RegistryImportOption'>;
 
 /** Browses the MCP registry of the general settings and adds one of its servers. */
 export function RegistryBrowser() {
+  // The registry is fetched only when asked: opening the page reaches no outside service.
+  const [open, setOpen] = useState(false);
   const [search, setSearch] = useState('');
   const [cursor, setCursor] = useState<string | undefined>(undefined);
-  const q = useDebounced(search);
-  const list = useAsync(
-    () => call(api.GET('/api/v1/registry/servers', { params: { query: { ...(q ? { search: q } : {}), ...(cursor ? { cursor } : {}) } } })),
-    [q, cursor],
-  );
   const [picked, setPicked] = useState<{ server: string; version: string; option: Option } | null>(null);
   return (
     <Section title="Add a server from an MCP registry">
@@ -23,16 +20,44 @@ export function RegistryBrowser() {
         Browses the registry of the general settings (the official MCP registry unless <code>registry_url</code> names another). Remotes
         become HTTP servers; npm and PyPI packages run with <code>npx</code> and <code>uvx</code>.
       </p>
-      <div class="toolbar">
-        <TextField
-          label="Search"
-          name="registry_search"
-          value={search}
-          onValue={(v) => {
+      {!open ? (
+        <Button onClick={() => setOpen(true)}>Browse the registry</Button>
+      ) : (
+        <RegistryList
+          search={search}
+          cursor={cursor}
+          onSearch={(v) => {
             setSearch(v);
             setCursor(undefined);
           }}
+          onCursor={setCursor}
+          onPick={setPicked}
         />
+      )}
+      <Dialog title={picked ? `Add ${picked.server}` : 'Add'} open={picked !== null} onClose={() => setPicked(null)} wide>
+        {picked && <ImportForm {...picked} onCancel={() => setPicked(null)} />}
+      </Dialog>
+    </Section>
+  );
+}
+
+function RegistryList(props: {
+  search: string;
+  cursor: string | undefined;
+  onSearch: (v: string) => void;
+  onCursor: (c: string | undefined) => void;
+  onPick: (p: { server: string; version: string; option: Option }) => void;
+}) {
+  const { search, cursor, onSearch: setSearch, onCursor: setCursor, onPick: setPicked } = props;
+  const q = useDebounced(search);
+  const list = useAsync(
+    () => call(api.GET('/api/v1/registry/servers', { params: { query: { ...(q ? { search: q } : {}), ...(cursor ? { cursor } : {}) } } })),
+    [q, cursor],
+  );
+  return (
+    <>
+      <div class="toolbar">
+        <TextField label="Search" name="registry_search" value={search} onValue={setSearch} />
       </div>
       <Loaded state={list} feature="Registry browsing">
         {(page) =>
@@ -90,10 +115,7 @@ export function RegistryBrowser() {
           )
         }
       </Loaded>
-      <Dialog title={picked ? `Add ${picked.server}` : 'Add'} open={picked !== null} onClose={() => setPicked(null)} wide>
-        {picked && <ImportForm {...picked} onCancel={() => setPicked(null)} />}
-      </Dialog>
-    </Section>
+    </>
   );
 }
 

@@ -53,10 +53,10 @@ export function ServersView() {
         actions={
           isAdmin && (
             <>
-              <Button onClick={() => setAddingOpenApi(true)}>Add REST API (OpenAPI)</Button>
               <Button variant="primary" onClick={() => setAdding(true)}>
                 Add server
               </Button>
+              <Button onClick={() => setAddingOpenApi(true)}>Add REST API (OpenAPI)</Button>
             </>
           )
         }
