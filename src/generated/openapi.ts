@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: bfa9fd63f50d3e4455e7abaa16532110cd187f4aa4b50558844eaaf8271cbdf9
+// openapi.yaml sha256: 984fe885a7dd4925addf85ad9ae54222a420045d046fa67a615544e23a9a37a5
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -2193,6 +2193,10 @@ export interface components {
             settings?: components["schemas"]["GeneralSettingsUpdate"];
             /** @description Upstream servers, in the shape of `createServer`'s body; secret values are references. */
             servers?: components["schemas"]["MCPServerCreate"][];
+            /** @description Server name → the OpenAPI document (JSON text) of an OpenAPI server (one registered with `createOpenApiServer`, command `toolgate:openapi-bridge`). */
+            openapi_documents?: {
+                [key: string]: string;
+            };
             /** @description Server name → tool name → whether the tool is enabled. */
             tool_selection?: {
                 [key: string]: {

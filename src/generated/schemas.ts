@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: bfa9fd63f50d3e4455e7abaa16532110cd187f4aa4b50558844eaaf8271cbdf9
+// openapi.yaml sha256: 984fe885a7dd4925addf85ad9ae54222a420045d046fa67a615544e23a9a37a5
 /**
  * JSON Schemas of contract components the server validates itself at run time (documents it
  * fetches), copied from openapi.yaml without their documentation keys. Their types are
@@ -322,6 +322,15 @@ export const ConfigDocumentSchema = {
             "cwd": false
           }
         }
+      }
+    },
+    "openapi_documents": {
+      "type": "object",
+      "maxProperties": 1000,
+      "additionalProperties": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 4194304
       }
     },
     "tool_selection": {

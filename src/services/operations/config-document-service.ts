@@ -46,6 +46,9 @@ import type { Stores, Transactor } from '../../stores/transactor.js';
 import { mintBundleKey, type BundlesService } from '../bundles/bundles-service.js';
 import type { CatalogSync } from '../catalog/catalog-sync.js';
 import type { ServersService } from '../catalog/servers-service.js';
+import { OPENAPI_BRIDGE_COMMAND } from '../catalog/openapi-servers.js';
+import { OpenApiDocumentError, operationTools } from '../../domain/openapi-tools.js';
+import { dereferenceOpenApi, parseOpenApiDocument } from '../../lib/openapi-document.js';
 import type { ActivityLog } from './activity-log.js';
 import type { GeneralSettingsService } from './general-settings-service.js';
 
@@ -167,6 +170,12 @@ export class ConfigDocumentService {
       if (tools.length) toolSelection[row.name] = Object.fromEntries(tools.map((t) => [t.name, t.enabled]));
     }
 
+    const openapiDocuments: Record<string, string> = {};
+    for (const row of serverRows) {
+      if (row.command !== OPENAPI_BRIDGE_COMMAND) continue;
+      const stored = await this.deps.stores.servers.openApiDocument(row.id);
+      if (stored) openapiDocuments[row.name] = stored.document;
+    }
     const serverNames = new Map(serverRows.map((r) => [r.id, r.name]));
     const toolNames = new Map(toolRows.map((t) => [t.id, t.name]));
     const bundleRows = (await this.deps.stores.bundles.listAll()).sort((a, b) => a.name.localeCompare(b.name));
@@ -195,6 +204,7 @@ export class ConfigDocumentService {
       exported_at: this.deps.clock.now().toISOString(),
       settings,
       servers,
+      ...(Object.keys(openapiDocuments).length ? { openapi_documents: openapiDocuments } : {}),
       tool_selection: toolSelection,
       bundles,
     };
@@ -258,6 +268,7 @@ export class ConfigDocumentService {
         const out: ConfigChange[] = [];
         await this.applySettings(stores, doc, out, after);
         const servers = await this.applyServers(stores, doc, out, after);
+        await this.applyOpenApiDocuments(stores, doc, servers, out, after);
         await this.applyToolSelection(stores, doc, servers, out, after);
         await this.applyBundles(stores, doc, servers, options.userId, out, after);
         if (out.length)
@@ -406,6 +417,42 @@ export class ConfigDocumentService {
       out.push({ kind: 'server', name: saved.name, action: 'update', fields: fields.sort() });
     }
     return byName;
+  }
+
+  /** OpenAPI servers' documents: stored when they differ (the server's bridge restarts on the new one). */
+  private async applyOpenApiDocuments(
+    stores: Stores,
+    doc: ConfigDocument,
+    servers: Map<string, DbServerRow>,
+    out: ConfigChange[],
+    after: AfterCommit,
+  ): Promise<void> {
+    const issues: ValidationIssue[] = [];
+    for (const [serverName, text] of Object.entries(doc.openapi_documents ?? {})) {
+      const server = servers.get(serverName.toLowerCase());
+      const loc = ['openapi_documents', serverName];
+      if (!server || server.command !== OPENAPI_BRIDGE_COMMAND) {
+        issues.push(at(loc, `No OpenAPI server is named "${serverName}"`, 'unknown_server', serverName));
+        continue;
+      }
+      let document: string;
+      try {
+        const parsed = parseOpenApiDocument(text);
+        if (!operationTools(await dereferenceOpenApi(parsed)).tools.length) throw new OpenApiDocumentError('The document has no operation');
+        document = JSON.stringify(parsed);
+      } catch (err) {
+        if (!(err instanceof OpenApiDocumentError)) throw err;
+        issues.push(at(loc, err.message, 'openapi_document'));
+        continue;
+      }
+      const stored = await stores.servers.openApiDocument(server.id);
+      if (stored?.document === document) continue;
+      await stores.servers.putOpenApiDocument(server.id, document, null);
+      after.touchedServers.set(server.id, { row: server, reconnect: true });
+      const created = out.some((c) => c.kind === 'server' && c.action === 'create' && sameName(c.name, server.name));
+      if (!created) out.push({ kind: 'server', name: server.name, action: 'update', fields: ['openapi_document'] });
+    }
+    if (issues.length) throw new RequestValidationError(issues);
   }
 
   /** A secret value of the document: a stored value it references, or the literal value. */

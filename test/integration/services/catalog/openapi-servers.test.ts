@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
+import { parse } from 'yaml';
 import { ROOT } from '../../../helpers/contract.js';
 import { RawSession } from '../../../helpers/mcp-http.js';
 import { seedSecret } from '../../../helpers/secrets.js';
@@ -177,6 +178,24 @@ describe('OpenAPI servers (POST /api/v1/servers/openapi)', () => {
     expect(out.result.structuredContent).to.deep.equal({ result: 'Rex' });
     expect(last('/v31/pets/1/name?').rawPath).to.equal(`/v31/pets/1/name?api_key=${QUERY_KEY}`);
     expect(capturedLogs.join('')).to.not.include(QUERY_KEY).and.not.include(API_KEY).and.not.include(PASSWORD);
+  });
+
+  it('exports the OpenAPI documents with the configuration; its own export re-imports with no change, a changed document is a change', async () => {
+    const { document } = (await t.owner.get('/api/v1/config/export')).body;
+    const doc = parse(document);
+    expect(Object.keys(doc.openapi_documents).sort()).to.deep.equal(['petstore-query', 'petstore30', 'petstore31']);
+    expect(JSON.parse(doc.openapi_documents.petstore30).info.title).to.equal('Petstore (3.0)');
+    expect(document).to.not.include(API_KEY);
+    expect((await t.owner.post('/api/v1/config/import', { document })).body.changed).to.equal(false);
+    const changed = JSON.parse(doc.openapi_documents.petstore30);
+    delete changed.paths['/big'];
+    doc.openapi_documents.petstore30 = JSON.stringify(changed);
+    const dry = await t.owner.post('/api/v1/config/import', { document: JSON.stringify(doc), dry_run: true });
+    expect(dry.body.changes).to.deep.equal([{ kind: 'server', name: 'petstore30', action: 'update', fields: ['openapi_document'] }]);
+    doc.openapi_documents.petstore30 = 'swagger: "2.0"';
+    const bad = await t.owner.post('/api/v1/config/import', { document: JSON.stringify(doc), dry_run: true });
+    expect(bad.status).to.equal(422);
+    expect(bad.body.detail[0].loc).to.deep.equal(['body', 'document', 'openapi_documents', 'petstore30']);
   });
 
   it('answers 422 for a document that is not OpenAPI 3, a refused URL, or no base URL', async () => {
