@@ -28,9 +28,10 @@ const ROLES = ['public', 'bundle_key', 'member', 'admin', 'owner'];
 /**
  * Components whose JSON Schema the server needs as a value: `CatalogIndex`, the catalog index
  * documents skill catalogs serve (src/services/skills/skill-catalogs.ts validates each one it
- * fetches).
+ * fetches), and `ConfigDocument`, the configuration documents `importConfig` and the CLI apply
+ * (src/services/operations/config-document-service.ts). Their component `$ref`s are inlined.
  */
-const RUNTIME_SCHEMAS = ['CatalogIndex'] as const;
+const RUNTIME_SCHEMAS = ['CatalogIndex', 'ConfigDocument'] as const;
 /** Keys that only document a schema; left out of the runtime copies. */
 const DOC_KEYS = new Set(['description', 'example', 'examples', 'title']);
 
@@ -109,16 +110,32 @@ function operationIndex(doc: { paths: Record<string, Record<string, RawOperation
   ].join('\n');
 }
 
-/** A schema without its documentation keys; fails on a `$ref` (a runtime schema must stand alone). */
-function runtimeSchema(name: string, node: unknown, where: string): unknown {
-  if (Array.isArray(node)) return node.map((item, i) => runtimeSchema(name, item, `${where}/${i}`));
+/**
+ * A schema without its documentation keys, standing alone: a `$ref` to another component is
+ * replaced by that component (a component that refers back to itself is refused), and
+ * `writeOnly`/`readOnly` (meaningful only in the contract's requests and responses) are dropped.
+ */
+function runtimeSchema(
+  name: string,
+  node: unknown,
+  where: string,
+  components: Record<string, unknown>,
+  seen: readonly string[] = [name],
+): unknown {
+  if (Array.isArray(node)) return node.map((item, i) => runtimeSchema(name, item, `${where}/${i}`, components, seen));
   if (node === null || typeof node !== 'object') return node;
+  const ref = (node as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string') {
+    const target = /^#\/components\/schemas\/([A-Za-z0-9_]+)$/.exec(ref)?.[1];
+    if (!target || !(target in components)) throw new Error(`openapi.yaml: ${name} has an unresolvable $ref ${ref} at ${where}`);
+    if (seen.includes(target)) throw new Error(`openapi.yaml: ${name} refers to itself through ${target}; a runtime schema must be finite`);
+    return runtimeSchema(name, components[target], `${where}/$ref(${target})`, components, [...seen, target]);
+  }
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
-    if (key === '$ref') throw new Error(`openapi.yaml: ${name} has a $ref at ${where}; a runtime schema must stand alone`);
     // `properties` maps names to schemas: a property may be called `description`.
-    if (DOC_KEYS.has(key) && !where.endsWith('/properties')) continue;
-    out[key] = runtimeSchema(name, value, `${where}/${key}`);
+    if ((DOC_KEYS.has(key) || key === 'writeOnly' || key === 'readOnly') && !where.endsWith('/properties')) continue;
+    out[key] = runtimeSchema(name, value, `${where}/${key}`, components, seen);
   }
   return out;
 }
@@ -135,7 +152,7 @@ function runtimeSchemas(doc: { components: { schemas: Record<string, unknown> } 
   for (const name of RUNTIME_SCHEMAS) {
     const schema = doc.components.schemas[name];
     if (!schema) throw new Error(`openapi.yaml: components.schemas.${name} is missing`);
-    const json = JSON.stringify(runtimeSchema(name, schema, `#/components/schemas/${name}`), null, 2);
+    const json = JSON.stringify(runtimeSchema(name, schema, `#/components/schemas/${name}`, doc.components.schemas), null, 2);
     lines.push('', `/** \`#/components/schemas/${name}\`. */`, `export const ${name}Schema = ${json} as const;`);
   }
   return `${lines.join('\n')}\n`;

@@ -14,12 +14,17 @@ import type { Logger } from './logger.js';
 
 /** Longest unix socket path we bind (sun_path is 108 bytes on Linux, 104 on macOS). */
 const MAX_SOCKET_PATH = 100;
-const MAX_BODY_BYTES = 64 * 1024;
+/** Largest request body: a configuration document (at most 1,000,000 characters) as JSON. */
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 /** Commands the server answers on its admin socket. */
 export interface AdminCommands {
   /** Creates the first owner and their first API key (see `bootstrapOwner`). */
   bootstrap(input: { email: string; name?: string }): Promise<{ userId: string; key: string }>;
+  /** The configuration as a YAML document (`npm run toolgate -- export`). */
+  exportConfig(secrets: 'reference' | 'env'): Promise<{ document: string; secret_references: string[] }>;
+  /** Applies a configuration document, its `${env:…}` references already resolved by the CLI (`import`). */
+  importConfig(document: string, dryRun: boolean): Promise<unknown>;
 }
 
 /** An answer of the admin socket: HTTP status and JSON body. */
@@ -87,6 +92,18 @@ async function route(req: http.IncomingMessage, commands: AdminCommands): Promis
     }
     const { userId, key } = await commands.bootstrap({ email, ...(name ? { name } : {}) });
     return { status: 201, body: { user_id: userId, key } };
+  }
+  if (req.method === 'POST' && req.url === '/v1/config/export') {
+    const body = (await readJson(req)) as { secrets?: unknown } | null;
+    const secrets = body?.secrets ?? 'reference';
+    if (secrets !== 'reference' && secrets !== 'env') return { status: 400, body: { detail: 'secrets is reference or env' } };
+    return { status: 200, body: await commands.exportConfig(secrets) };
+  }
+  if (req.method === 'POST' && req.url === '/v1/config/import') {
+    const body = (await readJson(req)) as { document?: unknown; dry_run?: unknown } | null;
+    if (typeof body?.document !== 'string' || typeof (body.dry_run ?? false) !== 'boolean')
+      return { status: 400, body: { detail: 'document (string) is required; dry_run is a boolean' } };
+    return { status: 200, body: (await commands.importConfig(body.document, body.dry_run === true)) as Record<string, unknown> };
   }
   return { status: 404, body: { detail: 'unknown admin command' } };
 }

@@ -12,6 +12,9 @@ import { openServices, type Services } from './compose.js';
 import { bootstrapOwner } from './services/identity/bootstrap-service.js';
 import { decodeKey, keyId, loadMasterKey } from './lib/secret-box.js';
 import { rotateMasterKey } from './services/operations/master-key-rotation.js';
+import { parse as parseYaml } from 'yaml';
+import { resolveEnvReferences } from './domain/config-document.js';
+import { RequestValidationError } from './errors.js';
 
 const USAGE = `Usage: npm run toolgate -- <command> [options]
 
@@ -29,6 +32,19 @@ Commands:
       TOOLGATE_SECRET_KEY, set it to the new key afterwards. Restart every instance afterwards;
       browser sessions end (their signing key derives from the master key). Safe to re-run.
       Runs only while no server uses the data directory: stop the server first.
+
+  export [--secrets reference|env] [--out <file>]
+      Writes the configuration (settings, servers, tool selection, bundles) as a YAML document to
+      stdout or the file. Secrets are references, never values: secret://… (a value this
+      installation holds; the default) or \${env:NAME} (--secrets env: a variable the importing
+      CLI reads). Runs through the server when it holds the data directory.
+
+  import <file|-> [--dry-run]
+      Applies a configuration document in one transaction: what differs from the installation is
+      created or updated; nothing the document does not name is deleted. Prints each change
+      (+ created, ~ updated, - removed); with --dry-run nothing is written. \${env:NAME}
+      references are read from this command's environment. Runs through the server when it holds
+      the data directory (its changes then take effect at once).
 
 Exit codes: 0 done, 1 refused or failed, 2 bad usage or configuration, 3 the data directory is
 held by another process that cannot do the command.
@@ -224,11 +240,146 @@ async function bootstrapCommand(rest: string[]): Promise<number> {
   return 1;
 }
 
+/**
+ * Runs a command against the installation: through the server's admin socket when a server on
+ * this host holds the data directory, else locally with the directory held for the command.
+ */
+async function onInstallation(
+  name: string,
+  local: (services: Services) => Promise<number>,
+  remote: (socket: string) => Promise<number>,
+): Promise<number> {
+  const config = loadConfig();
+  let lock: DataDirLock;
+  try {
+    lock = DataDirLock.acquire(config.dataDir, { role: 'cli', command: name });
+  } catch (err) {
+    if (!(err instanceof DataDirLockedError)) throw err;
+    if (err.holder.role === 'server' && err.holder.hostname === os.hostname() && err.holder.socket) return remote(err.holder.socket);
+    process.stderr.write(`toolgate: ${err.message}; try again once it has finished\n`);
+    return EXIT_LOCKED;
+  }
+  try {
+    const services = await openForCommand(config, cliLogger(config));
+    try {
+      return await local(services);
+    } finally {
+      await closeForCommand(services);
+    }
+  } finally {
+    lock.release();
+  }
+}
+
+/** Prints the 422 issues of a document, one a line, with where in the document each is. */
+function printIssues(issues: readonly { loc: readonly (string | number)[]; msg: string }[]): void {
+  for (const i of issues) {
+    const where = i.loc.slice(i.loc[0] === 'body' && i.loc[1] === 'document' ? 2 : 0).join('.');
+    process.stderr.write(`  ${where || '(document)'}: ${i.msg}\n`);
+  }
+}
+
+/** `export`: the configuration as YAML on stdout or in a file. */
+async function exportCommand(rest: string[]): Promise<number> {
+  const { values } = parseArgs({ args: rest, options: { secrets: { type: 'string' }, out: { type: 'string' } } });
+  const secrets = values.secrets ?? 'reference';
+  if (secrets !== 'reference' && secrets !== 'env') {
+    process.stderr.write('export: --secrets is reference or env\n');
+    return 2;
+  }
+  const write = (exported: { document: string; secret_references: string[] }): number => {
+    if (values.out) fs.writeFileSync(values.out, exported.document, { mode: 0o644 });
+    else process.stdout.write(exported.document);
+    if (exported.secret_references.length)
+      process.stderr.write(`The document holds ${exported.secret_references.length} secret reference(s), no secret values.\n`);
+    return 0;
+  };
+  return onInstallation(
+    'export',
+    async (services) => write(await services.configDocuments.export(loadConfig().publicUrl ?? null, secrets)),
+    async (socket) => {
+      const reply = await adminRequest(socket, 'POST', '/v1/config/export', { secrets });
+      if (reply.status !== 200) {
+        process.stderr.write(`${String(reply.body.detail ?? `the server answered ${reply.status}`)}\n`);
+        return 1;
+      }
+      return write(reply.body as unknown as { document: string; secret_references: string[] });
+    },
+  );
+}
+
+/** `import`: applies a document (its \${env:…} references resolved here) and prints the changes. */
+async function importCommand(rest: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: rest, options: { 'dry-run': { type: 'boolean' } }, allowPositionals: true });
+  const file = positionals[0];
+  if (!file || positionals.length > 1) {
+    process.stderr.write('import needs one file (or - for stdin)\n');
+    return 2;
+  }
+  const text = fs.readFileSync(file === '-' ? 0 : file, 'utf8');
+  let doc: unknown;
+  try {
+    doc = parseYaml(text, { maxAliasCount: 100 });
+  } catch (err) {
+    process.stderr.write(`import: ${file} is not a YAML or JSON document: ${(err as Error).message.split('\n')[0]}\n`);
+    return 2;
+  }
+  // Environment references are this command's to resolve: the server never reads its own environment for them.
+  const { missing } = resolveEnvReferences(doc, process.env);
+  if (missing.length) {
+    process.stderr.write('import: these environment variables are not set:\n');
+    for (const m of missing) process.stderr.write(`  ${m.name} (${m.loc.join('.')})\n`);
+    return 2;
+  }
+  const dryRun = values['dry-run'] === true;
+  const document = JSON.stringify(doc);
+  const report = (result: {
+    dry_run: boolean;
+    changed: boolean;
+    changes: { kind: string; name: string; action: string; fields: string[] }[];
+  }): number => {
+    const sign = { create: '+', update: '~', remove: '-' } as Record<string, string>;
+    for (const c of result.changes)
+      process.stdout.write(`${sign[c.action] ?? '?'} ${c.kind} ${c.name}${c.fields.length ? ` (${c.fields.join(', ')})` : ''}\n`);
+    process.stdout.write(
+      !result.changed
+        ? 'No changes.\n'
+        : result.dry_run
+          ? `${result.changes.length} change(s) would be made (dry run).\n`
+          : `${result.changes.length} change(s) applied.\n`,
+    );
+    return 0;
+  };
+  return onInstallation(
+    'import',
+    async (services) => {
+      try {
+        return report(await services.configDocuments.import(document, { dryRun, userId: null, live: false }));
+      } catch (err) {
+        if (!(err instanceof RequestValidationError)) throw err;
+        process.stderr.write('import: the document was refused:\n');
+        printIssues(err.issues);
+        return 1;
+      }
+    },
+    async (socket) => {
+      const reply = await adminRequest(socket, 'POST', '/v1/config/import', { document, dry_run: dryRun }, 300_000);
+      if (reply.status === 200) return report(reply.body as unknown as Parameters<typeof report>[0]);
+      process.stderr.write('import: the document was refused:\n');
+      if (Array.isArray(reply.body.detail)) printIssues(reply.body.detail as { loc: (string | number)[]; msg: string }[]);
+      else process.stderr.write(`  ${String(reply.body.detail ?? `the server answered ${reply.status}`)}\n`);
+      return 1;
+    },
+  );
+}
+
 /** Administrative commands run against the configured database (same env vars as the server). */
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'rotate-master-key') return rotateMasterKeyCommand(rest);
   if (command === 'bootstrap') return bootstrapCommand(rest);
+  if (command === 'export') return exportCommand(rest);
+  if (command === 'import') return importCommand(rest);
   process.stderr.write(USAGE);
   return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
 }

@@ -30,6 +30,10 @@ import { ToolPolicy } from './live/tool-policy.js';
 import { PolicyService } from './services/policy/policy-service.js';
 import { Replication } from './live/replication.js';
 import { BundlesService } from './services/bundles/bundles-service.js';
+import { RegistryApiService } from './services/bundles/registry-api-service.js';
+import { ConfigDocumentService } from './services/operations/config-document-service.js';
+import { OpenApiServersService } from './services/catalog/openapi-servers.js';
+import { RegistryImportService } from './services/catalog/registry-import.js';
 import { CatalogService } from './services/catalog/catalog-service.js';
 import { CatalogSync } from './services/catalog/catalog-sync.js';
 import { BundleCatchUp } from './live/bundle-catch-up.js';
@@ -67,6 +71,7 @@ import { AuditExporter } from './telemetry/audit-export.js';
 import { JsonLinesFileSink, OtlpLogSink, WebhookSink, type AuditSink } from './telemetry/audit-sinks.js';
 import { createStores, Transactor, type Stores } from './stores/transactor.js';
 import { UpstreamPool } from './upstream/upstream-pool.js';
+import type { UpstreamServerSpec } from './upstream/upstream-connection.js';
 
 /**
  * The composition root: the one place that builds the process's object graph (stores, services,
@@ -146,6 +151,14 @@ export interface Services {
   /** Every bundle in memory (by id and key hash), for the MCP hot path. */
   readonly bundleRegistry: BundlesRegistry;
   readonly bundles: BundlesService;
+  /** The MCP Registry API (`/v0.1/servers`): the caller's bundles as `server.json` entries. */
+  readonly registryApi: RegistryApiService;
+  /** Configuration as code: export to and import from YAML documents. */
+  readonly configDocuments: ConfigDocumentService;
+  /** REST APIs registered from their OpenAPI documents (served by the OpenAPI bridge). */
+  readonly openApiServers: OpenApiServersService;
+  /** Browsing an MCP registry and adding its servers. */
+  readonly registryImport: RegistryImportService;
   /** Writes call records in batches, off the request path. */
   readonly callRecorder: CallRecorder;
 
@@ -407,6 +420,8 @@ function buildServices(input: {
     serverDefaults: () => generalSettings.serverDefaults(),
     stdioCommands: config.stdioCommands,
     generatedRoot: path.join(config.dataDir, 'generated'),
+    // OpenAPI servers start Toolgate's bridge on their stored document (defined below; used only on connect).
+    launcher: (row, connection): Promise<UpstreamServerSpec['connection'] | undefined> => openApiServers.launch(row, connection),
   });
   // Servers without their own call timeout or health-check interval follow the general settings.
   generalSettings.onChange(() =>
@@ -489,6 +504,17 @@ function buildServices(input: {
     generatedRoot: path.join(config.dataDir, 'generated'),
     stdioCommands: config.stdioCommands,
   });
+  const openApiServers = new OpenApiServersService({
+    servers,
+    store: stores.servers,
+    policy: outboundPolicy,
+    documentsDir: path.join(config.dataDir, 'openapi'),
+    allowlist: () => generalSettings.current.outbound_allowlist,
+    callTimeoutMs: () => generalSettings.serverDefaults().callTimeoutMs,
+  });
+  const registryImport = new RegistryImportService({ servers, policy: outboundPolicy, registry: () => generalSettings.registry() });
+  // A listing fetched from one registry (or with one token) must not outlive a registry change.
+  generalSettings.onChange(() => registryImport.clearCache());
   const catalogService = new CatalogService({
     tx,
     servers: stores.servers,
@@ -614,6 +640,23 @@ function buildServices(input: {
     catalogService,
     bundleRegistry,
     bundles,
+    registryApi: new RegistryApiService({ bundles: stores.bundles, registry: bundleRegistry, memberships: teamMemberships }),
+    openApiServers,
+    registryImport,
+    configDocuments: new ConfigDocumentService({
+      tx,
+      stores,
+      catalog,
+      servers,
+      sync: catalogSync,
+      bundles,
+      settings: generalSettings,
+      secrets,
+      clock,
+      activity: activityLog,
+      keyPrefix: config.keyPrefix,
+      announce: announceServer,
+    }),
     callRecorder,
     aiProviders,
     generation,

@@ -34,7 +34,7 @@ export const CONSOLE_DIR = path.join(ROOT_DIR, 'web', 'dist');
 import { DataDirLock } from './lib/data-dir-lock.js';
 import { adminSocketPath, startAdminSocket, type AdminSocket } from './admin-socket.js';
 import { bootstrapOwner } from './services/identity/bootstrap-service.js';
-import { ConflictError } from './errors.js';
+import { ConflictError, RequestValidationError } from './errors.js';
 
 export interface RunningServer {
   readonly url: string;
@@ -185,8 +185,17 @@ async function startLocked(config: Config, options: StartOptions, logger: Logger
     adminSocket = await startAdminSocket({
       socketPath: adminSocketPath(lock.dataDir),
       logger,
-      commands: { bootstrap: (input) => bootstrapOwner(services, input) },
-      describeError: (err) => (err instanceof ConflictError ? { status: 409, body: { detail: err.message } } : undefined),
+      commands: {
+        bootstrap: (input) => bootstrapOwner(services, input),
+        exportConfig: (secrets) => services.configDocuments.export(config.publicUrl ?? url, secrets),
+        importConfig: (document, dryRun) => services.configDocuments.import(document, { dryRun, userId: null }),
+      },
+      describeError: (err) =>
+        err instanceof ConflictError
+          ? { status: 409, body: { detail: err.message } }
+          : err instanceof RequestValidationError
+            ? { status: 422, body: { detail: err.issues } }
+            : undefined,
     });
   } catch (err) {
     logger.warn({ err }, 'admin socket unavailable: CLI commands cannot reach this server');

@@ -1,10 +1,13 @@
 import { ForbiddenError } from '../errors.js';
 import type { Principal } from './principal.js';
 
-/** The API key scope an operation needs: reads under /api/v1 and `/metrics` need `api:read`, changes `api:write`, the gateway `mcp`. */
+/**
+ * The API key scope an operation needs: reads under /api/v1, the Registry API (`/v0.1/`) and
+ * `/metrics` need `api:read`, changes `api:write`, the gateway `mcp`.
+ */
 export function requiredScope(method: string, path: string): 'api:read' | 'api:write' | 'mcp' | null {
   if (path.startsWith('/mcp/gateway')) return 'mcp';
-  if (path === '/metrics') return 'api:read';
+  if (path === '/metrics' || path.startsWith('/v0.1/')) return 'api:read';
   if (!path.startsWith('/api/v1/')) return null;
   return method.toLowerCase() === 'get' ? 'api:read' : 'api:write';
 }

@@ -12,8 +12,9 @@ export function commandAllowed(command: string, allowed: readonly string[]): boo
 }
 
 /**
- * Whether a stdio server may be started: its command is on the list, or it is the jailed launch
- * Toolgate itself writes for a generated server (its working directory inside `generatedRoot`).
+ * Whether a stdio server may be started: its command is on the list, it is the jailed launch
+ * Toolgate itself writes for a generated server (its working directory inside `generatedRoot`), or
+ * it names one of Toolgate's own programs (`toolgate:…`).
  */
 export function stdioLaunchAllowed(
   command: string,
@@ -22,5 +23,7 @@ export function stdioLaunchAllowed(
   generatedRoot: string | undefined,
 ): boolean {
   if (generatedRoot && cwd && path.resolve(cwd).startsWith(path.resolve(generatedRoot) + path.sep)) return true;
+  // A Toolgate-internal command (`toolgate:openapi-bridge`) is never run as written: Toolgate starts its own bridge.
+  if (command.startsWith('toolgate:')) return true;
   return commandAllowed(command, allowed);
 }

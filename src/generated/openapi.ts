@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: fbacb2c243e55e726810cf431077de72670fe455fd87154a2f4ffdc488b8ad7b
+// openapi.yaml sha256: f917a2fbb4dbed1a009b980ed870ee732254a976d86c4831a3e98d261cc31f00
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -1212,6 +1212,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/servers/openapi": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a REST API as an MCP server from its OpenAPI document
+         * @description Turns a REST API into an MCP server: one tool per operation of its OpenAPI 3.0 or 3.1 document (uploaded as `document`, or fetched from `document_url` under the outbound-address policy, at most 4 MiB within 10 s). Each tool's input schema has one property per path, query and header parameter and `body` for a JSON request body; its output schema is the success response's JSON schema (wrapped as `{ result }` when not an object); results carry `structuredContent`; an HTTP error becomes an `isError` result with the status and the body. The tools are selectable and go into bundles with overrides like any other.
+         *
+         *     The server is a stdio server whose process is Toolgate's OpenAPI bridge (command `toolgate:openapi-bridge`); each request it makes passes the outbound-address policy, follows no redirect, is bounded to 4 MiB and the server's call timeout, and encodes path parameters as one segment (`.`, `..` and empty values are refused). The credential (`header`, `query` or `basic`) is sealed like any secret. `base_url` defaults to the document's first `servers` URL (resolved against `document_url`). External `$ref`s are not followed: the document must stand alone.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["createOpenApiServer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/servers/{server_id}": {
         parameters: {
             query?: never;
@@ -1686,6 +1710,171 @@ export interface paths {
          *     **Authorization:** Requires any signed-in user (member, admin or owner).
          */
         get: operations["listTools"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/config/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the configuration as a YAML document
+         * @description The instance's configuration as code: a YAML `ConfigDocument` with the general settings, the servers, their tool selection and the bundles with their tools and overrides. Secrets are never written: each secret value (a server's `secret_env` and `headers`, the registry token) is a reference, `secret://servers/<server>/secret_env/<NAME>` (the value this instance holds; `secrets=reference`, the default) or `${env:<NAME>}` (a variable the importing CLI reads; `secrets=env`). Bundle keys, users, API keys and activity are not configuration and are not exported. The same document comes from `npm run toolgate -- export`.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["exportConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/config/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a configuration document
+         * @description Applies a `ConfigDocument` (YAML or JSON text) in one transaction and answers the changes it made, or, with `dry_run`, would make (the transaction is rolled back). Applying is declarative and idempotent: the same document twice changes nothing the second time.
+         *
+         *     - **Servers** are matched by name (case-insensitive): a new one is registered, an existing one takes the document's fields (a field the entry omits goes back to its default; `secret_env` and `headers` are replaced whole). Servers the document does not name are left alone.
+         *     - **Tool selection** (`tool_selection`: server → tool → enabled) sets the listed tools; a tool the server has not offered yet is recorded and shows up unavailable until the server lists it.
+         *     - **Bundles** are matched by name: a new one is created (with a new key), an existing one takes the document's description, agent id and exactly the document's tools, order and overrides. Bundles the document does not name are left alone.
+         *     - **Settings** (`settings`) are changed field by field, as `updateGeneralSettings` does.
+         *
+         *     Secret values may be `secret://…` references to values this instance holds, or literal values (keep those out of version control). `${env:NAME}` references are resolved by the CLI (`npm run toolgate -- import`) from its environment; over REST they answer 422. Problems answer 422 with `loc` starting `["body", "document", …]` (the path inside the document), or 409 when two tools of a bundle would share a name.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["importConfig"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/registry/servers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Browse an MCP registry
+         * @description Lists servers of an MCP registry (Registry API v0.1, latest versions): the official registry `https://registry.modelcontextprotocol.io` unless the general setting `registry_url` names another. Fetched under the outbound-address policy (no redirects, 4 MiB, 10 s) and cached for 5 minutes. The registry token of the general settings is sent (as a bearer token) only to the registry `registry_url` names. Each entry carries the registry's `server.json` and the ways it can be added (`options`): a remote (Streamable HTTP or SSE) or a package (npm through `npx`, PyPI through `uvx`) with the inputs each needs.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["browseRegistry"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/registry/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a server from an MCP registry
+         * @description Registers an entry of the registry (see `browseRegistry`) as an upstream server: a remote becomes a Streamable HTTP or SSE server (its URL variables and headers filled from `values`); an npm package becomes a stdio server running `npx -y <package>@<version>`, a PyPI package one running `uvx <package>==<version>`, with the package's arguments. The package's environment variables become the server's `env`, and those the registry marks secret its `secret_env` (sealed). An input the registry marks required must be given in `values` (422 with `loc` `["body", "values", <name>]`) unless it has a default. OCI and other package types are refused (422): no container runtime is managed.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["importRegistryServer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0.1/servers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's bundles as MCP Registry servers
+         * @description The MCP Registry API v0.1 (`GET /v0.1/servers`), served for the caller: one `server.json` entry per bundle the caller may use (admins and owners every bundle, members the bundles they created; the rule of `/mcp/gateway`). Point an IDE or assistant that reads a private MCP registry at this server's base URL and it lists exactly the bundles the person may use.
+         *
+         *     Entries are ordered by `server.name`. `cursor` is the opaque `metadata.nextCursor` of the previous page; `search` is a case-insensitive substring of the name, title or description; `updated_since` keeps bundles changed at or after that instant; `version` (`latest` or an exact version) keeps the entries whose version matches. Each bundle has one version, its current state. A deleted bundle is not listed (no tombstones are kept), whatever `include_deleted` says.
+         *
+         *     Each entry's `remotes` are the bundle's Streamable HTTP endpoints: `<public url>/mcp/gateway/bundles/{bundle_id}` (OAuth 2.1 with Toolgate as the authorization server, or a user API key with the `mcp` scope as a bearer token), and the bundle-key form `<public url>/mcp/bundle/{bundle_key}` whose `bundle_key` variable is a secret the client asks its user for. The server name is `<reversed public host>/<bundle slug>` (`com.example.gateway/support-tools`).
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner); an API key needs the `api:read` scope.
+         */
+        get: operations["listRegistryServers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0.1/servers/{server_name}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the versions of one registry server
+         * @description The versions of one entry of `listRegistryServers`, newest first. A bundle has one version, its current state, so the list has one entry. The name is URL-encoded in the path (`com.example.gateway%2Fsupport-tools`). A bundle the caller may not use answers 404, as one that does not exist.
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner); an API key needs the `api:read` scope.
+         */
+        get: operations["listRegistryServerVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0.1/servers/{server_name}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one version of a registry server
+         * @description One version of an entry of `listRegistryServers`: `latest`, or the exact version the listing shows (URL-encoded). Another version answers 404.
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner); an API key needs the `api:read` scope.
+         */
+        get: operations["getRegistryServerVersion"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2209,6 +2398,240 @@ export interface components {
             /** @description Exact https URIs, http loopback URIs (any port is accepted at run time) or private-use schemes such as `vscode://`. */
             redirect_uris: string[];
             client_uri?: string | null;
+        };
+        /** @description An OpenAPI server to register (`createOpenApiServer`). Exactly one of `document` and `document_url`. */
+        OpenApiServerCreate: {
+            name: string;
+            description?: string | null;
+            /** @description The OpenAPI document (YAML or JSON text). */
+            document?: string;
+            /**
+             * Format: uri
+             * @description Where to fetch the OpenAPI document (under the outbound-address policy).
+             */
+            document_url?: string;
+            /**
+             * Format: uri
+             * @description The API's base URL; default: the document's first `servers` URL.
+             */
+            base_url?: string;
+            /** @description How requests authenticate (write-only, sealed). */
+            credential?: {
+                /** @enum {string} */
+                type: "header" | "query";
+                name: string;
+                value: string;
+            } | {
+                /** @constant */
+                type: "basic";
+                username: string;
+                password: string;
+            };
+            /** @description Whether to start it now (default: true). */
+            enabled?: boolean;
+            /** @description Per-call timeout; also bounds each HTTP request (default: the general setting). */
+            call_timeout_ms?: number;
+        } & (unknown | unknown);
+        /** @description Toolgate's configuration as code (YAML or JSON). `toolgate_config` is the format version. Every section is optional; what a document leaves out is left alone on import. */
+        ConfigDocument: {
+            /**
+             * @description The format version.
+             * @constant
+             */
+            toolgate_config: 1;
+            /** @description The public URL of the instance that wrote the document (information only). */
+            exported_from?: string;
+            /**
+             * Format: date-time
+             * @description When the document was written (information only).
+             */
+            exported_at?: string;
+            settings?: components["schemas"]["GeneralSettingsUpdate"];
+            /** @description Upstream servers, in the shape of `createServer`'s body; secret values are references. */
+            servers?: components["schemas"]["MCPServerCreate"][];
+            /** @description Server name → the OpenAPI document (JSON text) of an OpenAPI server (one registered with `createOpenApiServer`, command `toolgate:openapi-bridge`). */
+            openapi_documents?: {
+                [key: string]: string;
+            };
+            /** @description Server name → tool name → whether the tool is enabled. */
+            tool_selection?: {
+                [key: string]: {
+                    [key: string]: boolean;
+                };
+            };
+            bundles?: {
+                name: string;
+                description?: string | null;
+                /** Format: uuid */
+                agent_id?: string | null;
+                /** @description The bundle's tools, each named by its server and its upstream tool name. */
+                tools?: {
+                    server: string;
+                    tool: string;
+                    display_order?: number;
+                    override?: components["schemas"]["BundleToolOverride"];
+                }[];
+            }[];
+        };
+        /** @description A configuration document and the secret references it holds. */
+        ConfigExport: {
+            /** @description The YAML text of a `ConfigDocument`. */
+            document: string;
+            /** @description Every secret reference in the document (`secret://…` or `${env:…}`), for whoever provides them. */
+            secret_references: string[];
+        };
+        ConfigImportRequest: {
+            /** @description The YAML (or JSON) text of a `ConfigDocument`. */
+            document: string;
+            /** @description Only report the changes (default: false). */
+            dry_run?: boolean;
+        };
+        ConfigImportResult: {
+            dry_run: boolean;
+            /** @description Whether anything changed (or would change). */
+            changed: boolean;
+            /** @description What changed, in the order it was applied. */
+            changes: {
+                /** @enum {string} */
+                kind: "setting" | "server" | "tool" | "bundle" | "bundle_tool";
+                /** @description What changed: a setting, a server, `server/tool`, a bundle or `bundle: server/tool`. */
+                name: string;
+                /** @enum {string} */
+                action: "create" | "update" | "remove";
+                /** @description The fields that changed (empty for a create or a removal). Secret fields are named, never their values. */
+                fields: string[];
+            }[];
+        };
+        RegistryBrowseResult: {
+            /** @description The registry browsed. */
+            registry_url: string;
+            servers: {
+                /** @description The registry's `server.json` document, as the registry serves it. */
+                server: {
+                    [key: string]: unknown;
+                };
+                /** @description The ways this entry can be added (`option` of `importRegistryServer`). */
+                options: components["schemas"]["RegistryImportOption"][];
+            }[];
+            next_cursor: string | null;
+        };
+        RegistryImportOption: {
+            /** @description `remote:<index>` or `package:<index>`. */
+            id: string;
+            /** @enum {string} */
+            kind: "remote" | "package";
+            /**
+             * @description The Toolgate transport it becomes.
+             * @enum {string}
+             */
+            transport: "stdio" | "streamable_http" | "sse";
+            /** @description The URL of a remote, or the command of a package. */
+            summary: string;
+            /** @description False for package types no runtime is managed for (OCI, NuGet, MCPB). */
+            supported: boolean;
+            /** @description What the option needs (`values` of `importRegistryServer`). */
+            inputs: {
+                name: string;
+                /** @enum {string} */
+                kind: "env" | "header" | "variable" | "argument";
+                required: boolean;
+                secret: boolean;
+                description?: string | null;
+                default?: string | null;
+            }[];
+        };
+        RegistryImportRequest: {
+            /** @description The registry server name (`io.github.user/weather`). */
+            server: string;
+            /** @description The version (default: `latest`). */
+            version?: string;
+            /** @description Which remote or package (`options[].id` of `browseRegistry`). */
+            option: string;
+            /** @description The Toolgate server name (default: the part of the registry name after its slash). */
+            name?: string;
+            /** @description Values of the option's inputs by name (secret ones are sealed). */
+            values?: {
+                [key: string]: string;
+            };
+            /** @description Whether to connect now (default: true). */
+            enabled?: boolean;
+        };
+        /** @description A page of MCP Registry entries (Registry API v0.1 `ServerList`). */
+        RegistryServerList: {
+            servers: components["schemas"]["RegistryServerResponse"][];
+            metadata: {
+                /** @description Pass as `cursor` for the next page; absent on the last page. */
+                nextCursor?: string;
+                /** @description Entries on this page. */
+                count: number;
+            };
+        };
+        /** @description One MCP Registry entry (Registry API v0.1 `ServerResponse`) describing a bundle. */
+        RegistryServerResponse: {
+            server: components["schemas"]["RegistryServerDetail"];
+            /** @description Registry-managed metadata. */
+            _meta: {
+                "io.modelcontextprotocol.registry/official": {
+                    /** @enum {string} */
+                    status: "active";
+                    /**
+                     * Format: date-time
+                     * @description When the bundle was created.
+                     */
+                    publishedAt: string;
+                    /**
+                     * Format: date-time
+                     * @description When the bundle (its tools, overrides or details) last changed.
+                     */
+                    updatedAt: string;
+                    /** @description Always true (a bundle has one version). */
+                    isLatest: boolean;
+                };
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A `server.json` document (the official schema's `ServerDetail`) for a bundle. */
+        RegistryServerDetail: {
+            /**
+             * Format: uri
+             * @description The `server.json` schema this document follows.
+             */
+            $schema: string;
+            /** @description `<reversed public host>/<bundle slug>`, unique among the bundles. */
+            name: string;
+            /** @description The bundle's name (at most 100 characters). */
+            title?: string;
+            /** @description The bundle's description cut to 100 characters, or a sentence naming its tool count. */
+            description: string;
+            /** @description The bundle's current version, derived from its last change (`YYYYMMDD.HHMMSS.mmm`, UTC): it grows with every change. */
+            version: string;
+            /** @description The bundle's Streamable HTTP endpoints (OAuth or API key, and bundle key). */
+            remotes: {
+                /** @enum {string} */
+                type: "streamable-http";
+                url: string;
+                headers?: ({
+                    name: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+                variables?: {
+                    [key: string]: {
+                        [key: string]: unknown;
+                    };
+                };
+            }[];
+            /** @description Toolgate's extension metadata (`io.toolgate/bundle`). */
+            _meta: {
+                "io.toolgate/bundle": {
+                    /** Format: uuid */
+                    bundle_id: string;
+                    tool_count: number;
+                };
+            } & {
+                [key: string]: unknown;
+            };
         };
         /** @description The body of every REST error except 422. */
         ErrorResponse: {
@@ -4664,6 +5087,8 @@ export interface components {
         GrantId: string;
         /** @description The OAuth client id. */
         OAuthClientId: string;
+        /** @description The registry server name, URL-encoded (`com.example.gateway%2Fsupport-tools`). */
+        RegistryServerName: string;
         /** @description Page number, 1-based, at most 1000000 (a limit the specification leaves open; a larger page answers 422). A page past the end has an empty `items`. */
         Page: number;
         /** @description Items per page. */
@@ -7097,6 +7522,41 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    createOpenApiServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpenApiServerCreate"];
+            };
+        };
+        responses: {
+            /** @description The server was registered; its tools appear once the bridge has started. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MCPServer"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description A server with this name exists. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The document is not an OpenAPI 3.0/3.1 document, has no operation, cannot be fetched, or a URL is refused by the outbound-address policy. */
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
     getServer: {
         parameters: {
             query?: never;
@@ -7961,6 +8421,257 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description The API key lacks the scope this operation needs, or the action is not allowed for the caller. */
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    exportConfig: {
+        parameters: {
+            query?: {
+                /** @description How secret values are written: `reference` (`secret://…`, the default) or `env` (`${env:…}`). */
+                secrets?: "reference" | "env";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfigExport"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    importConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfigImportRequest"];
+            };
+        };
+        responses: {
+            /** @description The changes made (or, with `dry_run`, that would be made). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfigImportResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Two tools of a bundle would share a name, or a name clashes with another server or bundle. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The document is not valid YAML or JSON, does not follow `ConfigDocument`, names an unknown server or an unresolvable secret, or a value breaks a rule of the operation it stands for. */
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    browseRegistry: {
+        parameters: {
+            query?: {
+                /** @description Substring of the server name (passed to the registry). */
+                search?: string;
+                /** @description `next_cursor` of the previous page. */
+                cursor?: string;
+                /** @description Entries per page. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of registry entries. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistryBrowseResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description The registry could not be reached, refused, or answered something that is not a Registry API document. */
+            502: components["responses"]["BadGateway"];
+            default: components["responses"]["Error"];
+        };
+    };
+    importRegistryServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegistryImportRequest"];
+            };
+        };
+        responses: {
+            /** @description The server was registered. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MCPServer"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The registry has no such server or version. */
+            404: components["responses"]["NotFound"];
+            /** @description A server with this name exists. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description The registry could not be reached or answered something that is not a Registry API document. */
+            502: components["responses"]["BadGateway"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listRegistryServers: {
+        parameters: {
+            query?: {
+                /** @description The `metadata.nextCursor` of the previous page (opaque). */
+                cursor?: string;
+                /** @description Entries per page. */
+                limit?: number;
+                /** @description Case-insensitive substring of the server name, title or description. */
+                search?: string;
+                /** @description Only entries updated at or after this RFC 3339 instant. */
+                updated_since?: string;
+                /** @description `latest`, or an exact version: only entries with that version. */
+                version?: string;
+                /** @description Accepted for compatibility with the Registry API; deleted bundles are never listed. */
+                include_deleted?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of registry entries. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistryServerList"];
+                };
+            };
+            /** @description The cursor is not one this API issued (`invalid_cursor`). */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The API key lacks the `api:read` scope. */
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listRegistryServerVersions: {
+        parameters: {
+            query?: {
+                /** @description Accepted for compatibility with the Registry API; deleted bundles are never listed. */
+                include_deleted?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The registry server name, URL-encoded (`com.example.gateway%2Fsupport-tools`). */
+                server_name: components["parameters"]["RegistryServerName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The versions of the server. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistryServerList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The API key lacks the `api:read` scope. */
+            403: components["responses"]["Forbidden"];
+            /** @description No bundle the caller may use has this name. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getRegistryServerVersion: {
+        parameters: {
+            query?: {
+                /** @description Accepted for compatibility with the Registry API; deleted bundles are never listed. */
+                include_deleted?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The registry server name, URL-encoded (`com.example.gateway%2Fsupport-tools`). */
+                server_name: components["parameters"]["RegistryServerName"];
+                /** @description `latest`, or an exact version. */
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistryServerResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The API key lacks the `api:read` scope. */
+            403: components["responses"]["Forbidden"];
+            /** @description No bundle the caller may use has this name, or it has no such version. */
+            404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];

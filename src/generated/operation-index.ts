@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: fbacb2c243e55e726810cf431077de72670fe455fd87154a2f4ffdc488b8ad7b
+// openapi.yaml sha256: f917a2fbb4dbed1a009b980ed870ee732254a976d86c4831a3e98d261cc31f00
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */
@@ -91,6 +91,7 @@ export const OPERATIONS = [
   {"operationId":"getInvitationAcceptInfo","method":"get","path":"/api/v1/invitations/accept/{token}","tag":"invitations","minRole":"public","transport":"rest","specAddition":false},
   {"operationId":"listServers","method":"get","path":"/api/v1/servers","tag":"servers","minRole":"member","transport":"rest","specAddition":true},
   {"operationId":"createServer","method":"post","path":"/api/v1/servers","tag":"servers","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"createOpenApiServer","method":"post","path":"/api/v1/servers/openapi","tag":"servers","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"getServer","method":"get","path":"/api/v1/servers/{server_id}","tag":"servers","minRole":"member","transport":"rest","specAddition":true},
   {"operationId":"deleteServer","method":"delete","path":"/api/v1/servers/{server_id}","tag":"servers","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"updateServer","method":"patch","path":"/api/v1/servers/{server_id}","tag":"servers","minRole":"admin","transport":"rest","specAddition":true},
@@ -116,6 +117,13 @@ export const OPERATIONS = [
   {"operationId":"listCatalogSkills","method":"get","path":"/api/v1/skills/catalog/{source}","tag":"skills","minRole":"member","transport":"rest","specAddition":false},
   {"operationId":"generateSkill","method":"post","path":"/api/v1/skills/generate","tag":"skills","minRole":"admin","transport":"rest","specAddition":false},
   {"operationId":"listTools","method":"get","path":"/api/v1/tools","tag":"tools","minRole":"member","transport":"rest","specAddition":true},
+  {"operationId":"exportConfig","method":"get","path":"/api/v1/config/export","tag":"config","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"importConfig","method":"post","path":"/api/v1/config/import","tag":"config","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"browseRegistry","method":"get","path":"/api/v1/registry/servers","tag":"registry","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"importRegistryServer","method":"post","path":"/api/v1/registry/import","tag":"registry","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"listRegistryServers","method":"get","path":"/v0.1/servers","tag":"registry","minRole":"member","transport":"rest","specAddition":true},
+  {"operationId":"listRegistryServerVersions","method":"get","path":"/v0.1/servers/{server_name}/versions","tag":"registry","minRole":"member","transport":"rest","specAddition":true},
+  {"operationId":"getRegistryServerVersion","method":"get","path":"/v0.1/servers/{server_name}/versions/{version}","tag":"registry","minRole":"member","transport":"rest","specAddition":true},
   {"operationId":"listToolChanges","method":"get","path":"/api/v1/tool-changes","tag":"tools","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"approveToolChange","method":"post","path":"/api/v1/tool-changes/{tool_id}/approve","tag":"tools","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"mcpBundleGet","method":"get","path":"/mcp/bundle/{bundle_key}","tag":"mcp","minRole":"bundle_key","transport":"mcp","specAddition":true},

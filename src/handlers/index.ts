@@ -18,6 +18,8 @@ import { createSkillsHandlers } from './skills.js';
 import { createToolsHandlers } from './tools.js';
 import { createMetricsHandlers } from './metrics.js';
 import { createOAuthHandlers } from './oauth.js';
+import { createRegistryHandlers } from './registry.js';
+import { createConfigHandlers } from './config.js';
 
 /** Every REST operation of the contract mapped to its handler; `tsc` fails on a gap or an extra. */
 export function createHandlers(deps: HandlerDeps): HandlerMap {
@@ -40,5 +42,7 @@ export function createHandlers(deps: HandlerDeps): HandlerMap {
     ...createToolsHandlers(deps),
     ...createMetricsHandlers(deps),
     ...createOAuthHandlers(deps),
+    ...createRegistryHandlers(deps),
+    ...createConfigHandlers(deps),
   };
 }

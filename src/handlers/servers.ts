@@ -4,6 +4,7 @@ import type { HandlerDeps } from './deps.js';
 type Ops =
   | 'listServers'
   | 'createServer'
+  | 'createOpenApiServer'
   | 'getServer'
   | 'deleteServer'
   | 'updateServer'
@@ -18,10 +19,13 @@ type Ops =
   | 'detachSkillFromServer';
 
 /** Upstream MCP servers: registry, their catalog, tool selection, skills attachment. */
-export function createServersHandlers({ services: { servers, catalogService: catalog, skillTools } }: HandlerDeps): PartialHandlerMap<Ops> {
+export function createServersHandlers({
+  services: { servers, openApiServers, catalogService: catalog, skillTools },
+}: HandlerDeps): PartialHandlerMap<Ops> {
   return {
     listServers: async (req) => ({ status: 200, body: await servers.list(req.query, req.principal!) }),
     createServer: async ({ body }) => ({ status: 201, body: await servers.create(body) }),
+    createOpenApiServer: async ({ body }) => ({ status: 201, body: await openApiServers.create(body) }),
     getServer: async (req) => ({ status: 200, body: await servers.get(req.params.server_id, req.principal!) }),
     deleteServer: ({ params }) => servers.delete(params.server_id).then(noContent),
     updateServer: async ({ params, body }) => ({ status: 200, body: await servers.update(params.server_id, body) }),

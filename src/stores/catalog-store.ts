@@ -334,6 +334,21 @@ export class CatalogStore {
     if (gone.length) await this.db('mcp_prompts').whereIn('id', gone).delete();
   }
 
+  /**
+   * Records a tool a server has not offered yet (a configuration import names it): unavailable,
+   * with an empty input schema, until the server's next sync fills it in by name (keeping the id
+   * and the selection).
+   */
+  async insertPendingTool(row: { id: string; server_id: string; name: string; enabled: boolean }): Promise<void> {
+    await this.db('mcp_tools').insert({
+      ...row,
+      name: text(row.name),
+      input_schema: schemaText({ type: 'object' }),
+      output_schema: null,
+      available: false,
+    });
+  }
+
   /** The tools with these ids (any server), locked for update. */
   async toolsByIdsForUpdate(ids: readonly string[]): Promise<Pick<DbToolRow, 'id' | 'server_id' | 'enabled'>[]> {
     return this.db('mcp_tools')

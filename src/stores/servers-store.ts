@@ -152,6 +152,19 @@ export class ServersStore {
     await this.db('mcp_servers').where({ id }).update(toDb(patch));
   }
 
+  /** Stores the OpenAPI document of an OpenAPI server (replacing the one it had). */
+  async putOpenApiDocument(serverId: string, document: string, sourceUrl: string | null): Promise<void> {
+    await this.db('mcp_server_openapi')
+      .insert({ server_id: serverId, document, source_url: sourceUrl })
+      .onConflict('server_id')
+      .merge({ document, source_url: sourceUrl, updated_at: this.db.fn.now() });
+  }
+
+  /** The OpenAPI document of an OpenAPI server; undefined for other servers. */
+  async openApiDocument(serverId: string): Promise<{ document: string; source_url: string | null } | undefined> {
+    return this.db('mcp_server_openapi').select('document', 'source_url').where({ server_id: serverId }).first();
+  }
+
   async delete(id: string): Promise<boolean> {
     return (await this.db('mcp_servers').where({ id }).delete()) > 0;
   }

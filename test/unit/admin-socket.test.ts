@@ -32,6 +32,8 @@ describe('admin socket (CLI commands while the server holds the data directory)'
           seen.push(input);
           return { userId: 'u1', key: 'tg_usr_live_x' };
         },
+        exportConfig: async (secrets) => ({ document: `toolgate_config: 1 # ${secrets}\n`, secret_references: [] }),
+        importConfig: async (document, dryRun) => ({ dry_run: dryRun, changed: false, changes: [], received: document }),
       },
       describeError: (err) => (err instanceof ConflictError ? { status: 409, body: { detail: err.message } } : undefined),
     });
@@ -72,6 +74,15 @@ describe('admin socket (CLI commands while the server holds the data directory)'
     const failed = await adminRequest(socket.path, 'POST', '/v1/bootstrap', { email: 'boom@example.com' });
     expect(failed.status).to.equal(500);
     expect(JSON.stringify(failed.body)).not.to.include('internal detail');
+  });
+
+  it('exports and imports configuration documents for the CLI', async () => {
+    const exported = await adminRequest(socket.path, 'POST', '/v1/config/export', { secrets: 'env' });
+    expect(exported).to.deep.equal({ status: 200, body: { document: 'toolgate_config: 1 # env\n', secret_references: [] } });
+    expect((await adminRequest(socket.path, 'POST', '/v1/config/export', { secrets: 'plain' })).status).to.equal(400);
+    const imported = await adminRequest(socket.path, 'POST', '/v1/config/import', { document: 'toolgate_config: 1', dry_run: true });
+    expect(imported.body).to.deep.equal({ dry_run: true, changed: false, changes: [], received: 'toolgate_config: 1' });
+    expect((await adminRequest(socket.path, 'POST', '/v1/config/import', { dry_run: true })).status).to.equal(400);
   });
 
   it('falls back to a private directory under the temp directory when the data directory path is too long for a socket', () => {

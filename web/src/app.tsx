@@ -9,6 +9,7 @@ import { ApiKeysView } from './views/api-keys.js';
 import { AuthSettingsView } from './views/auth-settings.js';
 import { BundleDetailView } from './views/bundle-detail.js';
 import { BundlesView } from './views/bundles.js';
+import { CatalogAsCodeView } from './views/catalog-as-code.js';
 import { DashboardView } from './views/dashboard.js';
 import { GatewaySettingsView } from './views/gateway-settings.js';
 import { GeneralSettingsView } from './views/general-settings.js';
@@ -156,7 +157,13 @@ const NAV: { group: string; items: NavItem[] }[] = [
       { href: '/settings/auth', label: 'Sign-in & OAuth', admin: true },
     ],
   },
-  { group: 'Settings', items: [{ href: '/settings/general', label: 'General settings' }] },
+  {
+    group: 'Settings',
+    items: [
+      { href: '/settings/general', label: 'General settings' },
+      { href: '/settings/registry', label: 'Registry & configuration' },
+    ],
+  },
 ];
 
 function Shell() {
@@ -238,6 +245,7 @@ function Shell() {
           <Route path="/tool-changes" component={ToolChangesView} />
           <Route path="/settings/auth" component={AuthSettingsView} />
           <Route path="/settings/general" component={GeneralSettingsView} />
+          <Route path="/settings/registry" component={CatalogAsCodeView} />
           <Route default component={NotFoundView} />
         </Router>
       </main>

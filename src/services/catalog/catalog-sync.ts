@@ -77,6 +77,11 @@ export class CatalogSync implements UpstreamEvents {
       /** The commands stdio servers may run (`TOOLGATE_STDIO_COMMANDS`; empty: any), and where generated servers live. */
       stdioCommands?: readonly string[];
       generatedRoot?: string;
+      /**
+       * How a stdio server whose command is Toolgate-internal starts (the OpenAPI bridge); undefined
+       * for any other server, which starts as registered.
+       */
+      launcher?: (row: DbServerRow, connection: UpstreamServerSpec['connection']) => Promise<UpstreamServerSpec['connection'] | undefined>;
     },
   ) {
     deps.pool.listen(this);
@@ -134,8 +139,16 @@ export class CatalogSync implements UpstreamEvents {
 
   /** Connects (or reconnects, when its connection changed) a saved, enabled server. */
   async connect(row: DbServerRow): Promise<void> {
+    const spec = this.spec(row);
+    // A stdio server whose command is a Toolgate-internal one (the OpenAPI bridge) is started as
+    // its launcher says; every other server as registered, if its command may run here.
+    const launched = row.transport === 'stdio' ? await this.deps.launcher?.(row, spec.connection) : undefined;
     const command = row.command ?? '';
-    if (row.transport === 'stdio' && !stdioLaunchAllowed(command, row.cwd, this.deps.stdioCommands ?? [], this.deps.generatedRoot)) {
+    if (
+      !launched &&
+      row.transport === 'stdio' &&
+      !stdioLaunchAllowed(command, row.cwd, this.deps.stdioCommands ?? [], this.deps.generatedRoot)
+    ) {
       // Registered before the list was set: it is not started, and says why.
       await this.deps.pool.remove(row.id);
       const reason = 'not started: its command is not on TOOLGATE_STDIO_COMMANDS';
@@ -143,7 +156,7 @@ export class CatalogSync implements UpstreamEvents {
       await this.deps.servers.recordHealth(row.id, { last_error: reason }).catch(() => undefined);
       return;
     }
-    await this.deps.pool.upsert(this.spec(row));
+    await this.deps.pool.upsert(launched ? { ...spec, connection: launched } : spec);
   }
 
   /**

@@ -8,7 +8,7 @@ import { OutboundRefusedError, type OutboundPolicy } from '../../lib/outbound-po
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { Logger } from '../../logger.js';
 import type { DbServerRow, ServersStore } from '../../stores/servers-store.js';
-import type { Transactor } from '../../stores/transactor.js';
+import type { Stores, Transactor } from '../../stores/transactor.js';
 import type { ActivityLog } from '../operations/activity-log.js';
 import type { BundlesService } from '../bundles/bundles-service.js';
 import type { CatalogSync, ServerStatusView } from './catalog-sync.js';
@@ -111,7 +111,11 @@ export class ServersService {
     ]);
   }
 
-  async create(input: Schemas['MCPServerCreate']): Promise<ServerView> {
+  /**
+   * Registers a server. `within` runs in the same transaction once the row is written (an OpenAPI
+   * server stores its document there, so it is never registered without one).
+   */
+  async create(input: Schemas['MCPServerCreate'], within?: (stores: Stores, row: DbServerRow) => Promise<void>): Promise<ServerView> {
     const issues = this.checkConnectionFields(input);
     if (issues.length) throw new RequestValidationError(issues);
     if (await this.deps.servers.findByName(input.name))
@@ -146,6 +150,7 @@ export class ServersService {
         health_check_interval_seconds: input.health_check_interval_seconds ?? null,
         tool_changes: input.tool_changes ?? 'require_approval',
       });
+      await within?.(stores, created);
       await this.deps.activity.record(stores, {
         action: 'server.create',
         target: { type: 'server', id: created.id, name: created.name },
@@ -396,7 +401,7 @@ export class ServersService {
    * the outbound-address policy (no metadata, private or loopback address unless allow-listed; the
    * address is checked again, resolved, at every connect); header names and values fit for the wire.
    */
-  private checkConnectionFields(input: { url?: string | null; headers?: Record<string, string | null> }): ValidationIssue[] {
+  checkConnectionFields(input: { url?: string | null; headers?: Record<string, string | null> }): ValidationIssue[] {
     const issues: ValidationIssue[] = [];
     if (typeof input.url === 'string') {
       let parsed: URL | undefined;
@@ -447,11 +452,13 @@ export class ServersService {
     return issues;
   }
 
-  private seal(values: Record<string, string>): string | null {
+  /** Seals a map of secret values (`secret_env`, `headers`) as a server row stores it; null when empty. */
+  seal(values: Record<string, string>): string | null {
     return Object.keys(values).length ? this.deps.secrets.seal(JSON.stringify(values)) : null;
   }
 
-  private open(sealed: string | null): Record<string, string> {
+  /** Opens a sealed map of secret values of a server row (for the configuration import only; never returned). */
+  open(sealed: string | null): Record<string, string> {
     return sealed ? (JSON.parse(this.deps.secrets.open(sealed)) as Record<string, string>) : {};
   }
 }

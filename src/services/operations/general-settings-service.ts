@@ -193,9 +193,24 @@ export class GeneralSettingsService {
 
   /** Changes the supplied fields only (lists replaced whole); `registry_token` is sealed, `null` clears it. */
   async update(patch: GeneralSettingsUpdate): Promise<GeneralSettingsResponse> {
+    const row = await this.deps.tx.transaction((stores) => this.writeWithin(stores, patch));
+    this.committed(row);
+    return this.view(this.effective);
+  }
+
+  /**
+   * Validates a patch and writes it in the caller's transaction, with its activity entry (the
+   * configuration import changes settings in its own transaction). Issues are located under
+   * `loc`. Call `committed` with the row once the transaction committed.
+   */
+  async writeWithin(
+    stores: Stores,
+    patch: GeneralSettingsUpdate,
+    loc: readonly (string | number)[] = ['body'],
+  ): Promise<DbGeneralSettingsRow> {
     const issues: ValidationIssue[] = [];
-    const origins = patch.allowed_origins?.map((o, i) => normaliseOrigin(o, ['body', 'allowed_origins', i]));
-    const allowlist = patch.outbound_allowlist?.map((e, i) => normaliseAllowlistEntry(e, ['body', 'outbound_allowlist', i]));
+    const origins = patch.allowed_origins?.map((o, i) => normaliseOrigin(o, [...loc, 'allowed_origins', i]));
+    const allowlist = patch.outbound_allowlist?.map((e, i) => normaliseAllowlistEntry(e, [...loc, 'outbound_allowlist', i]));
     for (const v of [...(origins ?? []), ...(allowlist ?? [])]) if (typeof v !== 'string') issues.push(v);
     if (issues.length) throw new RequestValidationError(issues);
     const normalised: Partial<Record<EnvironmentField, unknown>> = {
@@ -210,7 +225,7 @@ export class GeneralSettingsService {
       const value = normalised[field];
       if (value === undefined || JSON.stringify(value) === JSON.stringify(this.deps.defaults[field])) continue;
       issues.push({
-        loc: ['body', field],
+        loc: [...loc, field],
         msg: `set by the environment variable ${ENVIRONMENT_VARIABLES[field]}, which wins over this setting: change it there`,
         type: 'value_error',
         input: value,
@@ -219,37 +234,38 @@ export class GeneralSettingsService {
     }
     if (issues.length) throw new RequestValidationError(issues);
 
-    const row = await this.deps.tx.transaction(async (stores) => {
-      const store = stores.generalSettings;
-      const stored = await store.get({ forUpdate: true });
-      const next: DbGeneralSettingsRow = { ...emptyRow(), ...stored, updated_at: this.deps.clock.now() };
-      for (const key of NUMERIC) if (patch[key] !== undefined && !locked.has(key as EnvironmentField)) next[key] = patch[key];
-      if (origins && !locked.has('allowed_origins')) next.allowed_origins = unique(origins as string[]);
-      if (allowlist && !locked.has('outbound_allowlist')) next.outbound_allowlist = unique(allowlist as string[]);
-      if (patch.registry_url !== undefined) next.registry_url = patch.registry_url;
-      if (patch.oauth_client_registration !== undefined) next.oauth_client_registration = patch.oauth_client_registration;
-      if (patch.registry_token !== undefined) {
-        next.registry_token_sealed = patch.registry_token === null ? null : this.deps.secrets.seal(patch.registry_token);
+    const store = stores.generalSettings;
+    const stored = await store.get({ forUpdate: true });
+    const next: DbGeneralSettingsRow = { ...emptyRow(), ...stored, updated_at: this.deps.clock.now() };
+    for (const key of NUMERIC) if (patch[key] !== undefined && !locked.has(key as EnvironmentField)) next[key] = patch[key];
+    if (origins && !locked.has('allowed_origins')) next.allowed_origins = unique(origins as string[]);
+    if (allowlist && !locked.has('outbound_allowlist')) next.outbound_allowlist = unique(allowlist as string[]);
+    if (patch.registry_url !== undefined) next.registry_url = patch.registry_url;
+    if (patch.oauth_client_registration !== undefined) next.oauth_client_registration = patch.oauth_client_registration;
+    if (patch.registry_token !== undefined) {
+      next.registry_token_sealed = patch.registry_token === null ? null : this.deps.secrets.seal(patch.registry_token);
+    }
+    const url = next.registry_url;
+    if (url !== null && patch.registry_url !== undefined) {
+      try {
+        new OutboundPolicy(this.resolve(next).outbound_allowlist).checkStatic(url);
+      } catch (err) {
+        if (!(err instanceof OutboundRefusedError)) throw err;
+        throw new RequestValidationError([{ loc: [...loc, 'registry_url'], msg: err.message, type: 'value_error', input: url, ctx: {} }]);
       }
-      const url = next.registry_url;
-      if (url !== null && patch.registry_url !== undefined) {
-        try {
-          new OutboundPolicy(this.resolve(next).outbound_allowlist).checkStatic(url);
-        } catch (err) {
-          if (!(err instanceof OutboundRefusedError)) throw err;
-          throw new RequestValidationError([{ loc: ['body', 'registry_url'], msg: err.message, type: 'value_error', input: url, ctx: {} }]);
-        }
-      }
-      await store.put(next);
-      await this.deps.activity.record(stores, {
-        action: 'settings.general.update',
-        target: { type: 'settings', id: 'general', name: 'general settings' },
-        details: { fields: Object.keys(patch).sort() },
-      });
-      return next;
+    }
+    await store.put(next);
+    await this.deps.activity.record(stores, {
+      action: 'settings.general.update',
+      target: { type: 'settings', id: 'general', name: 'general settings' },
+      details: { fields: Object.keys(patch).sort() },
     });
+    return next;
+  }
+
+  /** After the transaction of `writeWithin` committed: the settings take effect here and on the other instances. */
+  committed(row: DbGeneralSettingsRow): void {
     this.changed(row);
-    return this.view(this.effective);
   }
 
   /**

@@ -372,6 +372,7 @@ describe('web console in a browser', function () {
       ['/tool-changes', 'Tool changes'],
       ['/settings/auth', 'Sign-in & OAuth'],
       ['/settings/general', 'General settings'],
+      ['/settings/registry', 'Registry & configuration'],
       ['/settings/ai', 'AI providers'],
       ['/generation', 'Server generation'],
       ['/skills', 'Skills'],

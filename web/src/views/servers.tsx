@@ -7,6 +7,7 @@ import { Button, Dialog, Empty, Loaded, ms, PageHeader, Pager, Pill, SelectField
 import { statusTone } from './dashboard.js';
 import { serverAction } from './server-detail.js';
 import { ServerForm } from './server-form.js';
+import { OpenApiServerForm } from './openapi-server-form.js';
 
 type Server = Schema<'MCPServer'>;
 type StatusFilter = '' | Schema<'MCPServerStatus'>;
@@ -19,6 +20,7 @@ export function ServersView() {
   const [status, setStatus] = useState<StatusFilter>('');
   const [page, setPage] = useState(1);
   const [adding, setAdding] = useState(false);
+  const [addingOpenApi, setAddingOpenApi] = useState(false);
   const [actionError, setActionError] = useState<string | null>(null);
   const q = useDebounced(search);
   const list = useAsync(
@@ -50,9 +52,12 @@ export function ServersView() {
         intro="Upstream MCP servers whose tools the gateway offers."
         actions={
           isAdmin && (
-            <Button variant="primary" onClick={() => setAdding(true)}>
-              Add server
-            </Button>
+            <>
+              <Button variant="primary" onClick={() => setAdding(true)}>
+                Add server
+              </Button>
+              <Button onClick={() => setAddingOpenApi(true)}>Add REST API (OpenAPI)</Button>
+            </>
           )
         }
       />
@@ -152,6 +157,15 @@ export function ServersView() {
           onCancel={() => setAdding(false)}
           onDone={(server) => {
             setAdding(false);
+            location.route(`/servers/${server.id}`);
+          }}
+        />
+      </Dialog>
+      <Dialog title="Add a REST API from its OpenAPI document" open={addingOpenApi} onClose={() => setAddingOpenApi(false)} wide>
+        <OpenApiServerForm
+          onCancel={() => setAddingOpenApi(false)}
+          onDone={(server) => {
+            setAddingOpenApi(false);
             location.route(`/servers/${server.id}`);
           }}
         />
