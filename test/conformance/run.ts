@@ -47,8 +47,15 @@ const { values } = parseArgs({
 });
 await ensureNode22Tools();
 // A warm spare per stdio/SSE upstream: a scenario expects an elicitation within 600 ms of the call,
-// less than a stdio process takes to start.
-const t = await startTestServer({ env: { ...LOOPBACK_UPSTREAMS, TOOLGATE_LOG_LEVEL: 'warn', TOOLGATE_UPSTREAM_AFFINE_SPARES: '1' } });
+// less than a stdio process takes to start. Twelve runs share one key within minutes: no rate limit in the way.
+const t = await startTestServer({
+  env: {
+    ...LOOPBACK_UPSTREAMS,
+    TOOLGATE_LOG_LEVEL: 'warn',
+    TOOLGATE_UPSTREAM_AFFINE_SPARES: '1',
+    TOOLGATE_DEFAULT_RATE_LIMIT_RPM: '100000',
+  },
+});
 let failed = 0;
 const failures: string[] = [];
 const closers: (() => Promise<void>)[] = [];
