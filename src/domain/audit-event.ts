@@ -28,7 +28,10 @@ export interface AuditEvent {
     readonly server_name?: string | null;
     readonly bundle_id?: string | null;
   };
-  /** Tool calls: `ok`, `tool_error`, `error`, `timeout`, `cancelled`, `rejected`; activity: `success`, `error`. */
+  /**
+   * Tool calls: `ok`, `tool_error`, `error`, `timeout`, `cancelled`, `rejected` (the caller's
+   * mistake), `denied` (the tool policy's decision); activity: `success`, `error`.
+   */
   readonly outcome: string;
   /** Tool calls: the endpoint the call came through (`bundle`, `gateway`). */
   readonly endpoint?: string;

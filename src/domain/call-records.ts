@@ -1,13 +1,14 @@
 /**
  * Outcome of one `tools/call`. Every status but `ok` is a failed call; `rejected` is the caller's
  * mistake, refused by the gateway before any upstream was called (an argument the bundle pins or
- * hides), so it never counts against the upstream server's error rate.
+ * hides), so it never counts against the upstream server's error rate; `denied` is the tool
+ * policy's decision (a rule denied the call; the upstream was not called), likewise apart.
  */
-export type CallStatus = 'ok' | 'tool_error' | 'error' | 'timeout' | 'cancelled' | 'rejected';
+export type CallStatus = 'ok' | 'tool_error' | 'error' | 'timeout' | 'cancelled' | 'rejected' | 'denied';
 
 /** Whether a call's outcome counts as an error of its upstream server (dashboard, metrics). */
 export function isServerError(status: CallStatus): boolean {
-  return status !== 'ok' && status !== 'rejected';
+  return status !== 'ok' && status !== 'rejected' && status !== 'denied';
 }
 
 /** One recorded `tools/call` (the dashboard reads these). */

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: f917a2fbb4dbed1a009b980ed870ee732254a976d86c4831a3e98d261cc31f00
+// openapi.yaml sha256: e24b1a0ba51c349bbb6d7a3daaf7279b44a0d9813104ac32aa0fdfdda69f04c9
 /**
  * JSON Schemas of contract components the server validates itself at run time (documents it
  * fetches), copied from openapi.yaml without their documentation keys. Their types are

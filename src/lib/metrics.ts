@@ -34,7 +34,7 @@ const MCP_METHODS = new Set([
 ]);
 
 /** A tool call's outcome, as the call records name it. */
-export type ToolCallOutcome = 'ok' | 'tool_error' | 'error' | 'timeout' | 'cancelled' | 'rejected';
+export type ToolCallOutcome = 'ok' | 'tool_error' | 'error' | 'timeout' | 'cancelled' | 'rejected' | 'denied';
 
 /** Pool figures of the database connection pool, read at scrape time. */
 export interface PoolStats {
@@ -188,7 +188,7 @@ export class Metrics {
   );
   private readonly toolCalls = this.counter(
     'toolgate_tool_calls_total',
-    'tools/call requests, by upstream server id and outcome (`ok`, `tool_error`, `error`, `timeout`, `cancelled`, and `rejected`: refused by the gateway before the upstream was called, not counted as an error of the server).',
+    'tools/call requests, by upstream server id and outcome (`ok`, `tool_error`, `error`, `timeout`, `cancelled`, `rejected`: refused by the gateway before the upstream was called, and `denied`: refused by a tool policy rule; neither counted as an error of the server).',
   );
   private readonly toolErrors = this.counter(
     'toolgate_tool_call_errors_total',
@@ -359,7 +359,7 @@ export class Metrics {
       byStatus: new Map<ToolCallOutcome, CounterSeries>(),
     }));
     cached(s.byStatus, status, () => this.toolCalls.add({ server_id: server, status })).value += 1;
-    if (status !== 'ok' && status !== 'rejected') s.errors.value += 1;
+    if (status !== 'ok' && status !== 'rejected' && status !== 'denied') s.errors.value += 1;
     this.toolDuration.observe(s.duration, seconds);
   }
 

@@ -69,7 +69,7 @@ function logAttributes(e: AuditEvent): Record<string, string | number> {
   return a;
 }
 
-const FAILED = new Set(['error', 'timeout', 'tool_error', 'cancelled', 'rejected']);
+const FAILED = new Set(['error', 'timeout', 'tool_error', 'cancelled', 'rejected', 'denied']);
 
 /**
  * OTLP logs through the SDK's LoggerProvider and the official OTLP log exporter; endpoint,

@@ -183,7 +183,8 @@ export async function toolsCall(
  */
 function policyDenial(name: string, rule: DecidingRule, record: (status: CallStatus, error: string | null) => void): Error {
   const message = denialMessage(name, rule);
-  record('error', message);
+  // The policy's decision, recorded as such (and exported with the call's audit event).
+  record('denied', message);
   return rpcError(RpcCode.Forbidden, message, { reason: 'policy_denied', rule: { id: rule.id, name: rule.name } });
 }
 

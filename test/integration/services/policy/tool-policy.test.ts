@@ -137,6 +137,14 @@ describe('tool policy', function () {
         expect(res.error.data).to.deep.equal({ reason: 'policy_denied', rule: { id: r.id, name: 'No file writes' } });
         expect(upstreams.calls.length, 'the upstream is not called').to.equal(before);
       }
+      // The policy's decision is recorded as such, never as an error of the upstream server.
+      await t.server.services.callRecorder.flush();
+      const rows = await t.server.services.db
+        .knex('call_records')
+        .where({ tool_name: 'write_file' })
+        .orderBy('occurred_at', 'desc')
+        .limit(2);
+      expect(rows.map((row) => row.status)).to.deep.equal(['denied', 'denied']);
     });
 
     it('matches tools by glob, subjects by team and user; the first rule in priority order decides', async () => {
