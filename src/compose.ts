@@ -53,7 +53,6 @@ import { OAuthLoginService } from './services/identity/oauth-login-service.js';
 import { OAuthProvidersService } from './services/identity/oauth-providers-service.js';
 import { OAuthClientDirectory } from './services/identity/oauth-client-directory.js';
 import { OAuthServerService } from './services/identity/oauth-server-service.js';
-import { mayUseBundle } from './domain/bundle-access.js';
 import { RateLimiter } from './redis/rate-limiter.js';
 import { RetentionService } from './services/operations/retention-service.js';
 import { ADMIN_VIEW, ServersService } from './services/catalog/servers-service.js';
@@ -77,7 +76,7 @@ import type { UpstreamServerSpec } from './upstream/upstream-connection.js';
  * The composition root: the one place that builds the process's object graph (stores, services,
  * the live world, the MCP endpoints) and wires the parts together. It holds no behaviour of its
  * own: what happens when something changes lives in the module that owns it; here a part is only
- * handed the others it needs. It is one file of about 600 lines on purpose: every dependency of
+ * handed the others it needs. It is one file of about 800 lines on purpose: every dependency of
  * every part can be read in one place, top to bottom, in the order things are built.
  */
 
@@ -366,19 +365,7 @@ function buildServices(input: {
     activity: activityLog,
     registry: bundleRegistry,
     memberships: teamMemberships,
-    gatewayBundles: async (principal) => {
-      const user = { userId: principal.userId, role: principal.role, teamIds: teamMemberships.teamsOf(principal.userId) };
-      const selected = (await gatewaySettings.get(user.userId)).bundle_ids;
-      const usable = (id: string) => {
-        const b = bundleRegistry.get(id);
-        return b && mayUseBundle(user, b) ? [{ id: b.id, name: b.name }] : [];
-      };
-      if (selected.length) return selected.flatMap(usable);
-      return [...bundleRegistry.all()]
-        .filter((b) => mayUseBundle(user, b))
-        .map((b) => ({ id: b.id, name: b.name }))
-        .sort((a, b) => a.name.localeCompare(b.name));
-    },
+    gatewayBundles: (user) => gatewaySettings.reachableBundles(user),
     registrationPolicy: () => generalSettings.current.oauth_client_registration,
     defaultRateLimitRpm,
     options: {

@@ -31,7 +31,7 @@ export class GatewaySettingsService {
     private readonly tx: Transactor,
     private readonly activity: ActivityLog,
     /** Every bundle in memory: a user selects only bundles they may use (the rule the gateway's view applies too). */
-    private readonly bundles: Pick<BundlesRegistry, 'get'>,
+    private readonly bundles: Pick<BundlesRegistry, 'get' | 'all'>,
     /** The teams of each user, in memory (a bundle shared with a team is usable by its members). */
     private readonly memberships: Pick<TeamMemberships, 'teamsOf'>,
   ) {}
@@ -43,6 +43,24 @@ export class GatewaySettingsService {
       const bundle = this.bundles.get(id);
       return !bundle || !mayUseBundle(who, bundle);
     });
+  }
+
+  /**
+   * The bundles a user's `/mcp/gateway` reaches: those they selected, or, with no selection, every
+   * bundle they may use (by name). What an OAuth consent page lists.
+   */
+  async reachableBundles(user: GatewayUser): Promise<{ id: string; name: string }[]> {
+    const who = { ...user, teamIds: this.memberships.teamsOf(user.userId) };
+    const selected = (await this.get(user.userId)).bundle_ids;
+    const usable = (id: string) => {
+      const b = this.bundles.get(id);
+      return b && mayUseBundle(who, b) ? [{ id: b.id, name: b.name }] : [];
+    };
+    if (selected.length) return selected.flatMap(usable);
+    return [...this.bundles.all()]
+      .filter((b) => mayUseBundle(who, b))
+      .map((b) => ({ id: b.id, name: b.name }))
+      .sort((a, b) => a.name.localeCompare(b.name));
   }
 
   async get(userId: string): Promise<GatewaySettingsView> {
