@@ -5,6 +5,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { findOnPath, rootMounts } from './process-sandbox.js';
 
 /**
  * How a generated MCP server is started: the code a model wrote is confined twice.
@@ -94,36 +95,16 @@ let bwrapProbe: string | null | undefined;
 export function networkIsolator(): string | null {
   if (bwrapProbe !== undefined) return bwrapProbe;
   bwrapProbe = null;
-  for (const dir of ['/usr/bin', '/bin', '/usr/local/bin']) {
-    const bwrap = path.join(dir, 'bwrap');
-    if (!fs.existsSync(bwrap)) continue;
-    const probe = spawnSync(bwrap, [...bwrapArgs(), process.execPath, '-e', '0'], { timeout: 10_000, stdio: 'ignore' });
-    if (probe.status === 0) bwrapProbe = bwrap;
-    break;
-  }
+  const bwrap = findOnPath('bwrap');
+  if (!bwrap) return bwrapProbe;
+  const probe = spawnSync(bwrap, [...bwrapArgs(), process.execPath, '-e', '0'], { timeout: 10_000, stdio: 'ignore' });
+  if (probe.status === 0) bwrapProbe = bwrap;
   return bwrapProbe;
 }
 
 /** The probe's jail: the smallest one that proves bubblewrap can unshare every namespace here. */
 function bwrapArgs(): string[] {
   return ['--unshare-all', '--die-with-parent', '--new-session', ...rootMounts(), '--proc', '/proc', '--dev', '/dev', '--'];
-}
-
-/** /usr read-only, and the merged-/usr links (or directories) beside it. */
-function rootMounts(): string[] {
-  const args = ['--ro-bind', '/usr', '/usr'];
-  for (const d of ['bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32']) {
-    const p = `/${d}`;
-    let st: fs.Stats;
-    try {
-      st = fs.lstatSync(p);
-    } catch {
-      continue;
-    }
-    if (st.isSymbolicLink()) args.push('--symlink', fs.readlinkSync(p), p);
-    else if (st.isDirectory()) args.push('--ro-bind', p, p);
-  }
-  return args;
 }
 
 /** Where node lives, bound read-only when it is outside /usr (nvm, a tarball install). */
@@ -160,8 +141,8 @@ export function generatedServerLaunch(folder: string, options: { entry?: string 
     path.join(own, options.entry ?? 'server.mjs'),
   ];
   const bwrap = networkIsolator();
-  const prlimit = ['/usr/bin/prlimit', '/bin/prlimit'].find((p) => fs.existsSync(p));
-  const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => fs.existsSync(p));
+  const prlimit = findOnPath('prlimit');
+  const setpriv = findOnPath('setpriv');
   const asRoot = process.getuid?.() === 0;
   if (!bwrap || !prlimit || (asRoot && !setpriv)) return { command: process.execPath, args: node, cwd: own, network: 'unrestricted' };
   // As root, bubblewrap mounts as root (the data directory is root's alone) and the server then

@@ -34,7 +34,8 @@ interface Tools {
   interpreters: Partial<Record<ScriptLanguage, string[]>>;
 }
 
-function findOnPath(name: string): string | undefined {
+/** A program's path in the system folders, or undefined (the sandboxes look only there, never on PATH). */
+export function findOnPath(name: string): string | undefined {
   for (const dir of ['/usr/bin', '/bin', '/usr/local/bin', '/usr/sbin']) {
     const p = path.join(dir, name);
     try {
@@ -48,7 +49,7 @@ function findOnPath(name: string): string | undefined {
 }
 
 /** Mounts of the root file system: /usr read-only, and the merged-/usr links or directories beside it. */
-function rootMounts(): string[] {
+export function rootMounts(): string[] {
   const args = ['--ro-bind', '/usr', '/usr'];
   for (const d of ['bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32']) {
     const p = `/${d}`;

@@ -6,7 +6,7 @@
  * dynamic client registration (RFC 7591), the connected-apps lists, and the hot-path check of an
  * access token on `/mcp/gateway`.
  *
- * Tokens are opaque random strings stored as SHA-256 hashes (docs/adr/0012-oauth-authorization-server.md
+ * Tokens are opaque random strings stored as SHA-256 hashes (docs/adr/0013-own-oauth-authorization-server.md
  * says why not JWTs): the check reads them from a small in-memory cache, and a revocation or a
  * deactivation is announced on the change bus so every instance drops them before its next request.
  * Codes, tokens and verifiers never reach a log line, an activity entry or an error message.
