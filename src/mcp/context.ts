@@ -102,6 +102,8 @@ export interface McpCaller {
   readonly endpoint: 'bundle' | 'gateway';
   readonly userId: string | null;
   readonly apiKeyId: string | null;
+  /** The OAuth client whose access token authenticated the caller, when one did. */
+  readonly oauthClientId: string | null;
 }
 
 /** A tool served by the gateway itself: `tools/call` of its name runs `call`. */

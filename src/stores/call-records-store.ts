@@ -25,6 +25,7 @@ const COLUMNS = [
   'status',
   'latency_ms',
   'error',
+  'oauth_client_id',
 ] as const;
 
 const INSERT_COLUMNS = COLUMNS.filter((c) => c !== 'id' && c !== 'call_id');
@@ -43,6 +44,7 @@ const RECORD_FIELDS = [
   'e->>9 as status',
   '(e->>10)::float8 as latency_ms',
   'e->>11 as error',
+  'e->>12 as oauth_client_id',
 ].join(', ');
 
 /** A record as the statement reads it: a JSON array, the columns in RECORD_FIELDS' order. */
@@ -60,6 +62,7 @@ export function recordRow(r: CallRecord): unknown[] {
     r.status,
     r.latency_ms,
     r.error,
+    r.oauth_client_id,
   ];
 }
 

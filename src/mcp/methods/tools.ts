@@ -128,6 +128,7 @@ export async function toolsCall(
       tool_name: target.upstreamName,
       user_id: ctx.caller.userId,
       api_key_id: ctx.caller.apiKeyId,
+      oauth_client_id: ctx.caller.oauthClientId,
       status,
       latency_ms: Math.round((performance.now() - started) * 1000) / 1000,
       error,

@@ -123,6 +123,7 @@ export class RequestDispatch {
         bundleId: caller.endpoint === 'bundle' ? origin?.target.scope : undefined,
         userId: caller.userId,
         apiKeyId: caller.apiKeyId,
+        oauthClientId: caller.oauthClientId,
         headers: origin?.req.headers,
       },
       () => this.serveOne(msg, view, caller, base, channel, controllers),
