@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: e24b1a0ba51c349bbb6d7a3daaf7279b44a0d9813104ac32aa0fdfdda69f04c9
+// openapi.yaml sha256: 5840e471448ef6fdae62a73ad61ab2e9715c1019cf8f3dfa0882f99699811182
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -4250,6 +4250,8 @@ export interface components {
             } | null;
             /** @description Enabled in the server's tool selection; disabled tools are offered nowhere. */
             enabled: boolean;
+            /** @description Client features the upstream lists this tool to only (it asks the client for them): the MCP endpoints hide the tool from a caller that did not declare them, and refuse a call of it (-32602; -32021 in 2026-07-28). Empty: listed to any client. Found by the capability probe after each catalog sync. */
+            client_capabilities: ("sampling" | "elicitation" | "roots")[];
             /** @description The upstream offered the tool at the last sync and the server is connected. */
             available: boolean;
             /** Format: date-time */

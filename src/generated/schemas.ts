@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: e24b1a0ba51c349bbb6d7a3daaf7279b44a0d9813104ac32aa0fdfdda69f04c9
+// openapi.yaml sha256: 5840e471448ef6fdae62a73ad61ab2e9715c1019cf8f3dfa0882f99699811182
 /**
  * JSON Schemas of contract components the server validates itself at run time (documents it
  * fetches), copied from openapi.yaml without their documentation keys. Their types are

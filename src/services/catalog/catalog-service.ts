@@ -1,3 +1,4 @@
+import { isFeatureList } from '../../domain/client-features.js';
 import { changedFields, type PinnedDefinition } from '../../domain/tool-pin.js';
 import { BadRequestError, NotFoundError } from '../../errors.js';
 import type { components } from '../../generated/openapi.js';
@@ -203,6 +204,7 @@ export class CatalogService {
       output_schema: row.output_schema,
       annotations: row.annotations,
       enabled: row.enabled,
+      client_capabilities: isFeatureList(row.client_capabilities) ? row.client_capabilities : [],
       available:
         row.available &&
         (row.skill_attachment_id

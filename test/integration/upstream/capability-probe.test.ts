@@ -19,7 +19,7 @@ function stdioSpec(id: string, command: string, args: string[], cwd?: string): U
     name: id,
     callTimeoutMs: 20000,
     healthCheckIntervalMs: 600000,
-    connection: { transport: 'stdio', command, args, env: {}, cwd },
+    connection: { transport: 'stdio', command, args, env: {}, cwd: cwd ?? null },
   };
 }
 

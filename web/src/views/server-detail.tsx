@@ -336,6 +336,14 @@ function ToolsTab(props: { serverId: string; version: string }) {
                         <th scope="row">
                           <code>{t.name}</code>
                           {t.title && <div class="muted small">{t.title}</div>}
+                          {t.client_capabilities.length > 0 && (
+                            <div
+                              class="muted small"
+                              title="The upstream lists this tool only to clients that declare these features; callers without them do not see it"
+                            >
+                              Only for clients with {t.client_capabilities.join(', ')}
+                            </div>
+                          )}
                         </th>
                         <td class="wrap">{t.description ? <div class="clamp-3">{t.description}</div> : <span class="muted">—</span>}</td>
                         <td>{t.available ? <Pill tone="ok">available</Pill> : <Pill tone="warn">unavailable</Pill>}</td>
