@@ -55,7 +55,15 @@ export interface UpstreamCallOptions {
    * Run the tool call as a task on the upstream when it offers task-augmented `tools/call` (the
    * gateway's own task for the call waits on it); otherwise the call runs as an ordinary one.
    */
-  asTask?: { readonly ttlMs: number };
+  asTask?: {
+    readonly ttlMs: number;
+    /**
+     * Called once the call has become a task: when the upstream created its task, or at once when
+     * the upstream runs the call as an ordinary one. What the upstream asks before then belongs to
+     * the request that made the call, not to the task.
+     */
+    readonly started?: () => void;
+  };
 }
 
 /**

@@ -49,6 +49,7 @@ async function callAsUpstreamTask(
   ttlMs: number,
   request: Parameters<Parameters<UpstreamConnection['run']>[2]>[1],
   meta: { progressToken: string } | undefined,
+  started: (() => void) | undefined,
 ): Promise<ToolCallResult> {
   const created = await client.request(
     { method: 'tools/call', params: { name: toolName, arguments: args, task: { ttl: ttlMs }, ...(meta ? { _meta: meta } : {}) } },
@@ -56,6 +57,7 @@ async function callAsUpstreamTask(
     request,
   );
   const { taskId } = created.task;
+  started?.();
   const cancel = () => {
     client.request({ method: 'tasks/cancel', params: { taskId } }, CancelTaskResultSchema, { timeout: 10_000 }).catch(() => undefined);
   };
@@ -308,7 +310,9 @@ export class UpstreamPool implements UpstreamCaller {
     return connection.run(`tools/call ${toolName}`, options, async (client, request, meta) => {
       const taskCalls = (client.getServerCapabilities()?.tasks as { requests?: { tools?: { call?: unknown } } } | undefined)?.requests
         ?.tools?.call;
-      return taskCalls ? callAsUpstreamTask(client, toolName, args, asTask.ttlMs, request, meta) : direct(client, request, meta);
+      if (taskCalls) return callAsUpstreamTask(client, toolName, args, asTask.ttlMs, request, meta, asTask.started);
+      asTask.started?.();
+      return direct(client, request, meta);
     });
   }
 

@@ -79,22 +79,70 @@ export function taskPlan(
   return { ttlMs: deps.tasks.ttlFor((requested as { ttl?: unknown }).ttl) };
 }
 
-/** Creates the task of a `tools/call` and answers its creation in the caller's revision. */
+type TaskRun = (
+  signal: AbortSignal,
+  ttlMs: number,
+  caller: DownstreamPeer | undefined,
+  /** The call has become a task (the upstream created its task, or runs the call as an ordinary one). */
+  started: () => void,
+) => Promise<ToolCallResult>;
+
+/**
+ * Creates the task of a `tools/call` and answers its creation in the caller's revision. A
+ * 2026-07-28 caller whose request runs in an input-required exchange (`ctx.downstream`) is
+ * answered once the call has become a task: an upstream that runs tasks may ask for input while
+ * it handles the task-augmented `tools/call`, before it creates its task; those questions reach
+ * the caller as input-required results (SEP-2322), and the `CreateTaskResult` answers the final
+ * round (the MRTR → tasks composition of SEP-2663). What the upstream asks once its task exists
+ * parks the gateway's task in `input_required` (answered with `tasks/update`).
+ */
 export function startToolTask(
   ctx: McpContext,
   deps: McpMethodDeps,
   toolName: string,
   ttlMs: number,
-  run: (signal: AbortSignal, ttlMs: number, caller: DownstreamPeer | undefined) => Promise<ToolCallResult>,
-): Record<string, unknown> {
+  run: TaskRun,
+): Record<string, unknown> | Promise<Record<string, unknown>> {
+  if (ctx.era === 'stateless' && ctx.downstream) return announcedWhenStarted(ctx, ctx.downstream, deps, toolName, ttlMs, run);
   // The upstream's requests for input park the task in input_required: a 2026-07-28 caller answers
   // them through tasks/get + tasks/update, a 2025-11-25 session through tasks/result (which puts
   // each request to it, related to the task, and relays the answer).
   const task = deps.tasks.create(ctx.taskOwner, toolName, ttlMs, (signal, created) =>
-    run(signal, ttlMs, deps.tasks.peer(created, ctx.clientCapabilities)),
+    run(signal, ttlMs, deps.tasks.peer(created, ctx.clientCapabilities), () => undefined),
   );
   if (ctx.era === 'stateless') return { resultType: 'task', ...statelessTask(task) };
   return { task: statefulTask(task) };
+}
+
+/** The 2026-07-28 task start of `startToolTask`: the exchange's rounds until the call is a task, then the task. */
+async function announcedWhenStarted(
+  ctx: McpContext,
+  exchange: DownstreamPeer,
+  deps: McpMethodDeps,
+  toolName: string,
+  ttlMs: number,
+  run: TaskRun,
+): Promise<Record<string, unknown>> {
+  let announced = false;
+  let started!: () => void;
+  const becameTask = new Promise<void>((resolve) => (started = resolve));
+  const task = deps.tasks.create(ctx.taskOwner, toolName, ttlMs, (signal, created) => {
+    const later = deps.tasks.peer(created, ctx.clientCapabilities);
+    const peer: DownstreamPeer = {
+      has: (capability) => (announced ? later : exchange).has(capability),
+      request: (method, params, requestSignal) => (announced ? later : exchange).request(method, params, requestSignal),
+      log: (params) => (announced ? later : exchange).log(params),
+      // The call keeps the upstream connection it starts on (the exchange's caller).
+      ...(exchange.affinity ? { affinity: () => exchange.affinity!() } : {}),
+    };
+    return run(signal, ttlMs, peer, () => {
+      announced = true;
+      started();
+    });
+  });
+  await Promise.race([becameTask, task.settled]);
+  announced = true;
+  return { resultType: 'task', ...statelessTask(task) };
 }
 
 /** A task as 2025-11-25 shows it. */

@@ -172,7 +172,7 @@ export async function toolsCall(
   if (plan !== 'sync') {
     // The task's call belongs to no request: nothing streams, the upstream's requests for input go
     // to the task (tasks/get, tasks/update), and the backstop is the task's TTL, not the call timeout.
-    return startToolTask(ctx, deps, tool.name, plan.ttlMs, (signal, ttlMs, caller) => {
+    return startToolTask(ctx, deps, tool.name, plan.ttlMs, (signal, ttlMs, caller, started) => {
       const detached: McpContext = {
         ...ctx,
         signal,
@@ -182,7 +182,7 @@ export async function toolsCall(
         streamIfSlow: () => undefined,
         downstream: caller,
       };
-      return invoke(tool, upstreamArgs, detached, { ...deps, callTimeoutMs: ttlMs }, record, { ttlMs });
+      return invoke(tool, upstreamArgs, detached, { ...deps, callTimeoutMs: ttlMs }, record, { ttlMs, started });
     });
   }
   if (ctx.progressToken !== undefined) ctx.openStream();
@@ -209,7 +209,7 @@ async function invoke(
   ctx: McpContext,
   deps: McpMethodDeps,
   record: (status: CallStatus, error: string | null) => void,
-  asTask?: { ttlMs: number },
+  asTask?: { ttlMs: number; started?: () => void },
 ): Promise<ToolCallResult> {
   try {
     const result = await callUpstream(
