@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: e24b1a0ba51c349bbb6d7a3daaf7279b44a0d9813104ac32aa0fdfdda69f04c9
+// openapi.yaml sha256: 103b562fca1fc02c3b7ff3cd5cb820ddc494b257a0dfd4daca2fd775f0537585
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */
@@ -85,6 +85,15 @@ export const OPERATIONS = [
   {"operationId":"getPolicyRule","method":"get","path":"/api/v1/policies/{rule_id}","tag":"policies","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"deletePolicyRule","method":"delete","path":"/api/v1/policies/{rule_id}","tag":"policies","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"updatePolicyRule","method":"patch","path":"/api/v1/policies/{rule_id}","tag":"policies","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"getGuardrailSettings","method":"get","path":"/api/v1/guardrails","tag":"guardrails","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"updateGuardrailSettings","method":"patch","path":"/api/v1/guardrails","tag":"guardrails","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"getBundleGuardrails","method":"get","path":"/api/v1/bundles/{bundle_id}/guardrails","tag":"guardrails","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"setBundleGuardrails","method":"put","path":"/api/v1/bundles/{bundle_id}/guardrails","tag":"guardrails","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"listInterceptors","method":"get","path":"/api/v1/interceptors","tag":"guardrails","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"createInterceptor","method":"post","path":"/api/v1/interceptors","tag":"guardrails","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"getInterceptor","method":"get","path":"/api/v1/interceptors/{interceptor_id}","tag":"guardrails","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"deleteInterceptor","method":"delete","path":"/api/v1/interceptors/{interceptor_id}","tag":"guardrails","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"updateInterceptor","method":"patch","path":"/api/v1/interceptors/{interceptor_id}","tag":"guardrails","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"listInvitations","method":"get","path":"/api/v1/invitations","tag":"invitations","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"createInvitation","method":"post","path":"/api/v1/invitations","tag":"invitations","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"revokeInvitation","method":"delete","path":"/api/v1/invitations/{invitation_id}","tag":"invitations","minRole":"admin","transport":"rest","specAddition":true},

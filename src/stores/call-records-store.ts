@@ -25,6 +25,8 @@ const COLUMNS = [
   'status',
   'latency_ms',
   'error',
+  'redactions',
+  'interceptions',
 ] as const;
 
 const INSERT_COLUMNS = COLUMNS.filter((c) => c !== 'id' && c !== 'call_id');
@@ -43,6 +45,8 @@ const RECORD_FIELDS = [
   'e->>9 as status',
   '(e->>10)::float8 as latency_ms',
   'e->>11 as error',
+  'coalesce((e->>12)::int, 0) as redactions',
+  "nullif(e->13, 'null'::jsonb) as interceptions",
 ].join(', ');
 
 /** A record as the statement reads it: a JSON array, the columns in RECORD_FIELDS' order. */
@@ -60,6 +64,8 @@ export function recordRow(r: CallRecord): unknown[] {
     r.status,
     r.latency_ms,
     r.error,
+    r.redactions ?? 0,
+    r.interceptions ?? null,
   ];
 }
 
