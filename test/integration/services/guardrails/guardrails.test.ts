@@ -24,7 +24,12 @@ const SECRET = 'interceptor-secret-0123456789';
 
 /** The fixture upstream, plus `leak`: a result holding an AWS key, as an upstream sends it (with its JSON text). */
 class LeakyUpstreams extends TestUpstreams {
-  override async callTool(serverId: string, toolName: string, args: Record<string, unknown>, options?: UpstreamCallOptions): Promise<ToolCallResult> {
+  override async callTool(
+    serverId: string,
+    toolName: string,
+    args: Record<string, unknown>,
+    options?: UpstreamCallOptions,
+  ): Promise<ToolCallResult> {
     if (toolName !== 'leak') return super.callTool(serverId, toolName, args, options);
     this.calls.push({ serverId, tool: toolName, args, aborted: false });
     const result = { content: [{ type: 'text', text: `credentials: ${AWS_KEY} (do not share)` }] };
@@ -207,7 +212,12 @@ describe('guardrails', function () {
           ['after', true],
         ]);
         const before = receiver.seen[0]!.body;
-        expect(before).to.deep.include({ endpoint: route, bundle_id: bundle.id, arguments: { q: 1 }, interceptor: { id: i.id, name: 'Audit' } });
+        expect(before).to.deep.include({
+          endpoint: route,
+          bundle_id: bundle.id,
+          arguments: { q: 1 },
+          interceptor: { id: i.id, name: 'Audit' },
+        });
         expect(before.tool).to.deep.equal({ name: 'echo', upstream_name: 'echo' });
         expect(receiver.seen[1]!.body.result).to.deep.include({ structuredContent: { args: { q: 1 } } });
         const record = await lastRecord('echo');
@@ -227,7 +237,11 @@ describe('guardrails', function () {
         const res = await call(url, 'echo', { env: 'prod' }, key);
         expect(res.error.code).to.equal(-32004);
         expect(res.error.message).to.include('No prod').and.include('production is off limits');
-        expect(res.error.data).to.deep.equal({ reason: 'interceptor_rejected', interceptor: { id: i.id, name: 'No prod' }, phase: 'before' });
+        expect(res.error.data).to.deep.equal({
+          reason: 'interceptor_rejected',
+          interceptor: { id: i.id, name: 'No prod' },
+          phase: 'before',
+        });
         expect(upstreams.calls.length).to.equal(calls);
         const record = await lastRecord('echo');
         expect(record.status).to.equal('denied');
@@ -344,14 +358,34 @@ describe('guardrails', function () {
       const created = await interceptor({ name: 'Filter', phases: ['before'], failure_mode: 'open', description: 'd' });
       const got = await admin.client.get(`/api/v1/interceptors/${created.id}`);
       expect(got.status).to.equal(200);
-      expect(got.body).to.deep.include({ name: 'Filter', timeout_ms: 5000, priority: 1000, enabled: true, bundles: [], phases: ['before'] });
+      expect(got.body).to.deep.include({
+        name: 'Filter',
+        timeout_ms: 5000,
+        priority: 1000,
+        enabled: true,
+        bundles: [],
+        phases: ['before'],
+      });
       expect(JSON.stringify(got.body)).to.not.include(SECRET);
-      const patched = await admin.client.patch(`/api/v1/interceptors/${created.id}`, { enabled: false, secret: 'another-secret-0123456789' });
+      const patched = await admin.client.patch(`/api/v1/interceptors/${created.id}`, {
+        enabled: false,
+        secret: 'another-secret-0123456789',
+      });
       expect(patched.status, patched.text).to.equal(200);
       expect(patched.body.enabled).to.equal(false);
       const sealed = await t.server.services.db.knex('guardrail_interceptors').where({ id: created.id }).first();
       expect(sealed.secret_sealed).to.not.include('another-secret');
-      expect((await admin.client.post('/api/v1/interceptors', { name: 'filter', url: hookUrl, secret: SECRET, phases: ['after'], failure_mode: 'open' })).status).to.equal(409);
+      expect(
+        (
+          await admin.client.post('/api/v1/interceptors', {
+            name: 'filter',
+            url: hookUrl,
+            secret: SECRET,
+            phases: ['after'],
+            failure_mode: 'open',
+          })
+        ).status,
+      ).to.equal(409);
       expect((await admin.client.delete(`/api/v1/interceptors/${created.id}`)).status).to.equal(204);
       expect((await admin.client.get(`/api/v1/interceptors/${created.id}`)).status).to.equal(404);
       const entries = await t.server.services.stores.activity.recent({ limit: 20, failedOnly: false });
@@ -389,7 +423,9 @@ describe('guardrails', function () {
     it('is for admins only', async () => {
       expect((await member.client.get('/api/v1/guardrails')).status).to.equal(403);
       expect((await member.client.get('/api/v1/interceptors')).status).to.equal(403);
-      expect((await member.client.put(`/api/v1/bundles/${bundle.id}/guardrails`, { redact_secrets: false, redact_pii: null })).status).to.equal(403);
+      expect(
+        (await member.client.put(`/api/v1/bundles/${bundle.id}/guardrails`, { redact_secrets: false, redact_pii: null })).status,
+      ).to.equal(403);
     });
   });
 });
