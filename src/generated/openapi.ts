@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 103b562fca1fc02c3b7ff3cd5cb820ddc494b257a0dfd4daca2fd775f0537585
+// openapi.yaml sha256: bec443bd90e3d96eb6de16fb3c46dad7d1e09d7536558412048b5e7e336ac16f
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -60,7 +60,7 @@ export interface paths {
          *
          *     - `toolgate_http_requests_total{route,method,status}` and `toolgate_http_request_duration_seconds{route}`: every HTTP request; `route` is the REST operationId (`getDashboard`, …), `mcp_bundle` / `mcp_gateway`, `unmatched` (404) or `other`, never a raw path; `status` is the class (`2xx`, `4xx`, …).
          *     - `toolgate_mcp_requests_total{endpoint,method,outcome}` and `toolgate_mcp_request_duration_seconds{endpoint,method}`: MCP requests by JSON-RPC method (a fixed list of MCP methods, plus `batch`, `stream`, `end_session`, `info`; any other method is counted as `other`).
-         *     - `toolgate_tool_calls_total{server_id,status}`, `toolgate_tool_call_errors_total{server_id}`, `toolgate_tool_call_duration_seconds{server_id}`: `tools/call` by upstream server id (never a tool name) and outcome (`ok`, `tool_error`, `error`, `timeout`, `cancelled`, `rejected`: refused by the gateway before the upstream was called, for example a pinned argument; `denied`: refused by a tool policy rule; neither counted in `toolgate_tool_call_errors_total`).
+         *     - `toolgate_tool_calls_total{server_id,status}`, `toolgate_tool_call_errors_total{server_id}`, `toolgate_tool_call_duration_seconds{server_id}`: `tools/call` by upstream server id (never a tool name) and outcome (`ok`, `tool_error`, `error`, `timeout`, `cancelled`, `rejected`: refused by the gateway before the upstream was called, for example a pinned argument; `denied`: refused by a tool policy rule or a guardrail interceptor; neither counted in `toolgate_tool_call_errors_total`).
          *     - `toolgate_upstream_up{server_id,status}`: 1 when an enabled upstream is connected, else 0.
          *     - `toolgate_mcp_sessions`: open MCP sessions. `toolgate_rate_limit_rejections_total{subject}`: 429 answers by budget (`api_key`, `session`, `address`). `toolgate_db_pool_connections{state}`: database pool connections (`used`, `free`) and waiting requests (`pending_acquire`, `pending_create`).
          *     - Process metrics of prom-client's default set, prefixed `toolgate_` (CPU, memory, event-loop lag, GC, handles).
@@ -2924,7 +2924,7 @@ export interface components {
             /**
              * @description Extra facts; never secrets, request bodies or tool arguments.
              *
-             *     Tool calls: `endpoint` (`bundle` or `gateway`), `call_status` (`ok`, `tool_error`, `error`, `timeout`, `cancelled`, `rejected`: the caller's mistake, refused before any upstream was called; `denied`: refused by a tool policy rule), `tool_name`, and where known `bundle_id`, `bundle_name`, `server_id`, `server_name`, `user_id`, `api_key_prefix`, `error` (the error message the caller received), `redactions` (how many values the guardrails redacted in its arguments and result, when any) and `interceptions` (each guardrail interceptor's decision, when one was asked: `interceptor_id`, `interceptor_name`, `phase` `before`/`after`, `outcome` `allow`, `reject`, `rewrite`, `failed_open` or `failed_closed`, and `detail`: the rejection's message or why it failed). A call an interceptor refused has `call_status: denied`.
+             *     Tool calls: `endpoint` (`bundle` or `gateway`), `call_status` (`ok`, `tool_error`, `error`, `timeout`, `cancelled`, `rejected`: the caller's mistake, refused before any upstream was called; `denied`: refused by a tool policy rule or a guardrail interceptor), `tool_name`, and where known `bundle_id`, `bundle_name`, `server_id`, `server_name`, `user_id`, `api_key_prefix`, `error` (the error message the caller received), `redactions` (how many values the guardrails redacted in its arguments and result, when any) and `interceptions` (each guardrail interceptor's decision, when one was asked: `interceptor_id`, `interceptor_name`, `phase` `before`/`after`, `outcome` `allow`, `reject`, `rewrite`, `failed_open` or `failed_closed`, and `detail`: the rejection's message or why it failed). A call an interceptor refused has `call_status: denied`.
              *     Admin actions: `target_type` (`server`, `bundle`, `api_key`, `user`, `invitation`, `settings`, `ai_provider`, `skill`, `generation_job`, …), `target_id`, and facts of the action (ids, names, counts, flags).
              */
             details: {

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 103b562fca1fc02c3b7ff3cd5cb820ddc494b257a0dfd4daca2fd775f0537585
+// openapi.yaml sha256: bec443bd90e3d96eb6de16fb3c46dad7d1e09d7536558412048b5e7e336ac16f
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */
