@@ -45,14 +45,19 @@ function result(bytes: number, withText: boolean, extra = ''): ToolCallResult {
   return withText ? withResultText(r, JSON.stringify(r)) : r;
 }
 
+/**
+ * Nanoseconds of this thread's CPU per call (user + system time, so a busy shared machine's waits
+ * for a core are not counted), the median of five runs of `n` calls.
+ */
 function nsPer(n: number, fn: () => unknown): number {
   let sink = 0;
   for (let i = 0; i < Math.min(n, 5_000); i++) sink += fn() ? 1 : 0; // warm-up
   const runs: number[] = [];
   for (let r = 0; r < 5; r++) {
-    const start = process.hrtime.bigint();
+    const start = process.cpuUsage();
     for (let i = 0; i < n; i++) sink += fn() ? 1 : 0;
-    runs.push(Number(process.hrtime.bigint() - start) / n);
+    const used = process.cpuUsage(start);
+    runs.push(((used.user + used.system) * 1000) / n);
   }
   if (sink === -1) console.log(sink);
   return runs.sort((a, b) => a - b)[2]!;
@@ -106,6 +111,6 @@ ns.stage_off = nsPer(N, () => {
 const at = new Date().toISOString();
 const file = writeResult('guardrails', at, { node: process.version, cpus: os.cpus().length, load: os.loadavg()[0] ?? 0, at, ns });
 const us = (x: number) => (x / 1000).toFixed(3);
-console.log(`| guardrail stage per call, no interceptor, secrets on (µs) | ≤ 5 µs |`);
+console.log(`| guardrail stage per call, no interceptor, secrets on (µs of CPU) | ≤ 5 µs |`);
 for (const [name, v] of Object.entries(ns)) console.log(`| ${name} | ${us(v)} |`);
 console.log(`load ${(os.loadavg()[0] ?? 0).toFixed(2)}; ${file}`);

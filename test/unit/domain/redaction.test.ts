@@ -42,6 +42,9 @@ describe('secret and personal-data redaction', () => {
       const r = secrets.redactText(text);
       expect(r.value).to.equal(`before [REDACTED:${kind}] after`);
       expect(r.count).to.equal(1);
+      // Alone, at the very start and end of the text, too.
+      expect(mayContainSecret(secret), 'alone').to.equal(true);
+      expect(secrets.redactText(secret).value).to.equal(`[REDACTED:${kind}]`);
     });
   }
 
