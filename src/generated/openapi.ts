@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: bec443bd90e3d96eb6de16fb3c46dad7d1e09d7536558412048b5e7e336ac16f
+// openapi.yaml sha256: 7b78180dc80c41893483d5e955e85a47726a27a301fe53b0f331b09a21d033a1
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -2893,7 +2893,7 @@ export interface components {
         /**
          * @description One activity feed entry.
          *
-         *     Admin actions: every state-changing administrative operation (servers, tool selection, bundles, API keys, users, invitations, auth settings and OAuth providers, general settings, gateway settings, AI providers, skills and their attachments, generation jobs) writes one entry in the same database transaction as its change, so an entry exists exactly when the change does. An operation that is refused (4xx) or whose transaction rolls back leaves **no** entry. `status: error` marks an action that was carried out but did not achieve its effect (e.g. `server.refresh` of a server that could not be reached). Actions are named `<resource>.<verb>`: `server.create|update|delete|enable|disable|refresh`, `server.tools.enable|disable`, `bundle.create|update|delete|regenerate_key`, `bundle.tools.add|remove|override|reorder`, `api_key.create|update|rotate|revoke`, `user.bootstrap|create|update|deactivate`, `invitation.create|revoke|accept`, `settings.auth.update`, `oauth_provider.create|update|delete`, `settings.general.update|reset`, `settings.gateway.update`, `ai_provider.create|update|delete|activate`, `skill.create|update|delete|import|attach|detach`.
+         *     Admin actions: every state-changing administrative operation (servers, tool selection, bundles, API keys, users, invitations, auth settings and OAuth providers, general settings, gateway settings, AI providers, skills and their attachments, generation jobs) writes one entry in the same database transaction as its change, so an entry exists exactly when the change does. An operation that is refused (4xx) or whose transaction rolls back leaves **no** entry. `status: error` marks an action that was carried out but did not achieve its effect (e.g. `server.refresh` of a server that could not be reached). Actions are named `<resource>.<verb>`: `server.create|update|delete|enable|disable|refresh`, `server.tools.enable|disable`, `bundle.create|update|delete|regenerate_key`, `bundle.tools.add|remove|override|reorder`, `api_key.create|update|rotate|revoke`, `user.bootstrap|create|update|deactivate`, `invitation.create|revoke|accept`, `settings.auth.update`, `oauth_provider.create|update|delete`, `settings.general.update|reset`, `settings.gateway.update`, `ai_provider.create|update|delete|activate`, `skill.create|update|delete|import|attach|detach`, `guardrails.update`, `bundle.guardrails.update`, `interceptor.create|update|delete`.
          */
         ActivityEntry: {
             /** Format: uuid */

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: bec443bd90e3d96eb6de16fb3c46dad7d1e09d7536558412048b5e7e336ac16f
+// openapi.yaml sha256: 7b78180dc80c41893483d5e955e85a47726a27a301fe53b0f331b09a21d033a1
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */
