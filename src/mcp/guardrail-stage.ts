@@ -155,7 +155,7 @@ export class GuardrailStage {
     };
     let answer: unknown;
     try {
-      answer = await this.post(interceptor, phase, call, payload);
+      answer = await this.postInTime(interceptor, phase, call, payload);
     } catch (err) {
       const reason = err instanceof Error ? failureReason(err) : 'it failed';
       this.deps.logger.warn({ interceptor: interceptor.id, phase, reason }, 'guardrail interceptor failed');
@@ -189,12 +189,32 @@ export class GuardrailStage {
     }
   }
 
+  /**
+   * The POST within the interceptor's timeout, all of it: the address check (a DNS lookup), the
+   * connection, the answer and its body.
+   */
+  private postInTime(
+    interceptor: Interceptor,
+    phase: InterceptorPhase,
+    call: GuardedCall,
+    payload: { arguments: Record<string, unknown>; result?: ToolCallResult },
+  ): Promise<unknown> {
+    const signal = AbortSignal.timeout(interceptor.timeoutMs);
+    const timedOut = new Promise<never>((_, reject) =>
+      signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }),
+    );
+    // Whichever settles first; the other is let go (its rejection handled).
+    timedOut.catch(() => undefined);
+    return Promise.race([this.post(interceptor, phase, call, payload, signal), timedOut]);
+  }
+
   /** The signed POST; resolves the parsed answer of a 2xx, throws otherwise. */
   private async post(
     interceptor: Interceptor,
     phase: InterceptorPhase,
     call: GuardedCall,
     payload: { arguments: Record<string, unknown>; result?: ToolCallResult },
+    signal: AbortSignal,
   ): Promise<unknown> {
     const body = JSON.stringify({
       phase,
@@ -217,7 +237,7 @@ export class GuardrailStage {
         [INTERCEPTOR_SIGNATURE_HEADER]: interceptorSignature(interceptor.secret, timestamp, body),
       },
       body,
-      signal: AbortSignal.timeout(interceptor.timeoutMs),
+      signal,
     });
     if (res.status < 200 || res.status > 299) {
       await res.body?.cancel();
