@@ -39,6 +39,7 @@ const batch = (): CallRecord[] =>
     tool_name: 'echo',
     user_id: ids.user,
     api_key_id: ids.key,
+    oauth_client_id: null,
     status: i % 50 === 0 ? 'tool_error' : 'ok',
     latency_ms: Math.round(Math.random() * 5000) / 1000,
     error: i % 50 === 0 ? 'the tool reported an error' : null,

@@ -120,6 +120,7 @@ async function run(target: 'pglite' | 'postgres') {
           tool_name: `tool_${i % 10}`,
           user_id: i % 3 ? null : userId,
           api_key_id: null,
+          oauth_client_id: null,
           status: random() < 0.97 ? 'ok' : statuses[1 + Math.floor(random() * 3)]!,
           latency_ms: latency,
           error: null,

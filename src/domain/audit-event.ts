@@ -16,6 +16,8 @@ export interface AuditEvent {
     readonly name: string | null;
     /** The API key used (its id, never the key), when one was. */
     readonly api_key_id: string | null;
+    /** The OAuth client (its client id) whose access token made the call, when one did. */
+    readonly oauth_client_id: string | null;
   };
   /** `tools/call`, or the activity's action (`bundle.create`, `api_key.rotate`, …). */
   readonly action: string;

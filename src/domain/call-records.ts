@@ -26,6 +26,8 @@ export interface CallRecord {
   tool_name: string;
   user_id: string | null;
   api_key_id: string | null;
+  /** The OAuth client whose access token made the call (its client id), when one did. */
+  oauth_client_id: string | null;
   status: CallStatus;
   latency_ms: number;
   error: string | null;

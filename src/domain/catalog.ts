@@ -5,6 +5,8 @@
  * so the hot path never waits on the database.
  */
 
+import type { ClientFeature } from './client-features.js';
+
 /** JSON Schema object as MCP carries it (`inputSchema`, `outputSchema`). */
 export type JsonSchemaObject = { type: 'object'; [key: string]: unknown };
 
@@ -35,6 +37,11 @@ export interface CatalogTool {
   readonly meta: Record<string, unknown> | null;
   /** `execution` of the upstream tool definition (`taskSupport`: whether it may run as a task). */
   readonly execution?: Record<string, unknown> | null;
+  /**
+   * The client features the upstream lists this tool to only (it asks the client for them):
+   * hidden from a caller that did not declare them. Absent: listed to any client.
+   */
+  readonly clientCapabilities?: readonly ClientFeature[];
   /** Admin's tool selection: disabled tools are served nowhere. */
   readonly enabled: boolean;
   /**

@@ -16,6 +16,8 @@ export interface Principal {
   readonly apiKeyId: string | null;
   /** The browser session used, when `via` is `cookie`; `oauth:<grant id>` when `via` is `oauth` (the rate-limit subject). */
   readonly sessionId?: string | null;
+  /** The OAuth client the access token was issued to, when `via` is `oauth` (the audit trail names it). */
+  readonly oauthClientId?: string | null;
   readonly scopes: readonly string[];
   /** Requests per minute this credential may make. */
   readonly rateLimitRpm: number;

@@ -27,7 +27,7 @@ export interface BundleEndpointDeps {
 }
 
 const BUNDLE_PATH = /^\/mcp\/bundle\/([^/]+)(\/info|\/sse|\/messages)?\/?$/;
-const BUNDLE_CALLER = { endpoint: 'bundle', userId: null, apiKeyId: null } as const;
+const BUNDLE_CALLER = { endpoint: 'bundle', userId: null, apiKeyId: null, oauthClientId: null } as const;
 
 /**
  * `/mcp/bundle/{bundle_key}`: one bundle on the MCP transport (the key in the path is the

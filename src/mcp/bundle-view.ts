@@ -1,6 +1,7 @@
 import type { LiveBundle } from '../live/bundles-registry.js';
 import { effectiveName, effectiveTool } from '../domain/bundle-tools.js';
 import type { CatalogView } from '../domain/catalog.js';
+import { featureMask } from '../domain/client-features.js';
 import { META_SERVER_INFO, RawResult, RpcCode, rpcError, type Era } from './protocol.js';
 import type { McpView } from './context.js';
 import type { DeniedTool, OfferedTool, UnavailableReason, UnavailableTool } from './view.js';
@@ -38,7 +39,11 @@ export class BundleView implements McpView {
   readonly serverIds: string[] = [];
   readonly title: string;
   readonly instructions: string | null;
+  /** What the offered tools need callers to have declared (mask; see McpView). */
+  readonly needs: number = 0;
   private pages = new Map<string, RawResult>();
+  /** This view as callers lacking some of `needs` see it, by the features they have (of `needs`). */
+  private readonly narrowed = new Map<number, BundleView>();
 
   constructor(
     readonly bundle: LiveBundle,
@@ -48,6 +53,8 @@ export class BundleView implements McpView {
     private readonly serverInfo: { name: string; version: string },
     /** The tool policy for this view's callers; absent: no policy (or the raw view the gateway composes). */
     readonly gate?: ToolGate,
+    /** The client features of the callers this view is for (mask); absent: every tool, whatever it needs. */
+    private readonly declared?: number,
   ) {
     this.title = `Toolgate bundle: ${bundle.name}`;
     this.instructions = bundle.description || null;
@@ -85,6 +92,22 @@ export class BundleView implements McpView {
         }
         continue;
       }
+      const needs = featureMask(tool.clientCapabilities);
+      if (declared !== undefined && (needs & ~declared) !== 0) {
+        // The upstream lists this tool only to clients with features this caller did not declare.
+        const name = effectiveName(tool.name, t.override);
+        if (!this.unavailable.has(name) && !this.denied.has(name))
+          this.unavailable.set(name, {
+            name,
+            bundleId: bundle.id,
+            toolId: tool.id,
+            serverId: tool.serverId,
+            upstreamName: tool.name,
+            reason: 'client_capability',
+            needs,
+          });
+        continue;
+      }
       const eff = effectiveTool(tool, t.override);
       if (this.byName.has(eff.name) || this.denied.has(eff.name)) continue;
       const raw: OfferedTool = {
@@ -95,6 +118,7 @@ export class BundleView implements McpView {
         upstreamName: tool.name,
         override: t.override,
         execution: tool.execution ?? null,
+        needs,
         wire: compact({
           name: eff.name,
           title: eff.title,
@@ -113,6 +137,7 @@ export class BundleView implements McpView {
       }
       this.tools.push(offered);
       this.byName.set(eff.name, offered);
+      this.needs |= needs;
       if (!servers.has(tool.serverId)) {
         servers.add(tool.serverId);
         this.serverIds.push(tool.serverId);
@@ -121,6 +146,17 @@ export class BundleView implements McpView {
     for (const name of this.byName.keys()) this.unavailable.delete(name);
     for (const name of this.byName.keys()) this.denied.delete(name);
     for (const name of this.denied.keys()) this.unavailable.delete(name);
+  }
+
+  forClient(declared: number): BundleView {
+    const has = declared & this.needs;
+    if (has === this.needs) return this;
+    let view = this.narrowed.get(has);
+    if (!view) {
+      view = new BundleView(this.bundle, this.catalogVersion, this.catalog, this.pageSize, this.serverInfo, this.gate, has);
+      this.narrowed.set(has, view);
+    }
+    return view;
   }
 
   /** One `tools/list` page, pre-serialised; an unknown cursor is -32602. */

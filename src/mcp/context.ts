@@ -85,6 +85,13 @@ export interface McpView {
   readonly builtins?: ReadonlyMap<string, BuiltinTool>;
   /** Tools the tool policy denies to this caller, by the name clients know (absent without a policy). */
   readonly denied?: ReadonlyMap<string, DeniedTool>;
+  /**
+   * The client features (mask) some offered tool needs the caller to have declared; 0 when no
+   * tool needs any (then `forClient` is this view for every caller).
+   */
+  readonly needs: number;
+  /** This view as a caller that declared the features `declared` (a mask) sees it: tools it lacks the features for are left out. */
+  forClient(declared: number): McpView;
   /** One `tools/list` page, pre-serialised; an unknown cursor is -32602. */
   toolsListPage(cursor: unknown, era: Era): RawResult;
   /** `resultType`, cache hints and server info of a 2026-07-28 list result. */
@@ -105,6 +112,8 @@ export interface McpCaller {
   readonly endpoint: 'bundle' | 'gateway';
   readonly userId: string | null;
   readonly apiKeyId: string | null;
+  /** The OAuth client whose access token authenticated the caller, when one did. */
+  readonly oauthClientId: string | null;
 }
 
 /** A tool served by the gateway itself: `tools/call` of its name runs `call`. */

@@ -337,7 +337,12 @@ export class GatewayEndpoint {
         'ratelimit-reset': String(err.retryAfterSeconds),
       });
     }
-    const caller = { endpoint: 'gateway' as const, userId: principal.userId, apiKeyId: principal.apiKeyId };
+    const caller = {
+      endpoint: 'gateway' as const,
+      userId: principal.userId,
+      apiKeyId: principal.apiKeyId,
+      oauthClientId: principal.oauthClientId ?? null,
+    };
     if (bundle) {
       const served = bundle;
       return {

@@ -132,10 +132,15 @@ export class GatewayView implements McpView {
   private readonly byDocument = new Map<string, OfferedTool>();
   private readonly listed: Record<string, unknown>[];
   private readonly pages = new Map<string, RawResult>();
+  /** What the reachable tools need callers to have declared (mask; see McpView). */
+  readonly needs: number = 0;
+  /** This view as callers lacking some of `needs` see it, by the features they have (of `needs`). */
+  private readonly narrowed = new Map<number, GatewayView>();
 
   constructor(private readonly input: GatewayViewInput) {
     if (input.mode === 'search_execute') {
       this.reachable = new GatewayView({ ...input, mode: 'direct' });
+      this.needs = this.reachable.needs;
       const builtins = [searchTool(this.reachable, input), executeTool(this.reachable)];
       this.builtins = new Map(builtins.map((b) => [b.name, b]));
       this.listed = builtins.map((b) => b.wire);
@@ -148,6 +153,7 @@ export class GatewayView implements McpView {
     const renames = disambiguate(
       input.bundles.map((v) => ({ id: v.bundle.id, name: v.bundle.name, names: new Set([...v.byName.keys(), ...v.unavailable.keys()]) })),
     );
+    let needs = 0;
     input.bundles.forEach((view, i) => {
       const rename = renames[i]!;
       for (const tool of view.tools) {
@@ -162,6 +168,7 @@ export class GatewayView implements McpView {
         }
         this.tools.push(offered);
         this.byName.set(name, offered);
+        needs |= offered.needs;
         const docId = toolDocumentId(tool.bundleId, tool.toolId);
         this.documentIds.add(docId);
         this.byDocument.set(docId, offered);
@@ -183,7 +190,20 @@ export class GatewayView implements McpView {
     });
     for (const name of this.byName.keys()) this.unavailable.delete(name);
     for (const name of this.byName.keys()) this.denied.delete(name);
+    this.needs = needs;
     this.listed = this.tools.map((t) => t.wire);
+  }
+
+  /** The view of the same selection compiled from each bundle's view for a caller with the features `declared`. */
+  forClient(declared: number): GatewayView {
+    const has = declared & this.needs;
+    if (has === this.needs) return this;
+    let view = this.narrowed.get(has);
+    if (!view) {
+      view = new GatewayView({ ...this.input, bundles: this.input.bundles.map((b) => b.forClient(has)) });
+      this.narrowed.set(has, view);
+    }
+    return view;
   }
 
   /** The offered tool behind a search document id, under its gateway name. */

@@ -17,6 +17,11 @@ export interface OfferedTool {
   readonly override: ToolOverride;
   /** `execution` as the upstream declares it (`taskSupport`: whether the tool may run as a task). */
   readonly execution: Record<string, unknown> | null;
+  /**
+   * The client features (a mask of src/domain/client-features.ts) the upstream lists this tool to
+   * only; 0: any client. A caller that did not declare them is served a view without it.
+   */
+  readonly needs: number;
   /** The MCP Tool object as `tools/list` shows it. */
   readonly wire: Record<string, unknown>;
   /**
@@ -49,9 +54,10 @@ export function policyTarget(tool: { serverId: string; upstreamName: string; bun
  * Why a tool of a bundle cannot be called right now although the bundle offers it: its server
  * is disabled, its server is not connected (down, connecting, failed), or its server is up but
  * no longer has the tool, or the upstream changed the tool's definition since an admin approved it
- * (withheld until the change is approved).
+ * (withheld until the change is approved), or the upstream lists the tool only to clients that
+ * declare a feature (sampling, elicitation, roots) this caller did not declare.
  */
-export type UnavailableReason = 'server_disabled' | 'server_unavailable' | 'tool_gone' | 'tool_changed';
+export type UnavailableReason = 'server_disabled' | 'server_unavailable' | 'tool_gone' | 'tool_changed' | 'client_capability';
 
 /** A tool that is left out of `tools/list` for now, under the name clients know. */
 export interface UnavailableTool {
@@ -61,4 +67,6 @@ export interface UnavailableTool {
   readonly serverId: string;
   readonly upstreamName: string;
   readonly reason: UnavailableReason;
+  /** `client_capability`: the features the tool needs (a mask). */
+  readonly needs?: number;
 }

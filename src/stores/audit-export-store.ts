@@ -43,7 +43,7 @@ export class AuditExportStore implements AuditEventSource {
         const rows = rowsOf<Record<string, unknown>>(
           await run(
             `select * from (
-               select c.audit_seq as seq, 'tool_call' as kind, c.occurred_at, c.user_id, u.email, u.name as user_name, c.api_key_id,
+               select c.audit_seq as seq, 'tool_call' as kind, c.occurred_at, c.user_id, u.email, u.name as user_name, c.api_key_id, c.oauth_client_id,
                       'tools/call' as action, 'tool' as target_type, c.tool_id::text as target_id, c.tool_name as target_name,
                       c.server_id::text as server_id, c.server_name, c.bundle_id::text as bundle_id, c.status as outcome,
                       c.endpoint, c.latency_ms, null::jsonb as details, c.redactions, c.interceptions
@@ -52,7 +52,7 @@ export class AuditExportStore implements AuditEventSource {
              ) calls
              union all
              select * from (
-               select a.audit_seq, 'activity', a.occurred_at, a.actor_id, u.email, coalesce(u.name, a.actor_name), null::uuid,
+               select a.audit_seq, 'activity', a.occurred_at, a.actor_id, u.email, coalesce(u.name, a.actor_name), null::uuid, null::text,
                       a.action, a.target_type, a.target_id, a.target_name, null::text, null::text, null::text, a.outcome,
                       null::text, null::float8, a.details, null::int, null::jsonb
                  from activity_log a left join users u on u.id = a.actor_id
@@ -93,7 +93,13 @@ function toEvent(r: Record<string, unknown>): AuditEvent {
     seq: Number(r.seq),
     kind: call ? 'tool_call' : 'activity',
     time: time.toISOString(),
-    actor: { user_id: str(r.user_id), email: str(r.email), name: str(r.user_name), api_key_id: str(r.api_key_id) },
+    actor: {
+      user_id: str(r.user_id),
+      email: str(r.email),
+      name: str(r.user_name),
+      api_key_id: str(r.api_key_id),
+      oauth_client_id: str(r.oauth_client_id),
+    },
     action: String(r.action),
     target: call
       ? {

@@ -25,6 +25,7 @@ const COLUMNS = [
   'status',
   'latency_ms',
   'error',
+  'oauth_client_id',
   'redactions',
   'interceptions',
 ] as const;
@@ -45,8 +46,9 @@ const RECORD_FIELDS = [
   'e->>9 as status',
   '(e->>10)::float8 as latency_ms',
   'e->>11 as error',
-  'coalesce((e->>12)::int, 0) as redactions',
-  "nullif(e->13, 'null'::jsonb) as interceptions",
+  'e->>12 as oauth_client_id',
+  'coalesce((e->>13)::int, 0) as redactions',
+  "nullif(e->14, 'null'::jsonb) as interceptions",
 ].join(', ');
 
 /** A record as the statement reads it: a JSON array, the columns in RECORD_FIELDS' order. */
@@ -64,6 +66,7 @@ export function recordRow(r: CallRecord): unknown[] {
     r.status,
     r.latency_ms,
     r.error,
+    r.oauth_client_id,
     r.redactions ?? 0,
     r.interceptions ?? null,
   ];

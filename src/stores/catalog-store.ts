@@ -15,6 +15,8 @@ export interface DbToolRow {
   meta: Record<string, unknown> | null;
   /** `execution` of the upstream tool definition (`taskSupport`), passed through. */
   execution: Record<string, unknown> | null;
+  /** Client features the upstream lists the tool to only (null: any client). */
+  client_capabilities: string[] | null;
   enabled: boolean;
   available: boolean;
   /** Set on script tools: the skill attachment that registered the tool. */
@@ -71,6 +73,7 @@ const TOOL_COLUMNS = [
   'annotations',
   'meta',
   'execution',
+  'client_capabilities',
   'enabled',
   'available',
   'skill_attachment_id',
@@ -104,8 +107,13 @@ const text = textWithoutNul;
 const schemaText = (v: Record<string, unknown> | null) => (v === null ? null : JSON.stringify(v));
 
 function toolFromDb(raw: Record<string, unknown>): DbToolRow {
-  const row = raw as unknown as DbToolRow & { input_schema: unknown; output_schema: unknown };
-  return { ...row, input_schema: parseSchema(row.input_schema) ?? {}, output_schema: parseSchema(row.output_schema) };
+  const row = raw as unknown as DbToolRow & { input_schema: unknown; output_schema: unknown; client_capabilities: unknown };
+  return {
+    ...row,
+    input_schema: parseSchema(row.input_schema) ?? {},
+    output_schema: parseSchema(row.output_schema),
+    client_capabilities: (parseSchema(row.client_capabilities) as string[] | null) ?? null,
+  };
 }
 
 function parseSchema(v: unknown): Record<string, unknown> | null {
@@ -128,6 +136,8 @@ export interface ToolUpsert {
   annotations: Record<string, unknown> | null;
   meta: Record<string, unknown> | null;
   execution: Record<string, unknown> | null;
+  /** Client features the upstream lists the tool to only (null or absent: any client). */
+  client_capabilities?: readonly string[] | null;
 }
 
 export type ResourceUpsert = Omit<DbResourceRow, 'id' | 'server_id' | 'created_at' | 'updated_at'>;
@@ -191,6 +201,7 @@ export class CatalogStore {
         annotations: json(tool.annotations),
         meta: json(tool.meta),
         execution: json(tool.execution),
+        client_capabilities: json(tool.client_capabilities?.length ? tool.client_capabilities : null),
         available: true,
       };
       const definition = { description: values.description, input_schema: tool.input_schema, annotations: tool.annotations };
@@ -222,6 +233,19 @@ export class CatalogStore {
     const gone = existing.filter((t) => !offered.has(t.name)).map((t) => t.id);
     if (gone.length)
       await this.db('mcp_tools').whereIn('id', gone).andWhere('available', true).update({ available: false, updated_at: this.db.fn.now() });
+  }
+
+  /**
+   * Sets what each of a server's upstream tools (by name) needs a client to declare before the
+   * upstream lists it: the features in `needs`, else nothing.
+   */
+  async setClientCapabilities(serverId: string, names: readonly string[], needs: ReadonlyMap<string, readonly string[]>): Promise<void> {
+    for (const name of names) {
+      const features = needs.get(name);
+      await this.db('mcp_tools')
+        .where({ server_id: serverId, name, skill_attachment_id: null })
+        .update({ client_capabilities: json(features?.length ? features : null) });
+    }
   }
 
   /** Pins the current definition of these tools (selected without a pin, or a change approved); returns the ids pinned. */

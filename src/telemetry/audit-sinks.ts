@@ -57,6 +57,7 @@ function logAttributes(e: AuditEvent): Record<string, string | number> {
   put('user.email', e.actor.email);
   put('user.name', e.actor.name);
   put('toolgate.api_key.id', e.actor.api_key_id);
+  put('toolgate.oauth_client.id', e.actor.oauth_client_id);
   put('toolgate.target.type', e.target.type);
   put('toolgate.target.id', e.target.id);
   put('toolgate.target.name', e.target.name);

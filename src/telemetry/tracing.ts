@@ -167,6 +167,7 @@ export interface McpRequestInfo {
   readonly bundleId: string | undefined;
   readonly userId: string | null;
   readonly apiKeyId: string | null;
+  readonly oauthClientId?: string | null;
   readonly headers: IncomingHttpHeaders | undefined;
 }
 
@@ -204,6 +205,7 @@ export async function traceMcpRequest<T extends { errorCode?: number }>(info: Mc
   if (info.bundleId) attributes['toolgate.bundle.id'] = info.bundleId;
   if (info.userId) attributes['user.id'] = info.userId;
   if (info.apiKeyId) attributes['toolgate.api_key.id'] = info.apiKeyId;
+  if (info.oauthClientId) attributes['toolgate.oauth_client.id'] = info.oauthClientId;
   const parent = callerContext(meta, info.headers);
   const span = t.startSpan(target ? `${info.method} ${target}` : info.method, { kind: SpanKind.SERVER, attributes }, parent);
   try {

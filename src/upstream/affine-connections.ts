@@ -42,7 +42,7 @@ interface Entry {
 }
 
 /** A session-affine connection reports nothing to the catalog: the shared connection speaks for the server. */
-const SILENT: UpstreamEvents = { onConnected: () => undefined, onStateChange: () => undefined, onListChanged: () => undefined };
+export const SILENT: UpstreamEvents = { onConnected: () => undefined, onStateChange: () => undefined, onListChanged: () => undefined };
 
 /**
  * Session-affine upstream connections. Over stdio or the HTTP+SSE transport an upstream's

@@ -23,6 +23,8 @@ import {
 } from '../domain/upstream-call.js';
 import { withResultText } from '../domain/result-text.js';
 import { InvalidAnswerError, UpstreamAnswerError } from './upstream-errors.js';
+import { CapabilityProbe, listRawTools, readPages } from './capability-probe.js';
+import type { ClientFeature } from '../domain/client-features.js';
 import { AffineConnections, type AffineLease, type AffinityOptions, type AffinityStats } from './affine-connections.js';
 import {
   UpstreamConnection,
@@ -71,12 +73,6 @@ async function callAsUpstreamTask(
   }
 }
 
-/**
- * A `tools/list` page read without the SDK's result schema, which rebuilds every tool object and
- * so reorders the keys of its input schema: tools pass through as the upstream wrote them (key
- * order and JSON Schema 2020-12 keywords intact) and are checked by `isTool`.
- */
-const RAW_TOOLS_PAGE = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
 /**
  * A tools/call result as the gateway forwards it: content blocks with a type, everything else passed
  * through as the upstream sent it. The SDK's CallToolResultSchema re-validated every content block
@@ -135,9 +131,6 @@ export interface UpstreamListing {
 
 const IGNORE_EVENTS: UpstreamEvents = { onConnected: () => undefined, onStateChange: () => undefined, onListChanged: () => undefined };
 
-/** Upper bound on list pages read from one upstream (a defence against a server that pages forever). */
-const MAX_PAGES = 1000;
-
 /**
  * The shared pool of upstream MCP clients: one connection (one stdio process) per registered,
  * enabled server, used by every bundle and the gateway endpoint. Implements the catalog seam's
@@ -170,12 +163,15 @@ export class UpstreamPool implements UpstreamCaller {
 
   /** Session-affine connections of callers that declared client features (absent: every call shares). */
   private readonly affine: AffineConnections | undefined;
+  /** What each server's tools need a client to declare (found at catalog sync). */
+  private readonly probe: CapabilityProbe;
 
   constructor(options: UpstreamPoolOptions & { affinity?: AffinityOptions }, events: UpstreamEvents = IGNORE_EVENTS) {
     const { affinity, ...rest } = options;
     this.options = { ...rest, deadlines: this.deadlines };
     this.events = events;
     this.affine = affinity ? new AffineConnections(affinity, this.options) : undefined;
+    this.probe = new CapabilityProbe(this.options);
   }
 
   /** Session-affine connections per server (busy, idle), for /metrics. */
@@ -227,6 +223,7 @@ export class UpstreamPool implements UpstreamCaller {
         return;
       }
       this.connections.delete(spec.id);
+      this.probe.forget(spec.id);
       await Promise.all([existing.close(), this.affine?.closeServer(spec.id)]);
     }
     const connection = new UpstreamConnection(spec, this.options, this.relay);
@@ -240,6 +237,7 @@ export class UpstreamPool implements UpstreamCaller {
     const connection = this.connections.get(serverId);
     if (!connection) return;
     this.connections.delete(serverId);
+    this.probe.forget(serverId);
     await Promise.all([connection.close(), this.affine?.closeServer(serverId)]);
   }
 
@@ -267,7 +265,7 @@ export class UpstreamPool implements UpstreamCaller {
     this.closed = true;
     const all = [...this.connections.values()];
     this.connections.clear();
-    await Promise.all([...all.map((c) => c.close()), this.affine?.close()]);
+    await Promise.all([...all.map((c) => c.close()), this.affine?.close(), this.probe.close()]);
     this.deadlines.close();
   }
 
@@ -373,43 +371,46 @@ export class UpstreamPool implements UpstreamCaller {
     const connection = this.connection(serverId);
     return connection.run('catalog sync', options, async (client, request) => {
       const caps = client.getServerCapabilities() ?? {};
-      const pages = async <T>(fetch: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>) => {
-        const all: T[] = [];
-        let cursor: string | undefined;
-        for (let page = 0; page < MAX_PAGES; page += 1) {
-          const { items, nextCursor } = await fetch(cursor);
-          all.push(...items);
-          if (!nextCursor || nextCursor === cursor) break;
-          cursor = nextCursor;
-        }
-        return all;
-      };
       const params = (cursor: string | undefined) => (cursor ? { cursor } : {});
-      const tools = caps.tools
-        ? await pages(async (c) => {
-            const r = await client.request({ method: 'tools/list', params: params(c) }, RAW_TOOLS_PAGE, request);
-            return { items: r.tools.filter(isTool), nextCursor: r.nextCursor };
-          })
-        : [];
+      const tools = caps.tools ? (await listRawTools(client, request)).filter(isTool) : [];
       const resources = caps.resources
-        ? await pages(async (c) => {
+        ? await readPages(async (c) => {
             const r = await client.listResources(params(c), request);
             return { items: r.resources, nextCursor: r.nextCursor };
           })
         : [];
       const resourceTemplates = caps.resources
-        ? await pages(async (c) => {
+        ? await readPages(async (c) => {
             const r = await client.listResourceTemplates(params(c), request);
             return { items: r.resourceTemplates, nextCursor: r.nextCursor };
           }).catch(() => [] as ResourceTemplate[])
         : [];
       const prompts = caps.prompts
-        ? await pages(async (c) => {
+        ? await readPages(async (c) => {
             const r = await client.listPrompts(params(c), request);
             return { items: r.prompts, nextCursor: r.nextCursor };
           })
         : [];
       return { tools, resources, resourceTemplates, prompts };
     });
+  }
+
+  /**
+   * Which of a server's tools (upstream names) its upstream lists only to clients that declare
+   * sampling, elicitation or roots, and what each needs: probed over short-lived connections of
+   * their own (see CapabilityProbe), again only when the names change.
+   */
+  toolNeeds(
+    serverId: string,
+    toolNames: readonly string[],
+    options: UpstreamCallOptions = {},
+  ): Promise<ReadonlyMap<string, ClientFeature[]>> {
+    let connection: UpstreamConnection;
+    try {
+      connection = this.connection(serverId);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return this.probe.needs(connection.spec, toolNames, options.timeoutMs ?? connection.spec.callTimeoutMs);
   }
 }

@@ -127,6 +127,7 @@ export function syntheticRecords(input: {
       tool_name: `tool_${Math.floor(random() * 5)}`,
       user_id: null,
       api_key_id: null,
+      oauth_client_id: null,
       status: STATUSES[Math.floor(random() * STATUSES.length)]!,
       latency_ms: latency,
       error: null,

@@ -1,6 +1,7 @@
 import { ConcealedArgumentError, upstreamArguments } from '../../domain/bundle-tools.js';
 import { UpstreamError, type ToolCallResult } from '../../domain/upstream-call.js';
 import type { CallStatus } from '../../domain/call-records.js';
+import { featuresOf } from '../../domain/client-features.js';
 import { denialMessage, type DecidingRule } from '../../domain/tool-policy.js';
 import type { OfferedTool, UnavailableTool } from '../view.js';
 import type { McpContext, McpMethodDeps } from '../context.js';
@@ -73,6 +74,8 @@ function unavailableMessage(tool: UnavailableTool, serverName: string): string {
       return `Tool ${tool.name} is unavailable: upstream server ${serverName} no longer offers it`;
     case 'tool_changed':
       return `Tool ${tool.name} is unavailable: upstream server ${serverName} changed its definition, which awaits an administrator's approval`;
+    case 'client_capability':
+      return `Tool ${tool.name} needs a client that declares ${featuresOf(tool.needs ?? 0).join(', ')}; this client did not`;
     default:
       return `Upstream server ${serverName} of tool ${tool.name} is unavailable`;
   }
@@ -132,6 +135,7 @@ export async function toolsCall(
       tool_name: target.upstreamName,
       user_id: ctx.caller.userId,
       api_key_id: ctx.caller.apiKeyId,
+      oauth_client_id: ctx.caller.oauthClientId,
       status,
       latency_ms: Math.round((performance.now() - started) * 1000) / 1000,
       error,
@@ -141,7 +145,17 @@ export async function toolsCall(
 
   if (refused) throw policyDenial(refused.name, refused.rule, record);
   if (!tool) {
-    const message = unavailableMessage(target as UnavailableTool, ctx.view.serverName(target.serverId));
+    const unavailable = target as UnavailableTool;
+    const message = unavailableMessage(unavailable, ctx.view.serverName(target.serverId));
+    if (unavailable.reason === 'client_capability') {
+      // The caller's side: it did not declare what the upstream offers this tool for (-32021 in
+      // 2026-07-28, which names the missing capabilities; the older revisions have no such code).
+      record('rejected', message);
+      const required = Object.fromEntries(featuresOf(unavailable.needs ?? 0).map((f) => [f, {}]));
+      throw ctx.era === 'stateless'
+        ? rpcError(RpcCode.MissingClientCapability, message, { requiredCapabilities: required })
+        : rpcError(RpcCode.InvalidParams, message, { requiredCapabilities: required });
+    }
     record('error', message);
     throw rpcError(RpcCode.UpstreamUnavailable, message);
   }

@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JSONRPCRequest } from 'json-rpc-2.0';
+import { declaredMask } from '../../domain/client-features.js';
 import type { CallSignal } from '../../domain/upstream-call.js';
 import type { DeadlineWheel } from '../../lib/deadline-wheel.js';
 import { traceMcpRequest, tracingOn } from '../../telemetry/tracing.js';
@@ -123,6 +124,7 @@ export class RequestDispatch {
         bundleId: caller.endpoint === 'bundle' ? origin?.target.scope : undefined,
         userId: caller.userId,
         apiKeyId: caller.apiKeyId,
+        oauthClientId: caller.oauthClientId,
         headers: origin?.req.headers,
       },
       () => this.serveOne(msg, view, caller, base, channel, controllers),
@@ -154,8 +156,14 @@ export class RequestDispatch {
       owner: caller.userId ?? caller.apiKeyId ?? base.session?.credential ?? '',
       write,
     });
+    const clientCapabilities =
+      base.era === 'stateless'
+        ? (meta?.[META_CLIENT_CAPABILITIES] as Record<string, unknown> | undefined)
+        : base.session?.clientCapabilities;
     const ctx: McpContext = {
-      view,
+      // Tools an upstream lists only to clients with sampling, elicitation or roots are left out
+      // for a caller that did not declare them (one number compared when no tool needs any).
+      view: view.needs === 0 ? view : view.forClient(declaredMask(clientCapabilities)),
       caller,
       era: base.era,
       protocolVersion: base.protocolVersion,
@@ -165,10 +173,7 @@ export class RequestDispatch {
       signal: controller,
       notify: write,
       downstream,
-      clientCapabilities:
-        base.era === 'stateless'
-          ? (meta?.[META_CLIENT_CAPABILITIES] as Record<string, unknown> | undefined)
-          : base.session?.clientCapabilities,
+      clientCapabilities,
       taskOwner: base.session ? `${base.session.scope}\n${base.session.credential}` : (base.binding ?? ''),
       openStream: () => channel.openStream(),
       streamIfSlow: () => channel.streamIfSlow(),

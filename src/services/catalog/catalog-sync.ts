@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CatalogTool, JsonSchemaObject } from '../../domain/catalog.js';
+import { isFeatureList, type ClientFeature } from '../../domain/client-features.js';
 import { BUILTIN_SERVER_DEFAULTS, type ServerDefaults } from '../../domain/server-defaults.js';
 import { stdioLaunchAllowed } from '../../domain/stdio-commands.js';
 import type { SecretBox } from '../../lib/secret-box.js';
@@ -60,6 +61,8 @@ export class CatalogSync implements UpstreamEvents {
    */
   private readonly awaitingSync = new Set<string>();
   private closing = false;
+  /** The capability probe running (or queued) per server, after its last sync. */
+  private readonly probes = new Map<string, Promise<void>>();
 
   constructor(
     private readonly deps: {
@@ -127,7 +130,7 @@ export class CatalogSync implements UpstreamEvents {
     for (const t of this.syncTimers.values()) clearTimeout(t);
     this.syncTimers.clear();
     await this.deps.pool.close();
-    await Promise.allSettled([...this.pendingWrites, ...[...this.syncs.values()].map((s) => s.running)]);
+    await Promise.allSettled([...this.pendingWrites, ...[...this.syncs.values()].map((s) => s.running), ...this.probes.values()]);
   }
 
   // ---------------------------------------------------------------- what the registry tells it
@@ -304,10 +307,19 @@ export class CatalogSync implements UpstreamEvents {
     if (this.closing || !this.deps.pool.has(serverId)) return;
     const listing = await this.deps.pool.list(serverId, { timeoutMs: timeoutMs ?? this.deps.connectTimeoutMs });
     if (this.closing) return;
+    const tools = dedupeTools(listing.tools);
+    // What each tool needs a client to declare: as known so far (a new tool: nothing), until the
+    // probe after the sync says otherwise.
+    const needs = new Map(this.deps.catalog.toolsOfServer(serverId).map((t) => [t.name, t.clientCapabilities ?? null]));
     await this.deps.tx.transaction(async ({ catalog: store, servers }) => {
       // A server that accepts changes pins each new definition at once; otherwise a changed one waits for approval.
       const accept = (await servers.findById(serverId))?.tool_changes === 'accept';
-      await store.syncTools(serverId, dedupeTools(listing.tools).map(toolUpsert), randomUUID, accept);
+      await store.syncTools(
+        serverId,
+        tools.map((t) => ({ ...toolUpsert(t), client_capabilities: needs.get(t.name) ?? null })),
+        randomUUID,
+        accept,
+      );
       await store.syncResources(serverId, resourceUpserts(listing), randomUUID);
       await store.syncPrompts(serverId, listing.prompts.filter((p) => !p.name.includes('\0')).map(promptUpsert), randomUUID);
     });
@@ -321,6 +333,47 @@ export class CatalogSync implements UpstreamEvents {
       },
       'catalog synced',
     );
+    this.probeNeeds(
+      serverId,
+      tools.map((t) => t.name),
+      timeoutMs,
+    );
+  }
+
+  /**
+   * Finds out, after a sync, which of the server's tools the upstream lists only to clients that
+   * declare sampling, elicitation or roots (src/upstream/capability-probe.ts: short-lived
+   * connections of their own, started only when the tool names changed), and stores it when it
+   * differs from what the catalog holds. Off the sync's path, so a new tool is served at once;
+   * one probe per server at a time. A probe that fails is logged and changes nothing.
+   */
+  private probeNeeds(serverId: string, names: readonly string[], timeoutMs?: number): void {
+    const previous = this.probes.get(serverId) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      if (this.closing || !this.deps.pool.has(serverId)) return;
+      let needs: ReadonlyMap<string, ClientFeature[]>;
+      try {
+        needs = await this.deps.pool.toolNeeds(serverId, names, { timeoutMs: timeoutMs ?? this.deps.connectTimeoutMs });
+      } catch (err) {
+        if (!this.closing)
+          this.deps.logger.warn(
+            { serverId, reason: err instanceof Error ? err.message : String(err) },
+            'could not tell which tools need client capabilities',
+          );
+        return;
+      }
+      if (this.closing) return;
+      const stored = new Map(this.deps.catalog.toolsOfServer(serverId).map((t) => [t.name, t.clientCapabilities]));
+      const changed = names.filter((name) => stored.has(name) && !sameFeatures(stored.get(name), needs.get(name)));
+      if (changed.length === 0) return;
+      await this.deps.catalogStore.setClientCapabilities(serverId, changed, needs);
+      await this.reloadCatalog(serverId);
+    });
+    const settled = next.catch((err) => this.deps.logger.warn({ serverId, err }, 'could not store which tools need client capabilities'));
+    this.probes.set(serverId, settled);
+    void settled.finally(() => {
+      if (this.probes.get(serverId) === settled) this.probes.delete(serverId);
+    });
   }
 
   /**
@@ -372,6 +425,7 @@ export class CatalogSync implements UpstreamEvents {
         annotations: t.annotations,
         meta: t.meta,
         execution: t.execution ?? null,
+        ...(isFeatureList(t.client_capabilities) && t.client_capabilities.length > 0 ? { clientCapabilities: t.client_capabilities } : {}),
         enabled: t.enabled,
         // Offered at the last sync and on an enabled server; live connection is serverState().connected.
         available: t.available && row.enabled,
@@ -438,6 +492,11 @@ export class CatalogSync implements UpstreamEvents {
  * Tool names are unique per server: the first definition of a name wins. A name holding U+0000
  * cannot be stored nor sensibly called, so such a tool is left out.
  */
+/** Whether two lists of client features are the same (absent and empty alike). */
+function sameFeatures(a: readonly string[] | null | undefined, b: readonly string[] | null | undefined): boolean {
+  return (a ?? []).join() === (b ?? []).join();
+}
+
 function dedupeTools(tools: Tool[]): Tool[] {
   const seen = new Set<string>();
   return tools.filter((t) => (seen.has(t.name) || t.name.includes('\0') ? false : (seen.add(t.name), true)));

@@ -641,6 +641,7 @@ export class OAuthServerService implements OAuthServerApi {
         via: 'oauth' as const,
         apiKeyId: null,
         sessionId: `oauth:${grant.id}`,
+        oauthClientId: grant.client_id,
         scopes: Object.freeze(grant.scope.split(' ')),
         get rateLimitRpm() {
           return rpm();

@@ -99,6 +99,7 @@ describe('GET /ready when the database refuses writes for lack of disk space', f
         tool_name: 'disk_full_probe',
         user_id: null,
         api_key_id: null,
+        oauth_client_id: null,
         status: 'ok',
         latency_ms: 1,
         error: null,

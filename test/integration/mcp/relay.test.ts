@@ -324,9 +324,11 @@ describe('MCP features relayed through /mcp/bundle (sampling, elicitation, roots
       // The upstream itself was unsubscribed (no session holds the URI any more).
       expect(textOf(await client.callTool({ name: 'touch_resource', arguments: { uri } }))).to.equal(`not subscribed: ${uri}`);
       expect(otherUpdated).to.deep.equal([]);
-      let code: unknown;
-      await client.subscribeResource({ uri: 'test://nowhere' }).catch((e: { code?: unknown }) => (code = e.code));
-      expect(code).to.equal(-32002);
+      // An unknown URI: the resources specification's "resource not found", naming the URI.
+      let refusal: { code?: unknown; data?: unknown } = {};
+      await client.subscribeResource({ uri: 'test://nowhere' }).catch((e: { code?: unknown; data?: unknown }) => (refusal = e));
+      expect(refusal.code).to.equal(-32002);
+      expect(refusal.data).to.deep.equal({ uri: 'test://nowhere' });
       await client.close();
       await other.close();
     });

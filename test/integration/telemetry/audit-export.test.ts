@@ -10,6 +10,7 @@ import { AuditExportStore } from '../../../src/stores/audit-export-store.js';
 import { AuditExporter } from '../../../src/telemetry/audit-export.js';
 import { webhookSignature } from '../../../src/telemetry/audit-sinks.js';
 import { mcpFetch, modernRequest } from '../../helpers/mcp-http.js';
+import { authorizeAndApprove, pkcePair, REDIRECT_URI, registerClient, tokenRequest } from '../../helpers/oauth-client.js';
 import { OtlpReceiver } from '../../helpers/otlp-receiver.js';
 import { LOOPBACK_UPSTREAMS, startTestServer, TEST_DATABASE_URL, type TestServer } from '../../helpers/test-server.js';
 import { putFixtureServer, TestUpstreams } from '../../helpers/test-upstreams.js';
@@ -141,6 +142,50 @@ describe('Audit export', function () {
     expect(everything).not.to.include(ARGUMENT);
     expect(everything).not.to.include(t.ownerKey);
     expect(everything).not.to.include(SECRET);
+  });
+
+  it("names the OAuth client on a call made with an access token of Toolgate's authorization server", async () => {
+    const registered = await registerClient(t.url, { client_name: 'Audited agent' });
+    expect(registered.status).to.equal(201);
+    const clientId: string = registered.body.client_id;
+    const pkce = pkcePair();
+    const back = await authorizeAndApprove(t.url, t.owner, {
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: REDIRECT_URI,
+      code_challenge: pkce.challenge,
+      code_challenge_method: 'S256',
+      resource: endpoint,
+      state: 'audit',
+    });
+    const token = await tokenRequest(t.url, {
+      grant_type: 'authorization_code',
+      code: back.searchParams.get('code')!,
+      client_id: clientId,
+      redirect_uri: REDIRECT_URI,
+      code_verifier: pkce.verifier,
+      resource: endpoint,
+    });
+    expect(token.status).to.equal(200);
+    const { headers, body } = modernRequest('tools/call', { name: 'echo', arguments: { text: 'by-oauth' } });
+    const answer = await mcpFetch(endpoint, { body, headers: { ...headers, authorization: `Bearer ${token.body.access_token}` } });
+    expect(answer.status).to.equal(200);
+    await t.server.services.callRecorder.flush();
+    await t.server.services.auditExport.runOnce();
+
+    const calls = fs
+      .readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as AuditEvent)
+      .filter((e) => e.kind === 'tool_call');
+    const byToken = calls.at(-1)!;
+    expect(byToken.actor).to.include({ email: 'owner@example.com', api_key_id: null, oauth_client_id: clientId });
+    // Calls made with an API key name no client.
+    expect(calls[0]!.actor.oauth_client_id).to.equal(null);
+    const logged = receiver.logs.filter((l) => l.attributes['toolgate.audit.kind'] === 'tool_call').at(-1)!;
+    expect(logged.attributes['toolgate.oauth_client.id']).to.equal(clientId);
+    expect(fs.readFileSync(file, 'utf8')).not.to.include(token.body.access_token);
   });
 
   it('keeps events for a sink that is down, reports the backlog, and delivers them once it is back', async () => {

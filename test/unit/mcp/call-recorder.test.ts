@@ -16,6 +16,7 @@ function record(tool: string): CallRecord {
     tool_name: tool,
     user_id: null,
     api_key_id: null,
+    oauth_client_id: null,
     status: 'ok',
     latency_ms: 1,
     error: null,

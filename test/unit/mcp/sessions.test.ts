@@ -229,6 +229,7 @@ describe('call recorder', () => {
     tool_name: `t${n}`,
     user_id: null,
     api_key_id: null,
+    oauth_client_id: null,
     status: 'ok',
     latency_ms: 1,
     error: null,

@@ -11,7 +11,7 @@ const event = (seq: number): AuditEvent => ({
   seq,
   kind: 'activity',
   time: new Date(0).toISOString(),
-  actor: { user_id: null, email: null, name: null, api_key_id: null },
+  actor: { user_id: null, email: null, name: null, api_key_id: null, oauth_client_id: null },
   action: 'bundle.create',
   target: { type: 'bundle', id: String(seq), name: `b${seq}` },
   outcome: 'success',
