@@ -28,6 +28,9 @@ import { TeamMemberships } from './live/team-memberships.js';
 import { TeamsService } from './services/teams/teams-service.js';
 import { ToolPolicy } from './live/tool-policy.js';
 import { PolicyService } from './services/policy/policy-service.js';
+import { Guardrails } from './live/guardrails.js';
+import { GuardrailsService } from './services/guardrails/guardrails-service.js';
+import { GuardrailStage } from './mcp/guardrail-stage.js';
 import { Replication } from './live/replication.js';
 import { BundlesService } from './services/bundles/bundles-service.js';
 import { RegistryApiService } from './services/bundles/registry-api-service.js';
@@ -128,6 +131,10 @@ export interface Services {
   readonly toolPolicy: ToolPolicy;
   /** The tool policy rules (REST). */
   readonly policy: PolicyService;
+  /** The guardrails in memory (redaction settings, interceptors), as the MCP routes apply them. */
+  readonly liveGuardrails: Guardrails;
+  /** Guardrail settings and interceptors (REST). */
+  readonly guardrails: GuardrailsService;
 
   // The upstream side.
   /** The tool catalog the hot path reads (memory); written by the catalog sync. */
@@ -234,6 +241,7 @@ export async function openServices(
     await services.bundles.loadRegistry();
     await services.teams.reload();
     await services.policy.reload();
+    await services.guardrails.reload();
     await services.catalogSync.loadCatalog();
     await services.skillTools.load();
     return services;
@@ -335,6 +343,19 @@ function buildServices(input: {
     rules: stores.policyRules,
     teams: stores.teams,
     policy: toolPolicy,
+    bus,
+    clock,
+    activity: activityLog,
+    logger,
+  });
+  const liveGuardrails = new Guardrails();
+  const guardrails = new GuardrailsService({
+    tx,
+    store: stores.guardrails,
+    bundles: stores.bundles,
+    live: liveGuardrails,
+    secrets,
+    outbound: outboundPolicy,
     bus,
     clock,
     activity: activityLog,
@@ -619,6 +640,8 @@ function buildServices(input: {
     teamMemberships,
     toolPolicy,
     policy,
+    liveGuardrails,
+    guardrails,
     catalog,
     pool,
     upstreams: new ScriptToolRouter(scriptTools, sandbox, options.upstreams ?? pool),
@@ -728,6 +751,7 @@ export function composeMcp(services: Services, config: Config, logger: Logger, o
     upstreams: services.upstreams,
     recorder: services.callRecorder,
     logger,
+    guardrails: new GuardrailStage({ guardrails: services.liveGuardrails, fetch: services.outboundPolicy.fetch, logger }),
     config,
     version: VERSION,
     options: coreOptions,

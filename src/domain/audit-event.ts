@@ -38,6 +38,10 @@ export interface AuditEvent {
   /** Tool calls: the endpoint the call came through (`bundle`, `gateway`). */
   readonly endpoint?: string;
   readonly latency_ms?: number;
+  /** Tool calls: how many values the guardrails redacted in the call's arguments and result. */
+  readonly redactions?: number;
+  /** Tool calls: each guardrail interceptor's decision, when one was asked (never its message). */
+  readonly interceptions?: readonly { interceptor_id: string; interceptor_name: string; phase: string; outcome: string }[];
   /** Activity: the entry's facts (ids, names, counts, flags; the activity log never holds a secret there). */
   readonly details?: Readonly<Record<string, unknown>>;
 }

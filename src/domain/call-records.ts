@@ -1,3 +1,5 @@
+import type { Interception } from './guardrails.js';
+
 /**
  * Outcome of one `tools/call`. Every status but `ok` is a failed call; `rejected` is the caller's
  * mistake, refused by the gateway before any upstream was called (an argument the bundle pins or
@@ -29,6 +31,10 @@ export interface CallRecord {
   status: CallStatus;
   latency_ms: number;
   error: string | null;
+  /** Values the guardrails redacted in the call's arguments and result (absent: none). */
+  redactions?: number;
+  /** What the guardrail interceptors decided, in order (absent: none was asked). */
+  interceptions?: readonly Interception[] | undefined;
 }
 
 /** Where the call recorder writes its batches (the call-records store; tests supply fakes). */

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 5840e471448ef6fdae62a73ad61ab2e9715c1019cf8f3dfa0882f99699811182
+// openapi.yaml sha256: 6ccced556ee38dc4b22c3b6cd6ef5b418d07ef0b26ae1b1c2552c406f391b264
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */
@@ -85,6 +85,15 @@ export const OPERATIONS = [
   {"operationId":"getPolicyRule","method":"get","path":"/api/v1/policies/{rule_id}","tag":"policies","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"deletePolicyRule","method":"delete","path":"/api/v1/policies/{rule_id}","tag":"policies","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"updatePolicyRule","method":"patch","path":"/api/v1/policies/{rule_id}","tag":"policies","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"getGuardrailSettings","method":"get","path":"/api/v1/guardrails","tag":"guardrails","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"updateGuardrailSettings","method":"patch","path":"/api/v1/guardrails","tag":"guardrails","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"getBundleGuardrails","method":"get","path":"/api/v1/bundles/{bundle_id}/guardrails","tag":"guardrails","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"setBundleGuardrails","method":"put","path":"/api/v1/bundles/{bundle_id}/guardrails","tag":"guardrails","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"listInterceptors","method":"get","path":"/api/v1/interceptors","tag":"guardrails","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"createInterceptor","method":"post","path":"/api/v1/interceptors","tag":"guardrails","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"getInterceptor","method":"get","path":"/api/v1/interceptors/{interceptor_id}","tag":"guardrails","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"deleteInterceptor","method":"delete","path":"/api/v1/interceptors/{interceptor_id}","tag":"guardrails","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"updateInterceptor","method":"patch","path":"/api/v1/interceptors/{interceptor_id}","tag":"guardrails","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"listInvitations","method":"get","path":"/api/v1/invitations","tag":"invitations","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"createInvitation","method":"post","path":"/api/v1/invitations","tag":"invitations","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"revokeInvitation","method":"delete","path":"/api/v1/invitations/{invitation_id}","tag":"invitations","minRole":"admin","transport":"rest","specAddition":true},

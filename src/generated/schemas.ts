@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 5840e471448ef6fdae62a73ad61ab2e9715c1019cf8f3dfa0882f99699811182
+// openapi.yaml sha256: 6ccced556ee38dc4b22c3b6cd6ef5b418d07ef0b26ae1b1c2552c406f391b264
 /**
  * JSON Schemas of contract components the server validates itself at run time (documents it
  * fetches), copied from openapi.yaml without their documentation keys. Their types are

@@ -9,6 +9,7 @@ import { createBundlesHandlers } from './bundles.js';
 import { createUsersHandlers } from './users.js';
 import { createTeamsHandlers } from './teams.js';
 import { createPoliciesHandlers } from './policies.js';
+import { createGuardrailsHandlers } from './guardrails.js';
 import { createApiKeysHandlers } from './api-keys.js';
 import { createAuthHandlers } from './auth.js';
 import { createInvitationsHandlers } from './invitations.js';
@@ -33,6 +34,7 @@ export function createHandlers(deps: HandlerDeps): HandlerMap {
     ...createUsersHandlers(deps),
     ...createTeamsHandlers(deps),
     ...createPoliciesHandlers(deps),
+    ...createGuardrailsHandlers(deps),
     ...createApiKeysHandlers(deps),
     ...createAuthHandlers(deps),
     ...createInvitationsHandlers(deps),

@@ -7,6 +7,7 @@ import type { DeadlineWheel } from '../lib/deadline-wheel.js';
 import type { Logger } from '../logger.js';
 import type { CallSignal, DownstreamPeer, ToolCallResult, UpstreamCaller } from '../domain/upstream-call.js';
 import type { CallRecorder } from './call-recorder.js';
+import type { GuardrailStage } from './guardrail-stage.js';
 import type { ResourceSubscriptions } from './resource-subscriptions.js';
 import type { Era, RawResult } from './protocol.js';
 import type { Session } from './sessions.js';
@@ -57,6 +58,8 @@ export interface McpMethodDeps {
   readonly subscriptions: ResourceSubscriptions;
   /** The callers' tasks (MCP tasks). */
   readonly tasks: TaskRegistry;
+  /** Redaction and interceptors of tool calls (absent: none, as in tests that build the methods alone). */
+  readonly guardrails?: GuardrailStage;
 }
 
 /**

@@ -25,6 +25,8 @@ export type ChangeMessage =
   | { kind: 'teams'; from: string }
   /** The tool policy rules were written on instance `from`: the others re-read them. */
   | { kind: 'tool_policy'; from: string }
+  /** The guardrails (redaction settings, interceptors) were written on instance `from`: the others re-read them. */
+  | { kind: 'guardrails'; from: string }
   /** A server was written on instance `from`: the others reconnect (or drop) it and re-read its catalog. */
   | { kind: 'server'; serverId: string; from: string }
   /** A shared stateful MCP session ended (DELETE, idle, key change): every instance forgets it. */
@@ -48,6 +50,7 @@ const FIELDS: { readonly [K in ChangeKind]: readonly Exclude<keyof Extract<Chang
   bundle: ['bundleId', 'from'],
   teams: ['from'],
   tool_policy: ['from'],
+  guardrails: ['from'],
   server: ['serverId', 'from'],
   mcp_session_ended: ['sessionId'],
   oauth_grant: ['grantId'],

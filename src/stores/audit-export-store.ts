@@ -46,7 +46,7 @@ export class AuditExportStore implements AuditEventSource {
                select c.audit_seq as seq, 'tool_call' as kind, c.occurred_at, c.user_id, u.email, u.name as user_name, c.api_key_id, c.oauth_client_id,
                       'tools/call' as action, 'tool' as target_type, c.tool_id::text as target_id, c.tool_name as target_name,
                       c.server_id::text as server_id, c.server_name, c.bundle_id::text as bundle_id, c.status as outcome,
-                      c.endpoint, c.latency_ms, null::jsonb as details
+                      c.endpoint, c.latency_ms, null::jsonb as details, c.redactions, c.interceptions
                  from call_records c left join users u on u.id = c.user_id
                 where c.audit_seq > ? order by c.audit_seq limit ?
              ) calls
@@ -54,7 +54,7 @@ export class AuditExportStore implements AuditEventSource {
              select * from (
                select a.audit_seq, 'activity', a.occurred_at, a.actor_id, u.email, coalesce(u.name, a.actor_name), null::uuid, null::text,
                       a.action, a.target_type, a.target_id, a.target_name, null::text, null::text, null::text, a.outcome,
-                      null::text, null::float8, a.details
+                      null::text, null::float8, a.details, null::int, null::jsonb
                  from activity_log a left join users u on u.id = a.actor_id
                 where a.audit_seq > ? order by a.audit_seq limit ?
              ) entries
@@ -113,7 +113,25 @@ function toEvent(r: Record<string, unknown>): AuditEvent {
       : { type: str(r.target_type), id: str(r.target_id), name: str(r.target_name) },
     outcome: String(r.outcome),
     ...(call ? { endpoint: String(r.endpoint), latency_ms: Number(r.latency_ms) } : { details: detailsOf(r.details) }),
+    ...(call ? guardrailFacts(r) : {}),
   };
+}
+
+/**
+ * A call's guardrail facts: how many values were redacted, and each interceptor's decision
+ * (without its detail: a rejection's message may quote the call, and the export never does).
+ */
+function guardrailFacts(r: Record<string, unknown>): Pick<AuditEvent, 'redactions' | 'interceptions'> {
+  const parsed = typeof r.interceptions === 'string' ? (JSON.parse(r.interceptions) as unknown) : r.interceptions;
+  const interceptions = Array.isArray(parsed)
+    ? (parsed as Record<string, unknown>[]).map((i) => ({
+        interceptor_id: String(i.interceptor_id),
+        interceptor_name: String(i.interceptor_name),
+        phase: String(i.phase),
+        outcome: String(i.outcome),
+      }))
+    : [];
+  return { redactions: Number(r.redactions ?? 0), ...(interceptions.length ? { interceptions } : {}) };
 }
 
 /** The activity's facts (ids, names, counts, flags: the activity log keeps no secret in them). */

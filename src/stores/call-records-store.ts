@@ -26,6 +26,8 @@ const COLUMNS = [
   'latency_ms',
   'error',
   'oauth_client_id',
+  'redactions',
+  'interceptions',
 ] as const;
 
 const INSERT_COLUMNS = COLUMNS.filter((c) => c !== 'id' && c !== 'call_id');
@@ -45,6 +47,8 @@ const RECORD_FIELDS = [
   '(e->>10)::float8 as latency_ms',
   'e->>11 as error',
   'e->>12 as oauth_client_id',
+  'coalesce((e->>13)::int, 0) as redactions',
+  "nullif(e->14, 'null'::jsonb) as interceptions",
 ].join(', ');
 
 /** A record as the statement reads it: a JSON array, the columns in RECORD_FIELDS' order. */
@@ -63,6 +67,8 @@ export function recordRow(r: CallRecord): unknown[] {
     r.latency_ms,
     r.error,
     r.oauth_client_id,
+    r.redactions ?? 0,
+    r.interceptions ?? null,
   ];
 }
 

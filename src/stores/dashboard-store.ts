@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { CallStatus } from '../domain/call-records.js';
+import type { Interception } from '../domain/guardrails.js';
 
 /** Calls of one server over a window (from the rollups). */
 export interface ServerWindowRow {
@@ -36,6 +37,10 @@ export interface CallActivityRow {
   status: CallStatus;
   latency_ms: number;
   error: string | null;
+  /** Values the guardrails redacted in the call. */
+  redactions: number;
+  /** What guardrail interceptors decided (null: none was asked). */
+  interceptions: Interception[] | null;
 }
 
 /** Names of the users, bundles and keys a page of activity refers to. */
@@ -146,7 +151,7 @@ export class DashboardStore {
     const { rows } = (await this.db.raw(
       `select coalesce(json_agg(r order by r.occurred_at desc, r.call_id desc), '[]') as calls from (
          select call_id, occurred_at, endpoint, bundle_id, server_id, server_name, tool_name, user_id, api_key_id, status,
-                latency_ms, error
+                latency_ms, error, redactions, interceptions
          from call_records ${input.failedOnly ? "where status <> 'ok'" : ''}
          order by occurred_at desc, call_id desc limit :limit) r`,
       { limit: input.limit },
@@ -155,6 +160,8 @@ export class DashboardStore {
       ...r,
       occurred_at: new Date(r.occurred_at),
       latency_ms: Number(r.latency_ms),
+      redactions: Number(r.redactions ?? 0),
+      interceptions: r.interceptions ?? null,
     }));
   }
 

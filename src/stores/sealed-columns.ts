@@ -16,5 +16,6 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'bundles', id: 'id', column: 'key_sealed' },
   { table: 'ai_providers', id: 'id', column: 'api_key_sealed' },
   { table: 'general_settings', id: 'id', column: 'registry_token_sealed' },
+  { table: 'guardrail_interceptors', id: 'id', column: 'secret_sealed' },
   // Other features add their sealed columns below (AI provider keys, upstream secrets, bundle keys, registry tokens).
 ];

@@ -19,6 +19,7 @@ import { SessionsStore } from './sessions-store.js';
 import { SkillAttachmentsStore } from './skill-attachments-store.js';
 import { SkillsStore } from './skills-store.js';
 import { PolicyRulesStore } from './policy-rules-store.js';
+import { GuardrailsStore } from './guardrails-store.js';
 import { TeamsStore } from './teams-store.js';
 import { UsersStore } from './users-store.js';
 
@@ -42,6 +43,8 @@ export interface Stores {
   readonly teams: TeamsStore;
   /** The tool policy rules. */
   readonly policyRules: PolicyRulesStore;
+  /** Guardrails: redaction settings and interceptors. */
+  readonly guardrails: GuardrailsStore;
   readonly callRecords: CallRecordsStore;
   readonly sealedValues: SealedValuesStore;
   readonly aiProviders: AiProvidersStore;
@@ -75,6 +78,7 @@ export function createStores(db: Knex | Knex.Transaction): Stores {
     bundleShares: new BundleSharesStore(db),
     teams: new TeamsStore(db),
     policyRules: new PolicyRulesStore(db),
+    guardrails: new GuardrailsStore(db),
     callRecords: new CallRecordsStore(db),
     sealedValues: new SealedValuesStore(db),
     aiProviders: new AiProvidersStore(db),

@@ -66,6 +66,9 @@ function logAttributes(e: AuditEvent): Record<string, string | number> {
   put('toolgate.bundle.id', e.target.bundle_id);
   put('toolgate.endpoint', e.endpoint);
   put('toolgate.latency_ms', e.latency_ms);
+  if (e.redactions) a['toolgate.guardrails.redactions'] = e.redactions;
+  if (e.interceptions?.length)
+    a['toolgate.guardrails.interceptions'] = e.interceptions.map((i) => `${i.interceptor_name}:${i.phase}:${i.outcome}`).join(',');
   if (e.kind === 'tool_call' && e.target.name) a['gen_ai.tool.name'] = e.target.name;
   return a;
 }

@@ -222,6 +222,19 @@ describe('no secret leaks into responses or logs', function () {
     const regenerated = await owner.post(`/api/v1/bundles/${bundle.body.id}/regenerate-key`);
     seed(regenerated.body.bundle_key, recorded.length - 1);
 
+    // Guardrail interceptor signing secrets: created, refused (422), replaced, listed.
+    const hookSecret = canary('interceptor-secret');
+    const hookSecret2 = canary('interceptor-secret-2');
+    for (const x of [hookSecret, hookSecret2]) seed(x, -1);
+    const hook = { name: 'leak-hook', url: 'https://hooks.example.com/tg', secret: hookSecret, phases: ['before'], failure_mode: 'open' };
+    const createdHook = await owner.post('/api/v1/interceptors', hook);
+    expect(createdHook.status).to.equal(201);
+    expect((await owner.post('/api/v1/interceptors', { ...hook, name: 'leak-hook-2', url: 'http://10.0.0.1/x' })).status).to.equal(422);
+    expect((await owner.patch(`/api/v1/interceptors/${createdHook.body.id}`, { secret: hookSecret2 })).status).to.equal(200);
+    await owner.get('/api/v1/interceptors');
+    await owner.get(`/api/v1/interceptors/${createdHook.body.id}`);
+    expect((await owner.delete(`/api/v1/interceptors/${createdHook.body.id}`)).status).to.equal(204);
+
     // The activity feed of everything above (and the raw log table, as a response would carry it).
     for (const filter of ['all', 'admin', 'errors']) {
       const feed = await owner.get(`/api/v1/dashboard/activity?activity_filter=${filter}`);

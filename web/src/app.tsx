@@ -24,6 +24,7 @@ import { ServersView } from './views/servers.js';
 import { SkillsView } from './views/skills.js';
 import { TeamsView } from './views/teams.js';
 import { PoliciesView } from './views/policies.js';
+import { GuardrailsView } from './views/guardrails.js';
 import { ToolChangesView } from './views/tool-changes.js';
 import { UsersView } from './views/users.js';
 
@@ -154,6 +155,7 @@ const NAV: { group: string; items: NavItem[] }[] = [
       { href: '/users', label: 'Users & invitations', admin: true },
       { href: '/teams', label: 'Teams', admin: true },
       { href: '/policies', label: 'Tool policy', admin: true },
+      { href: '/guardrails', label: 'Guardrails', admin: true },
       { href: '/settings/auth', label: 'Sign-in & OAuth', admin: true },
     ],
   },
@@ -242,6 +244,7 @@ function Shell() {
           <Route path="/users" component={UsersView} />
           <Route path="/teams" component={TeamsView} />
           <Route path="/policies" component={PoliciesView} />
+          <Route path="/guardrails" component={GuardrailsView} />
           <Route path="/tool-changes" component={ToolChangesView} />
           <Route path="/settings/auth" component={AuthSettingsView} />
           <Route path="/settings/general" component={GeneralSettingsView} />

@@ -5,6 +5,8 @@ import { featuresOf } from '../../domain/client-features.js';
 import { denialMessage, type DecidingRule } from '../../domain/tool-policy.js';
 import type { OfferedTool, UnavailableTool } from '../view.js';
 import type { McpContext, McpMethodDeps } from '../context.js';
+import type { CallNotes, GuardedCall, GuardrailStage, InterceptorRefusal } from '../guardrail-stage.js';
+import type { GuardrailPlan } from '../../live/guardrails.js';
 import type { RawResult } from '../protocol.js';
 import { RpcCode, rpcError } from '../protocol.js';
 import { startToolTask, taskPlan, taskSupport } from './tasks.js';
@@ -120,6 +122,8 @@ export async function toolsCall(
   if (!target) throw rpcError(RpcCode.InvalidParams, `Unknown tool: ${name}`);
 
   const started = performance.now();
+  // What the guardrail stage did (redactions, interceptors' decisions), recorded with the call.
+  const notes: CallNotes = { redactions: 0, interceptions: undefined };
   const record = (status: CallStatus, error: string | null) =>
     deps.recorder.record({
       occurred_at: new Date(),
@@ -135,6 +139,8 @@ export async function toolsCall(
       status,
       latency_ms: Math.round((performance.now() - started) * 1000) / 1000,
       error,
+      redactions: notes.redactions,
+      interceptions: notes.interceptions,
     });
 
   if (refused) throw policyDenial(refused.name, refused.rule, record);
@@ -157,9 +163,24 @@ export async function toolsCall(
   const deniedBy = tool.guard?.(args);
   if (deniedBy) throw policyDenial(tool.name, deniedBy, record);
 
+  // Guardrails: the caller's arguments redacted and shown to the "before" interceptors (one stage for both routes).
+  const stage = deps.guardrails;
+  const plan = stage?.planFor(tool.bundleId);
+  let callerArgs = args;
+  let guarded: GuardedCall | undefined;
+  if (stage && plan) {
+    callerArgs = stage.redactArguments(plan, args, notes);
+    if (plan.before.length || plan.after.length) guarded = guardedCall(tool, ctx);
+    if (plan.before.length) {
+      const outcome = await stage.before(plan, guarded!, callerArgs, notes);
+      if ('refused' in outcome) throw interceptorRefusal(tool.name, outcome.refused, record);
+      callerArgs = outcome.args;
+    }
+  }
+
   let upstreamArgs: Record<string, unknown>;
   try {
-    upstreamArgs = upstreamArguments(tool.override, args);
+    upstreamArgs = upstreamArguments(tool.override, callerArgs);
   } catch (err) {
     if (!(err instanceof ConcealedArgumentError)) throw err;
     const message = concealedMessage(err, tool.name);
@@ -168,11 +189,12 @@ export async function toolsCall(
     return { content: [{ type: 'text', text: message }], isError: true };
   }
 
-  const plan = inline ? 'sync' : taskPlan(params, ctx, deps, tool.name, tool.execution);
-  if (plan !== 'sync') {
+  const guard: ResultGuard | undefined = stage && plan ? { stage, plan, call: guarded, args: callerArgs, notes } : undefined;
+  const runAs = inline ? 'sync' : taskPlan(params, ctx, deps, tool.name, tool.execution);
+  if (runAs !== 'sync') {
     // The task's call belongs to no request: nothing streams, the upstream's requests for input go
     // to the task (tasks/get, tasks/update), and the backstop is the task's TTL, not the call timeout.
-    return startToolTask(ctx, deps, tool.name, plan.ttlMs, (signal, ttlMs, caller, started) => {
+    return startToolTask(ctx, deps, tool.name, runAs.ttlMs, (signal, ttlMs, caller, started) => {
       const detached: McpContext = {
         ...ctx,
         signal,
@@ -182,13 +204,53 @@ export async function toolsCall(
         streamIfSlow: () => undefined,
         downstream: caller,
       };
-      return invoke(tool, upstreamArgs, detached, { ...deps, callTimeoutMs: ttlMs }, record, { ttlMs, started });
+      return invoke(tool, upstreamArgs, detached, { ...deps, callTimeoutMs: ttlMs }, record, { ttlMs, started }, guard);
     });
   }
   if (ctx.progressToken !== undefined) ctx.openStream();
   else ctx.streamIfSlow();
   const awaited = inline && taskSupport(tool.execution) === 'required' ? { ttlMs: deps.callTimeoutMs } : undefined;
-  return invoke(tool, upstreamArgs, ctx, deps, record, awaited);
+  return invoke(tool, upstreamArgs, ctx, deps, record, awaited, guard);
+}
+
+/** What the guardrail stage does to a call's result: its plan, the call, the caller's arguments, the notes. */
+interface ResultGuard {
+  readonly stage: GuardrailStage;
+  readonly plan: GuardrailPlan;
+  readonly call: GuardedCall | undefined;
+  readonly args: Record<string, unknown>;
+  readonly notes: CallNotes;
+}
+
+/** The call as interceptors are told of it. */
+function guardedCall(tool: OfferedTool, ctx: McpContext): GuardedCall {
+  return {
+    endpoint: ctx.caller.endpoint,
+    bundleId: tool.bundleId,
+    serverId: tool.serverId,
+    serverName: ctx.view.serverName(tool.serverId),
+    toolName: tool.name,
+    upstreamName: tool.upstreamName,
+    userId: ctx.caller.userId,
+  };
+}
+
+/**
+ * The JSON-RPC error of a call an interceptor refused (-32004, as for any refused access): it
+ * rejected the call (its message passed on), or it failed and fails closed. Recorded as denied,
+ * with the interceptor's decision in the record.
+ */
+function interceptorRefusal(name: string, refusal: InterceptorRefusal, record: (status: CallStatus, error: string | null) => void): Error {
+  const who = `interceptor "${refusal.interceptor.name}" (${refusal.interceptor.id})`;
+  const message = refusal.failed
+    ? `Tool ${name} is refused: ${who} failed (${refusal.message ?? 'no decision'}) and fails closed`
+    : `Tool ${name} is rejected by ${who}${refusal.message ? `: ${refusal.message}` : ''}`;
+  record('denied', message);
+  return rpcError(RpcCode.Forbidden, message, {
+    reason: refusal.failed ? 'interceptor_failed' : 'interceptor_rejected',
+    interceptor: { id: refusal.interceptor.id, name: refusal.interceptor.name },
+    phase: refusal.phase,
+  });
 }
 
 /**
@@ -210,17 +272,17 @@ async function invoke(
   deps: McpMethodDeps,
   record: (status: CallStatus, error: string | null) => void,
   asTask?: { ttlMs: number; started?: () => void },
+  guard?: ResultGuard,
 ): Promise<ToolCallResult> {
+  let result: ToolCallResult;
   try {
-    const result = await callUpstream(
+    result = await callUpstream(
       ctx,
       deps,
       (options) => deps.upstreams.callTool(tool.serverId, tool.upstreamName, upstreamArgs, asTask ? { ...options, asTask } : options),
       progressForwarder(ctx),
     );
     if (!isCallToolResult(result)) throw new UpstreamError('protocol', 'malformed tools/call result');
-    record(result.isError ? 'tool_error' : 'ok', result.isError ? 'the tool reported an error' : null);
-    return renamedErrorResult(result, tool.upstreamName, tool.name);
   } catch (err) {
     if (!(err instanceof UpstreamError)) {
       record('error', 'internal error');
@@ -231,4 +293,15 @@ async function invoke(
     record(failureStatus(err), rpc.message);
     throw rpc;
   }
+  if (guard) {
+    // Guardrails on the result: redacted, then shown to the "after" interceptors.
+    result = guard.stage.redactResult(guard.plan, result, guard.notes);
+    if (guard.plan.after.length) {
+      const outcome = await guard.stage.after(guard.plan, guard.call!, guard.args, result, guard.notes);
+      if ('refused' in outcome) throw interceptorRefusal(tool.name, outcome.refused, record);
+      result = outcome.result;
+    }
+  }
+  record(result.isError ? 'tool_error' : 'ok', result.isError ? 'the tool reported an error' : null);
+  return renamedErrorResult(result, tool.upstreamName, tool.name);
 }

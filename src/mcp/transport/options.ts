@@ -6,6 +6,7 @@ import type { Config } from '../../config.js';
 import type { UpstreamCaller } from '../../domain/upstream-call.js';
 import type { Logger } from '../../logger.js';
 import type { CallRecorder } from '../call-recorder.js';
+import type { GuardrailStage } from '../guardrail-stage.js';
 import type { SharedSessions } from '../sessions.js';
 
 /** Tunables of the MCP endpoints (defaults suit production; tests shorten them). */
@@ -30,6 +31,8 @@ export interface McpTransportDeps {
   upstreams: UpstreamCaller;
   recorder: CallRecorder;
   logger: Logger;
+  /** Redaction and interceptors of tool calls (absent: none). */
+  guardrails?: GuardrailStage;
   config: Pick<Config, 'allowedOrigins' | 'publicUrl' | 'bodyLimitBytes' | 'host'> & Partial<Pick<Config, 'mcpMaxSessionsPerKey'>>;
   version: string;
   /** Where stateful sessions are shared with the other instances (Redis); absent: this instance only. */

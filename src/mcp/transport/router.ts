@@ -101,6 +101,7 @@ export class McpTransport {
         serverInfo: this.serverInfo,
         subscriptions: this.subscriptions,
         tasks: this.tasks,
+        ...(deps.guardrails ? { guardrails: deps.guardrails } : {}),
       }),
       sessions: this.sessions,
       inFlight: this.inFlight,

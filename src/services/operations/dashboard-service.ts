@@ -211,6 +211,8 @@ export function callEntry(r: CallActivityRow, names: ActivityNames): ActivityEnt
   if (r.user_id) details.user_id = r.user_id;
   if (keyPrefix) details.api_key_prefix = keyPrefix;
   if (r.error) details.error = r.error;
+  if (r.redactions) details.redactions = r.redactions;
+  if (r.interceptions?.length) details.interceptions = r.interceptions;
   return {
     id: r.call_id,
     kind: ok ? 'tool_call' : 'error',

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { CATCH_UP_MS } from '../../../src/redis/change-bus.js';
 import { ApiClient } from '../../helpers/api-client.js';
@@ -31,7 +32,13 @@ describe('two instances with Redis', function () {
     const redis = new URL(REDIS_URL);
     proxy = await new FaultProxy(redis.hostname, Number(redis.port || 6379)).start();
     const schema = `tg_multi_${process.pid}_${Date.now() % 100000}`;
-    const env = { DATABASE_URL: PG_URL, TOOLGATE_DB_SCHEMA: schema, REDIS_URL: `redis://127.0.0.1:${proxy.port}` };
+    // One master key for both, as several instances sharing a database must have (sealed secrets are read on either).
+    const env = {
+      DATABASE_URL: PG_URL,
+      TOOLGATE_DB_SCHEMA: schema,
+      REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+      TOOLGATE_SECRET_KEY: randomBytes(32).toString('hex'),
+    };
     a = await startTestServer({ env });
     b = await startTestServer({ env, noBootstrap: true, keepData: true });
     for (const s of [a, b]) await (s.server.services.bus as unknown as { ready?: () => Promise<void> }).ready?.();
@@ -103,6 +110,28 @@ describe('two instances with Redis', function () {
     expect(b.server.services.toolPolicy.decide(null, target).rule).to.deep.equal({ id: rule.id, name: 'No drops' });
     expect((await admin.client.delete(`/api/v1/policies/${rule.id}`)).status).to.equal(204);
     await eventually(async () => b.server.services.toolPolicy.decide(null, target).allowed, 'rule gone on B');
+  });
+
+  it('guardrails written on one instance apply on the other at once', async () => {
+    const admin = await createUser(a, 'admin');
+    const bundleId = '00000000-0000-4000-8000-000000000002';
+    expect(b.server.services.liveGuardrails.planFor(bundleId).redactor?.options.pii).to.equal(false);
+    expect((await admin.client.patch('/api/v1/guardrails', { redact_pii: true })).status).to.equal(200);
+    await eventually(async () => b.server.services.liveGuardrails.planFor(bundleId).redactor?.options.pii === true, 'setting applied on B');
+    const created = await admin.client.post('/api/v1/interceptors', {
+      name: 'Shared',
+      url: 'https://hooks.example.com/toolgate',
+      secret: 'shared-secret-0123456789',
+      phases: ['before'],
+      failure_mode: 'open',
+    });
+    expect(created.status, created.text).to.equal(201);
+    await eventually(async () => b.server.services.liveGuardrails.planFor(bundleId).before.length === 1, 'interceptor applied on B');
+    // B opened the sealed secret with the shared master key.
+    expect(b.server.services.liveGuardrails.planFor(bundleId).before[0]!.secret).to.equal('shared-secret-0123456789');
+    expect((await admin.client.delete(`/api/v1/interceptors/${created.body.id}`)).status).to.equal(204);
+    expect((await admin.client.patch('/api/v1/guardrails', { redact_pii: false })).status).to.equal(200);
+    await eventually(async () => b.server.services.liveGuardrails.planFor(bundleId).before.length === 0, 'interceptor gone on B');
   });
 
   it('shares one rate limit: rpm requests across both instances, then 429 on either', async () => {

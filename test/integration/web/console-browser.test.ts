@@ -369,6 +369,7 @@ describe('web console in a browser', function () {
       ['/users', 'Users & invitations'],
       ['/teams', 'Teams'],
       ['/policies', 'Tool policy'],
+      ['/guardrails', 'Guardrails'],
       ['/tool-changes', 'Tool changes'],
       ['/settings/auth', 'Sign-in & OAuth'],
       ['/settings/general', 'General settings'],

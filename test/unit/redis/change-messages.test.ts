@@ -35,6 +35,7 @@ describe('change messages (src/redis/change-messages.ts)', () => {
       { kind: 'bundle', bundleId: 'b', from: 'i' },
       { kind: 'teams', from: 'i' },
       { kind: 'tool_policy', from: 'i' },
+      { kind: 'guardrails', from: 'i' },
       { kind: 'server', serverId: 's', from: 'i' },
       { kind: 'mcp_session_ended', sessionId: 's' },
       { kind: 'oauth_grant', grantId: 'g' },

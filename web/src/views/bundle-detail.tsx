@@ -25,6 +25,7 @@ import {
   useConfirm,
 } from '../ui/kit.js';
 import { BundleForm, knownEndpoints, rememberEndpoint } from './bundles.js';
+import { BundleGuardrails } from './guardrails.js';
 
 type Bundle = Schema<'MCPBundleDetailResponse'>;
 type BundleTool = Schema<'BundleTool'>;
@@ -233,6 +234,11 @@ export function BundleDetailView() {
             )}
           </Section>
           {isAdmin && <Sharing bundleId={b.id} />}
+          {isAdmin && (
+            <Section title="Guardrails">
+              <BundleGuardrails bundleId={b.id} />
+            </Section>
+          )}
           <Dialog title={`Edit ${b.name}`} open={editing} onClose={() => setEditing(false)}>
             <BundleForm
               bundle={b}
