@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: e24b1a0ba51c349bbb6d7a3daaf7279b44a0d9813104ac32aa0fdfdda69f04c9
+// openapi.yaml sha256: 9a887650519d1e55c8c0286c175a7e4d4226d0fc1057afb0642597e655b7c9ef
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -1408,6 +1408,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/servers/{server_id}/network": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Approve the network a sandboxed MCP server may reach
+         * @description Sets the `host:port` list the egress proxy lets this server reach, and answers a pending request (`network.requested_hosts` becomes null). A sandboxed server lives in a private network namespace whose only way out is Toolgate's egress proxy: a destination passes when it is on this list (`host` opens ports 80 and 443, `host:port` that port, `host:*` every port; IPv6 in brackets; CIDR ranges allowed) **and** the outbound-address policy allows its resolved address for that port (loopback, private and link-local addresses need `TOOLGATE_OUTBOUND_ALLOWLIST` too). An empty list refuses every destination. Only `sandboxed` stdio servers have a network list (else 409 `server_not_sandboxed`). A running server is restarted so the new list applies. Recorded in the activity log (`server.network_approve`).
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        put: operations["setServerNetwork"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/servers/{server_id}/tool-selection": {
         parameters: {
             query?: never;
@@ -2771,7 +2793,7 @@ export interface components {
         /**
          * @description One activity feed entry.
          *
-         *     Admin actions: every state-changing administrative operation (servers, tool selection, bundles, API keys, users, invitations, auth settings and OAuth providers, general settings, gateway settings, AI providers, skills and their attachments, generation jobs) writes one entry in the same database transaction as its change, so an entry exists exactly when the change does. An operation that is refused (4xx) or whose transaction rolls back leaves **no** entry. `status: error` marks an action that was carried out but did not achieve its effect (e.g. `server.refresh` of a server that could not be reached). Actions are named `<resource>.<verb>`: `server.create|update|delete|enable|disable|refresh`, `server.tools.enable|disable`, `bundle.create|update|delete|regenerate_key`, `bundle.tools.add|remove|override|reorder`, `api_key.create|update|rotate|revoke`, `user.bootstrap|create|update|deactivate`, `invitation.create|revoke|accept`, `settings.auth.update`, `oauth_provider.create|update|delete`, `settings.general.update|reset`, `settings.gateway.update`, `ai_provider.create|update|delete|activate`, `skill.create|update|delete|import|attach|detach`.
+         *     Admin actions: every state-changing administrative operation (servers, tool selection, bundles, API keys, users, invitations, auth settings and OAuth providers, general settings, gateway settings, AI providers, skills and their attachments, generation jobs) writes one entry in the same database transaction as its change, so an entry exists exactly when the change does. An operation that is refused (4xx) or whose transaction rolls back leaves **no** entry. `status: error` marks an action that was carried out but did not achieve its effect (e.g. `server.refresh` of a server that could not be reached). Actions are named `<resource>.<verb>`: `server.create|update|delete|enable|disable|refresh|network_request|network_approve`, `server.tools.enable|disable`, `bundle.create|update|delete|regenerate_key`, `bundle.tools.add|remove|override|reorder`, `api_key.create|update|rotate|revoke`, `user.bootstrap|create|update|deactivate`, `invitation.create|revoke|accept`, `settings.auth.update`, `oauth_provider.create|update|delete`, `settings.general.update|reset`, `settings.gateway.update`, `ai_provider.create|update|delete|activate`, `skill.create|update|delete|import|attach|detach`.
          */
         ActivityEntry: {
             /** Format: uuid */
@@ -4140,7 +4162,10 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             tool_changes: components["schemas"]["ToolChangesSetting"];
-            /** @description True when the caller is a member: the launch and connection details (`command`, `args`, `env`, `secret_env_keys`, `cwd`, `header_names`, and the query of `url`) are withheld and shown empty (`null`, `[]`, `{}`). Admins and owners see them (secret values never). */
+            /** @description stdio: the server runs in Toolgate's sandbox (own uid, minimal environment plus its own `env`/`secret_env`, no data directory or admin socket, a private network whose only way out is the egress proxy with the `network.approved_hosts` list, memory, CPU-time, process and file-size limits; see docs/security.md). Always false for streamable_http and sse. */
+            sandboxed: boolean;
+            network: components["schemas"]["ServerNetwork"];
+            /** @description True when the caller is a member: the launch and connection details (`command`, `args`, `env`, `secret_env_keys`, `cwd`, `header_names`, `network`, and the query of `url`) are withheld and shown empty (`null`, `[]`, `{}`). Admins and owners see them (secret values never). */
             redacted: boolean;
             /** Format: date-time */
             updated_at: string;
@@ -4192,6 +4217,8 @@ export interface components {
             tool_changes?: components["schemas"]["ToolChangesSetting"];
             /** @description Omitted: the server follows the general setting `health_check_interval_seconds`, also when it changes later. */
             health_check_interval_seconds?: number;
+            /** @description stdio: run the server in Toolgate's sandbox (see `MCPServer.sandboxed`); it then has no network until an admin approves a host list (`PUT /api/v1/servers/{server_id}/network`). Default `false` here: a command an admin registers is a program the admin chose, and many need the host's files, tools or network that the sandbox takes away. Generated servers and registry imports are registered sandboxed. Refused (422) when this host cannot run the sandbox (no bubblewrap). */
+            sandboxed?: boolean;
         };
         /** @description Partial update. The merged result must satisfy the transport rules of `MCPServerCreate` (else 422). Connection-relevant changes reconnect the server. Use enable/disable to change `enabled`. */
         MCPServerUpdate: {
@@ -4224,6 +4251,26 @@ export interface components {
             tool_changes?: components["schemas"]["ToolChangesSetting"];
             /** @description null: follow the general setting `health_check_interval_seconds` again. */
             health_check_interval_seconds?: number | null;
+            /** @description stdio only: run the server in Toolgate's sandbox, or not (422 with another transport, or when this host cannot run the sandbox). The server restarts. */
+            sandboxed?: boolean;
+        };
+        /** @description The network of a sandboxed server: what an admin approved, and what it asked for that awaits an answer. A generated server whose design needs the network asks for its hosts here; it gets no network until an admin approves a list. */
+        ServerNetwork: {
+            /**
+             * @description The `host`, `host:port` or `host:*` entries the egress proxy lets the server reach (each also under the outbound-address policy). Empty: no network.
+             * @example [
+             *       "api.github.com",
+             *       "search.internal.example:8443"
+             *     ]
+             */
+            approved_hosts: string[];
+            /** @description Hosts the server asked for (a generated server's design) that no admin has answered yet; null: nothing pending. */
+            requested_hosts: string[] | null;
+        };
+        /** @description The approved network list of a sandboxed server (replaces the list; empty refuses every destination). */
+        ServerNetworkUpdate: {
+            /** @description Entries as `TOOLGATE_OUTBOUND_ALLOWLIST` takes them: `host` (ports 80 and 443), `host:port`, `host:*`, an IP address or CIDR range with the same suffixes (IPv6 in brackets). An entry that is none of these answers 422 at its index. */
+            approved_hosts: string[];
         };
         /** @description A tool in the catalog. */
         CatalogTool: {
@@ -7855,6 +7902,45 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description No such server. */
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    setServerNetwork: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The MCP server id. */
+                server_id: components["parameters"]["ServerId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ServerNetworkUpdate"];
+            };
+        };
+        responses: {
+            /** @description The server with its new network list. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MCPServer"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such server. */
+            404: components["responses"]["NotFound"];
+            /** @description The server is not sandboxed (`server_not_sandboxed`): it has no private network to open. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationError"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];

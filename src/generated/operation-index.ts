@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: e24b1a0ba51c349bbb6d7a3daaf7279b44a0d9813104ac32aa0fdfdda69f04c9
+// openapi.yaml sha256: 9a887650519d1e55c8c0286c175a7e4d4226d0fc1057afb0642597e655b7c9ef
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */
@@ -101,6 +101,7 @@ export const OPERATIONS = [
   {"operationId":"listServerTools","method":"get","path":"/api/v1/servers/{server_id}/tools","tag":"servers","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"listServerResources","method":"get","path":"/api/v1/servers/{server_id}/resources","tag":"servers","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"listServerPrompts","method":"get","path":"/api/v1/servers/{server_id}/prompts","tag":"servers","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"setServerNetwork","method":"put","path":"/api/v1/servers/{server_id}/network","tag":"servers","minRole":"admin","transport":"rest","specAddition":false},
   {"operationId":"updateToolSelection","method":"patch","path":"/api/v1/servers/{server_id}/tool-selection","tag":"servers","minRole":"admin","transport":"rest","specAddition":false},
   {"operationId":"attachSkillToServer","method":"post","path":"/api/v1/servers/{server_id}/skills/{skill_id}/attach","tag":"servers","minRole":"admin","transport":"rest","specAddition":false},
   {"operationId":"detachSkillFromServer","method":"delete","path":"/api/v1/servers/{server_id}/skills/{skill_id}","tag":"servers","minRole":"admin","transport":"rest","specAddition":true},

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: e24b1a0ba51c349bbb6d7a3daaf7279b44a0d9813104ac32aa0fdfdda69f04c9
+// openapi.yaml sha256: 9a887650519d1e55c8c0286c175a7e4d4226d0fc1057afb0642597e655b7c9ef
 /**
  * JSON Schemas of contract components the server validates itself at run time (documents it
  * fetches), copied from openapi.yaml without their documentation keys. Their types are
@@ -289,6 +289,9 @@ export const ConfigDocumentSchema = {
             "type": "integer",
             "minimum": 10,
             "maximum": 86400
+          },
+          "sandboxed": {
+            "type": "boolean"
           }
         },
         "additionalProperties": false,
@@ -326,7 +329,10 @@ export const ConfigDocumentSchema = {
             "args": false,
             "env": false,
             "secret_env": false,
-            "cwd": false
+            "cwd": false,
+            "sandboxed": {
+              "const": false
+            }
           }
         }
       }

@@ -30,6 +30,8 @@ export interface GeneratedServerLaunch {
   cwd: string;
   /** How the server is confined: `bubblewrap` (the jail), `unrestricted` (no jail available: the permission model only). */
   network: 'bubblewrap' | 'unrestricted';
+  /** The environment to start `command` with (the jail's fixed variables; empty without a jail). */
+  env: Record<string, string>;
   /** The node command inside the jail (what a deployment registers with `sandboxed: true`). */
   inner: { command: string; args: string[] };
 }
@@ -162,7 +164,7 @@ export function generatedServerLaunch(
   ];
   const inner = { command: process.execPath, args: node };
   const tools = jailTools();
-  if (!tools) return { command: process.execPath, args: node, cwd: own, network: 'unrestricted', inner };
+  if (!tools) return { command: process.execPath, args: node, env: {}, cwd: own, network: 'unrestricted', inner };
   const jailed = jailCommand(generatedServerJail(own, inner, options), tools);
   return { ...jailed, cwd: own, network: 'bubblewrap', inner };
 }
@@ -206,7 +208,7 @@ export async function startGeneratedServer(
   launch: GeneratedServerLaunch,
   options: { timeoutMs: number; signal?: AbortSignal },
 ): Promise<GeneratedServerSession> {
-  const transport = new StdioClientTransport({ command: launch.command, args: launch.args, cwd: launch.cwd, env: {}, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: launch.command, args: launch.args, cwd: launch.cwd, env: launch.env, stderr: 'pipe' });
   let tail = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
     tail = (tail + chunk.toString('utf8')).slice(-STDERR_TAIL);

@@ -7,8 +7,8 @@ import { rootMounts } from './process-sandbox.js';
  * admin marks `sandboxed`): bubblewrap with the IPC, PID, network, UTS (and cgroup) namespaces
  * unshared; a read-only root of /usr alone plus the folders the process needs; its own folder
  * read-write; a private, size-limited /tmp as HOME; no data directory, master key or admin socket
- * (nothing is mounted that is not listed here); a fixed minimal environment plus the server's own
- * variables; `prlimit` limits on memory, CPU time, processes, file size and open files; and, when
+ * (nothing is mounted that is not listed here); a fixed minimal environment (PATH, HOME, LANG and,
+ * with network, the proxy variables) plus the server's own variables, which cannot replace them; `prlimit` limits on memory, CPU time, processes, file size and open files; and, when
  * Toolgate runs as root, an unprivileged uid of its own (bubblewrap builds the jail as root, then
  * `setpriv` drops to the uid, and every capability goes with the uid change).
  *
@@ -40,7 +40,7 @@ export const JAIL_LIMITS: JailLimits = {
   processes: 64,
   fileBytes: 64 * 1024 * 1024,
   openFiles: 256,
-  tmpBytes: 64 * 1024 * 1024,
+  tmpBytes: 256 * 1024 * 1024,
 };
 
 /** The port the forwarder listens on inside the jail (the sandbox's own loopback; nothing else is there). */
@@ -130,8 +130,23 @@ server.listen(Number(port), '127.0.0.1', () => {
 });
 `;
 
+/** Variables a spawner may add on its own (the MCP SDK's safe defaults): removed inside unless the jail sets them. */
+const SPAWNER_DEFAULTS = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
+
+/** How to start a jailed process: its command line, and the exact environment to start it with. */
+export interface JailCommand {
+  command: string;
+  args: string[];
+  /**
+   * The environment to spawn `command` with: the jail's fixed variables and the server's own. It
+   * travels through the process environment, never the command line (values may be secrets, and a
+   * command line is visible to every user of the host). Inside, the jail keeps exactly these.
+   */
+  env: Record<string, string>;
+}
+
 /** The command line (`prlimit … bwrap … -- [setpriv …] [forwarder] command`) that runs `spec` in the jail. */
-export function jailCommand(spec: JailSpec, tools: JailTools): { command: string; args: string[] } {
+export function jailCommand(spec: JailSpec, tools: JailTools): JailCommand {
   const limits = { ...JAIL_LIMITS, ...spec.limits };
   const asRoot = process.getuid?.() === 0;
   if (asRoot && !tools.setpriv) throw new Error('setpriv is needed to run a sandbox as root');
@@ -143,8 +158,11 @@ export function jailCommand(spec: JailSpec, tools: JailTools): { command: string
   const mounts: string[] = [];
   for (const dir of spec.readable) mounts.push(...reachable(dir), '--ro-bind', dir, dir);
   for (const dir of spec.writable) mounts.push(...reachable(dir), '--bind', dir, dir);
-  const env = { ...jailEnvironment(!!spec.egressSocket), ...spec.env };
-  const setenv = Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v]);
+  // The environment reaches prlimit and bubblewrap (root, outside the jail) too: no variable that
+  // steers the dynamic loader passes.
+  const own = Object.fromEntries(Object.entries(spec.env ?? {}).filter(([k]) => !k.startsWith('LD_') && k !== 'GCONV_PATH'));
+  const env = { ...own, ...jailEnvironment(!!spec.egressSocket) };
+  const unset = SPAWNER_DEFAULTS.filter((k) => !(k in env)).flatMap((k) => ['--unsetenv', k]);
   const jail = [
     ...namespaces,
     '--die-with-parent',
@@ -166,8 +184,7 @@ export function jailCommand(spec: JailSpec, tools: JailTools): { command: string
     ...(spec.egressSocket ? ['--dir', path.dirname(EGRESS_SOCKET), '--bind', spec.egressSocket, EGRESS_SOCKET] : []),
     '--chdir',
     spec.cwd,
-    '--clearenv',
-    ...setenv,
+    ...unset,
     ...(asRoot ? ['--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID'] : []),
     '--',
     ...(asRoot ? [tools.setpriv!, `--reuid=${spec.uid}`, `--regid=${spec.uid}`, '--clear-groups', '--'] : []),
@@ -186,7 +203,7 @@ export function jailCommand(spec: JailSpec, tools: JailTools): { command: string
     '--core=0',
     '--',
   ];
-  return { command: tools.prlimit, args: [...prlimit, tools.bwrap, ...jail] };
+  return { command: tools.prlimit, args: [...prlimit, tools.bwrap, ...jail], env };
 }
 
 /** CA certificates, read-only, so TLS through the egress proxy can verify the destination. */

@@ -378,6 +378,10 @@ export class ConfigDocumentService {
           id: randomUUID(),
           ...desired,
           ...toolChanges,
+          // Not in the document (yet): a server it creates runs as registered, with no network list.
+          sandboxed: false,
+          network_approved: [],
+          network_requested: null,
           secret_env_sealed: this.deps.servers.seal(secrets.secret_env),
           secret_env_keys: Object.keys(secrets.secret_env).sort(),
           headers_sealed: this.deps.servers.seal(secrets.headers),
