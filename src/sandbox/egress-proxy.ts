@@ -111,8 +111,7 @@ export class EgressProxy {
     const shown = `${host.includes(':') ? `[${host}]` : host}:${port}`;
     let why: string;
     try {
-      if (!new OutboundPolicy(approved()).isAllowListed(`http://${shown}/`))
-        why = `${shown} is not on this server's approved network list`;
+      if (!new OutboundPolicy(approved()).isAllowListed(`http://${shown}/`)) why = `${shown} is not on this server's approved network list`;
       else {
         const [address] = await this.options.policy.connectableAddresses(host, port);
         return { address: address! };
@@ -125,7 +124,13 @@ export class EgressProxy {
     return { refused: why };
   }
 
-  private async tunnel(name: string, approved: () => readonly string[], req: http.IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
+  private async tunnel(
+    name: string,
+    approved: () => readonly string[],
+    req: http.IncomingMessage,
+    client: Duplex,
+    head: Buffer,
+  ): Promise<void> {
     client.on('error', () => undefined);
     const target = parseAuthority(req.url ?? '');
     if (!target) return void client.end(statusLine(400, 'CONNECT needs host:port'));
@@ -149,7 +154,12 @@ export class EgressProxy {
     client.on('close', () => upstream.destroy());
   }
 
-  private async forward(name: string, approved: () => readonly string[], req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  private async forward(
+    name: string,
+    approved: () => readonly string[],
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+  ): Promise<void> {
     let url: URL;
     try {
       url = new URL(req.url ?? '');
@@ -171,7 +181,14 @@ export class EgressProxy {
     const headers: http.OutgoingHttpHeaders = {};
     for (const [k, v] of Object.entries(req.headers)) if (!HOP_HEADERS.has(k) && v !== undefined) headers[k] = v;
     headers.host = url.host;
-    const out = http.request({ host: found.address, port, method: req.method, path: `${url.pathname}${url.search}`, headers, setHost: false });
+    const out = http.request({
+      host: found.address,
+      port,
+      method: req.method,
+      path: `${url.pathname}${url.search}`,
+      headers,
+      setHost: false,
+    });
     out.setTimeout(this.options.connectTimeoutMs ?? 10_000, () => out.destroy(new Error('timeout')));
     out.on('response', (answer) => {
       out.setTimeout(0);

@@ -105,7 +105,18 @@ export function networkIsolator(): string | null {
 
 /** The probe's jail: the smallest one that proves bubblewrap can unshare every namespace here. */
 function bwrapArgs(): string[] {
-  return ['--unshare-all', '--die-with-parent', '--new-session', ...rootMounts(), ...nodeMounts(), '--proc', '/proc', '--dev', '/dev', '--'];
+  return [
+    '--unshare-all',
+    '--die-with-parent',
+    '--new-session',
+    ...rootMounts(),
+    ...nodeMounts(),
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--',
+  ];
 }
 
 /** The programs the jail needs, when this host has them all (bubblewrap working, prlimit, setpriv as root). */
@@ -208,7 +219,13 @@ export async function startGeneratedServer(
   launch: GeneratedServerLaunch,
   options: { timeoutMs: number; signal?: AbortSignal },
 ): Promise<GeneratedServerSession> {
-  const transport = new StdioClientTransport({ command: launch.command, args: launch.args, cwd: launch.cwd, env: launch.env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: launch.command,
+    args: launch.args,
+    cwd: launch.cwd,
+    env: launch.env,
+    stderr: 'pipe',
+  });
   let tail = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
     tail = (tail + chunk.toString('utf8')).slice(-STDERR_TAIL);

@@ -188,9 +188,7 @@ export function jailCommand(spec: JailSpec, tools: JailTools): JailCommand {
     ...(asRoot ? ['--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID'] : []),
     '--',
     ...(asRoot ? [tools.setpriv!, `--reuid=${spec.uid}`, `--regid=${spec.uid}`, '--clear-groups', '--'] : []),
-    ...(spec.egressSocket
-      ? [process.execPath, '--max-old-space-size=32', '-e', FORWARDER, '--', EGRESS_SOCKET, String(EGRESS_PORT)]
-      : []),
+    ...(spec.egressSocket ? [process.execPath, '--max-old-space-size=32', '-e', FORWARDER, '--', EGRESS_SOCKET, String(EGRESS_PORT)] : []),
     spec.command,
     ...spec.args,
   ];

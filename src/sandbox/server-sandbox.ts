@@ -62,7 +62,12 @@ export class ServerSandbox {
       spec = generatedServerJail(
         fs.realpathSync(server.cwd!),
         { command: server.command, args: server.args },
-        { uid, env: server.env, ...(egress ? { egressSocket: egress } : {}), ...(this.options.limits ? { limits: this.options.limits } : {}) },
+        {
+          uid,
+          env: server.env,
+          ...(egress ? { egressSocket: egress } : {}),
+          ...(this.options.limits ? { limits: this.options.limits } : {}),
+        },
       );
     } else {
       const readable = [...(egress ? egressReadable() : [])];

@@ -447,7 +447,8 @@ export class ServersService {
     const updated = await this.deps.tx.transaction(async (stores) => {
       const row = await stores.servers.findByIdForUpdate(id);
       if (!row) throw new NotFoundError('No such server', 'server_not_found');
-      if (!row.sandboxed) throw new ConflictError('This server is not sandboxed: it has no private network to open', 'server_not_sandboxed');
+      if (!row.sandboxed)
+        throw new ConflictError('This server is not sandboxed: it has no private network to open', 'server_not_sandboxed');
       const saved = (await stores.servers.update(id, { network_approved: [...new Set(approved)], network_requested: null }))!;
       await this.deps.activity.record(stores, {
         action: 'server.network_approve',

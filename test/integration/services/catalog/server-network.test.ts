@@ -9,7 +9,11 @@ import { EVERYTHING_BIN, fixtureStdio, register, waitConnected } from '../../../
 
 /** A plain-JavaScript stdio server that runs in the jail: its package folder is all it reads. */
 function sandboxableStdio(): { command: string; args: string[]; cwd: string } {
-  return { command: process.execPath, args: [fs.realpathSync(EVERYTHING_BIN), 'stdio'], cwd: fs.realpathSync(path.join(ROOT, 'node_modules')) };
+  return {
+    command: process.execPath,
+    args: [fs.realpathSync(EVERYTHING_BIN), 'stdio'],
+    cwd: fs.realpathSync(path.join(ROOT, 'node_modules')),
+  };
 }
 
 describe('Sandboxed stdio servers and their approved network (REST)', function () {
@@ -28,11 +32,21 @@ describe('Sandboxed stdio servers and their approved network (REST)', function (
     }[];
 
   it('registers an admin’s stdio server unsandboxed by default, and runs it sandboxed when asked', async () => {
-    const plain = await register(t.owner, { name: `plain-${randomUUID().slice(0, 8)}`, transport: 'stdio', ...fixtureStdio(), enabled: false });
+    const plain = await register(t.owner, {
+      name: `plain-${randomUUID().slice(0, 8)}`,
+      transport: 'stdio',
+      ...fixtureStdio(),
+      enabled: false,
+    });
     expect(plain.sandboxed).to.equal(false);
     expect(plain.network).to.deep.equal({ approved_hosts: [], requested_hosts: null });
 
-    const jailed = await register(t.owner, { name: `jailed-${randomUUID().slice(0, 8)}`, transport: 'stdio', ...sandboxableStdio(), sandboxed: true });
+    const jailed = await register(t.owner, {
+      name: `jailed-${randomUUID().slice(0, 8)}`,
+      transport: 'stdio',
+      ...sandboxableStdio(),
+      sandboxed: true,
+    });
     expect(jailed.sandboxed).to.equal(true);
     await waitConnected(t.owner, jailed.id);
     const tools = await t.owner.get(`/api/v1/servers/${jailed.id}/tools?page_size=100`);
@@ -83,7 +97,12 @@ describe('Sandboxed stdio servers and their approved network (REST)', function (
       expect(bad.status).to.equal(422);
       expect(bad.body.detail[0].loc).to.deep.equal(['body', 'approved_hosts', 1]);
 
-      const plain = await register(t.owner, { name: `plain-${randomUUID().slice(0, 8)}`, transport: 'stdio', ...fixtureStdio(), enabled: false });
+      const plain = await register(t.owner, {
+        name: `plain-${randomUUID().slice(0, 8)}`,
+        transport: 'stdio',
+        ...fixtureStdio(),
+        enabled: false,
+      });
       const refused = await t.owner.put(`/api/v1/servers/${plain.id}/network`, { approved_hosts: ['api.example.com'] });
       expect(refused.status).to.equal(409);
       expect(refused.body.code).to.equal('server_not_sandboxed');
