@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 9a887650519d1e55c8c0286c175a7e4d4226d0fc1057afb0642597e655b7c9ef
+// openapi.yaml sha256: aeca6865b15a5391e394ac4d31cfcf5d08ac0c189f2bed8ef5ec168a1d6c0cd2
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -3848,6 +3848,7 @@ export interface components {
             rate_limit_rpm: number | null;
             /** @description False once revoked or expired. */
             is_active: boolean;
+            state: components["schemas"]["ApiKeyState"];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -3861,6 +3862,11 @@ export interface components {
             last_used_at: string | null;
             last_used_ip: string | null;
         };
+        /**
+         * @description What became of a key: `active` (it works), `rotated` (replaced by a newer key; during a rotation's grace period it still works, and `is_active` stays true until the period ends), `revoked` (stopped by its owner or an admin), `expired` (its `expires_at` passed). A rotated key stays `rotated` after it stopped working.
+         * @enum {string}
+         */
+        ApiKeyState: "active" | "rotated" | "revoked" | "expired";
         /** @description An API key with its full value; returned only when the key is created (create, rotate). */
         ApiKeyWithSecret: {
             /** Format: uuid */
@@ -3878,6 +3884,7 @@ export interface components {
             rate_limit_rpm: number | null;
             /** @description False once revoked or expired. */
             is_active: boolean;
+            state: components["schemas"]["ApiKeyState"];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 9a887650519d1e55c8c0286c175a7e4d4226d0fc1057afb0642597e655b7c9ef
+// openapi.yaml sha256: aeca6865b15a5391e394ac4d31cfcf5d08ac0c189f2bed8ef5ec168a1d6c0cd2
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */

@@ -267,6 +267,9 @@ describe('web console in a browser', function () {
     await rotated.getByRole('button', { name: 'I have stored it' }).click();
     expect((await t.anon.as(first).get('/api/v1/users/me')).status).to.equal(200);
     expect((await t.anon.as(second).get('/api/v1/users/me')).status).to.equal(200);
+    // The old key says it was rotated (and still works for its grace period), not "revoked or expired".
+    await page.getByText('rotated (grace period)').waitFor();
+    expect(await page.getByText('revoked or expired').count()).to.equal(0);
     await screenshot('api-keys');
 
     await page.getByRole('button', { name: 'Revoke ci pipeline' }).first().click();
@@ -274,7 +277,11 @@ describe('web console in a browser', function () {
       .getByRole('dialog', { name: /Revoke ci pipeline/ })
       .getByRole('button', { name: 'Revoke key' })
       .click();
-    await waitFor('a key revoked', async () => (await page.getByText('revoked or expired').count()) >= 1);
+    await waitFor('a key revoked', async () => (await page.locator('td .pill', { hasText: /^revoked$/ }).count()) >= 1);
+    // Every row's Actions cell holds something: its actions, or a dash.
+    const cells = await page.locator('tbody td.row-actions').allInnerTexts();
+    expect(cells.length).to.be.greaterThan(1);
+    for (const text of cells) expect(text.trim()).to.not.equal('');
   });
 
   it('shows the call on the dashboard, refreshing without a reload (or says the dashboard is not available yet)', async () => {
