@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: aeca6865b15a5391e394ac4d31cfcf5d08ac0c189f2bed8ef5ec168a1d6c0cd2
+// openapi.yaml sha256: d3c2adf0a7ae2551dc6b7d42d52e66ba978f0fa62beb3d00e96c9634aaa7e468
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -4834,6 +4834,10 @@ export interface components {
             id: string | number | null;
             error: components["schemas"]["JSONRPCErrorObject"];
         };
+        /** @description The `data` of one event of an MCP event stream (Streamable HTTP, `event: message`): one JSON-RPC message. On a `POST` stream the last one is the response (a cancelled request's stream ends without one); a `GET` stream carries notifications and requests of the server. */
+        McpStreamEventData: components["schemas"]["JSONRPCMessage"];
+        /** @description The `data` of one event of a legacy HTTP+SSE (2024-11-05) stream: the first event, `event: endpoint`, carries the path to `POST` messages to (`…/messages?sessionId=<id>`); every later one, `event: message`, one JSON-RPC message. */
+        McpLegacySseEventData: string | components["schemas"]["JSONRPCMessage"];
         /** @description Any single JSON-RPC message. */
         JSONRPCMessage: components["schemas"]["JSONRPCRequest"] | components["schemas"]["JSONRPCNotification"] | components["schemas"]["JSONRPCResponse"] | components["schemas"]["JSONRPCError"];
         /** @description A JSON-RPC batch (protocol version 2025-03-26 only). */

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: aeca6865b15a5391e394ac4d31cfcf5d08ac0c189f2bed8ef5ec168a1d6c0cd2
+// openapi.yaml sha256: d3c2adf0a7ae2551dc6b7d42d52e66ba978f0fa62beb3d00e96c9634aaa7e468
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */
