@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../logger.js';
 import type { EgressProxy, EgressSocket } from './egress-proxy.js';
-import { egressReadable, generatedServerJail, generatedServerUid, jailTools } from './generated-server-sandbox.js';
+import { egressPreload, egressReadable, generatedServerJail, generatedServerUid, jailTools } from './generated-server-sandbox.js';
 import { jailCommand, type JailCommand, type JailLimits, type JailSpec, type JailTools } from './jail.js';
 
 /**
@@ -81,7 +81,8 @@ export class ServerSandbox {
         cwd: server.cwd ? path.resolve(server.cwd) : '/tmp',
         writable: [],
         readable: [...new Set(readable)],
-        env: server.env,
+        // Node 20's fetch ignores HTTP_PROXY: a preload sends it through the proxy (a server's own NODE_OPTIONS wins).
+        env: { ...(egress && egressPreload() ? { NODE_OPTIONS: egressPreload()! } : {}), ...server.env },
         uid,
         ...(egress ? { egressSocket: egress } : {}),
         ...(this.options.limits ? { limits: this.options.limits } : {}),

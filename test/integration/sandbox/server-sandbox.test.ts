@@ -78,13 +78,14 @@ describe('Sandboxed stdio servers: the jail holds against escape probes', functi
   async function probe(
     name: string,
     code: string,
-    options: { approvedHosts?: string[]; env?: Record<string, string>; timeoutMs?: number } = {},
+    options: { approvedHosts?: string[]; env?: Record<string, string>; timeoutMs?: number; node?: boolean } = {},
   ): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string; ms: number }> {
-    fs.writeFileSync(path.join(work, `${name}.py`), code);
+    const file = path.join(work, `${name}.${options.node ? 'mjs' : 'py'}`);
+    fs.writeFileSync(file, code);
     const server: SandboxedServer = {
       id: `probe-${name}`,
-      command: '/usr/bin/python3',
-      args: ['-I', path.join(work, `${name}.py`)],
+      command: options.node ? process.execPath : '/usr/bin/python3',
+      args: options.node ? [file] : ['-I', file],
       env: options.env ?? {},
       cwd: work,
       approvedHosts: options.approvedHosts ?? [],
@@ -177,6 +178,20 @@ print(json.dumps(out))
     expect(out['direct 6379']).to.equal('ConnectionRefusedError');
     expect(out['direct 5432']).to.equal('ConnectionRefusedError');
     expect(out.proxy).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it('sends a Node server’s fetch through the egress proxy (Node 20 ignores HTTP_PROXY on its own)', async () => {
+    const code = `
+const out = {};
+for (const port of [${approvedPort}, ${otherPort}]) {
+  try { const r = await fetch('http://127.0.0.1:' + port + '/node'); out[port] = r.status + ' ' + (await r.text()); }
+  catch (e) { out[port] = 'failed: ' + (e.cause?.message ?? e.message); }
+}
+console.log(JSON.stringify(out));
+`;
+    const out = json(await probe('node-fetch', code, { node: true, approvedHosts: [`127.0.0.1:${approvedPort}`] }));
+    expect(out[String(approvedPort)]).to.equal('200 approved /node');
+    expect(out[String(otherPort)]).to.match(/^failed/);
   });
 
   it('cannot reach the admin socket or read the data directory', async () => {
