@@ -210,8 +210,7 @@ export class OutboundPolicy {
   async connectableAddresses(rawHost: string, port: number): Promise<string[]> {
     const host = normaliseHost(rawHost);
     if (!Number.isInteger(port) || port < 1 || port > 65535) throw new OutboundRefusedError(`port ${port} is not a valid port`);
-    const addresses = await this.checkedAddresses(host, port);
-    return addresses;
+    return this.checkedAddresses(host, port);
   }
 
   private async checkedAddresses(host: string, port: number): Promise<string[]> {
