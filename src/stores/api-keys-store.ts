@@ -119,7 +119,9 @@ export class ApiKeysStore {
   /** Which of `ids` were replaced by a rotation (a newer key names them as `rotated_from_id`). */
   async rotatedAmong(ids: readonly string[]): Promise<Set<string>> {
     if (!ids.length) return new Set();
-    const rows = (await this.db('api_keys').select('rotated_from_id').whereIn('rotated_from_id', [...ids])) as { rotated_from_id: string }[];
+    const rows = (await this.db('api_keys')
+      .select('rotated_from_id')
+      .whereIn('rotated_from_id', [...ids])) as { rotated_from_id: string }[];
     return new Set(rows.map((r) => r.rotated_from_id));
   }
 
