@@ -246,15 +246,23 @@ export class GenerationRunner {
         60 + Math.min(round, 3) * 5,
         round ? `Validating again (after repair round ${round})` : 'Starting the server and calling each tool',
       );
-      const failures = await this.validate(launch, design);
+      const { failures, offline } = await this.validate(launch, design);
       if (!failures.size) {
         await this.job.update(
           { progress_percent: 85, progress_message: 'Every tool answered its sample call' },
-          this.entry('validator', 'validation', `All ${design.tools.length} tools passed`, {
-            round,
-            tools: design.tools.map((t) => t.name),
-            network: launch.network,
-          }),
+          this.entry(
+            'validator',
+            'validation',
+            offline.size
+              ? `All ${design.tools.length} tools passed; ${offline.size} answered with an error offline, as a server without its approved network does`
+              : `All ${design.tools.length} tools passed`,
+            {
+              round,
+              tools: design.tools.map((t) => t.name),
+              network: launch.network,
+              ...(offline.size ? { offline: Object.fromEntries([...offline].map(([k, v]) => [k, clip(v, 500)])) } : {}),
+            },
+          ),
         );
         break;
       }
@@ -391,10 +399,18 @@ export class GenerationRunner {
 
   /**
    * Starts the server as it will be deployed, lists its tools, checks each schema against the
-   * design and calls each tool with its sample arguments. Returns the failing tools and why.
+   * design and calls each tool with its sample arguments. Returns the failing tools and why. A
+   * design that needs the network is validated without it (no admin approved its hosts yet): a
+   * tool that answers its sample call with an error result is `offline`, not failing, as long as
+   * the server runs in the jail; a crash, a timeout or a wrong listing still fails.
    */
-  private async validate(launch: GeneratedServerLaunch, design: Design): Promise<Map<string, string>> {
+  private async validate(
+    launch: GeneratedServerLaunch,
+    design: Design,
+  ): Promise<{ failures: Map<string, string>; offline: Map<string, string> }> {
     const failures = new Map<string, string>();
+    const offline = new Map<string, string>();
+    const networkless = design.needs_network && launch.network === 'bubblewrap';
     let session: GeneratedServerSession;
     try {
       session = await startGeneratedServer(launch, { timeoutMs: this.deps.limits.serverStartTimeoutMs, signal: this.job.signal });
@@ -402,7 +418,7 @@ export class GenerationRunner {
       if (this.job.signal.aborted) throw new JobStopped(String(this.job.signal.reason));
       const why = `did not start: ${err instanceof Error ? err.message : String(err)}`;
       for (const t of design.tools) failures.set(t.name, `(the server ${why})`);
-      return failures;
+      return { failures, offline };
     }
     try {
       const listed = await session.client.listTools(undefined, { timeout: this.deps.limits.toolCallTimeoutMs, signal: this.job.signal });
@@ -423,7 +439,7 @@ export class GenerationRunner {
           });
           if (result.isError) {
             const text = (result.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join(' ');
-            failures.set(tool.name, `returned an error: ${clip(text || '(no message)', 1000)}`);
+            (networkless ? offline : failures).set(tool.name, `returned an error: ${clip(text || '(no message)', 1000)}`);
           }
         } catch (err) {
           if (this.job.signal.aborted) throw err;
@@ -437,7 +453,7 @@ export class GenerationRunner {
     } finally {
       await session.close();
     }
-    return failures;
+    return { failures, offline };
   }
 
   /** Registers the server (stdio, same launch as validation), waits for it to connect and syncs its tools. */

@@ -163,16 +163,17 @@ describe('Server generation jobs (/api/v1/servers/generate)', function () {
           },
         ],
       });
+      // As a model writes it: a fetch that fails throws (an error result), as it must offline.
       llm.script.code = () => ({
-        code:
-          'export default async function ({ url }) {\n' +
-          '  try { const r = await fetch(url); return `${r.status} ${await r.text()}`; }\n' +
-          '  catch (e) { return `failed: ${e.cause?.message ?? e.message}`; }\n}\n',
+        code: 'export default async function ({ url }) {\n  const r = await fetch(url);\n  return `${r.status} ${await r.text()}`;\n}\n',
         notes: '',
       });
       const res = await create({ description: 'fetch a page from the intranet' });
       const job = await finished(t, res.body.job_id);
       expect(job.status, JSON.stringify(job)).to.equal('completed');
+      // Validated offline: its sample call failed for want of network, which does not fail the job.
+      const validated = job.reasoning_log.find((e: any) => e.agent === 'validator' && e.details.offline);
+      expect(Object.keys(validated.details.offline)).to.deep.equal(['get']);
       const id = job.mcp_server_id as string;
       const server = await t.owner.get(`/api/v1/servers/${id}`);
       expect(server.body.sandboxed).to.equal(true);
@@ -187,7 +188,7 @@ describe('Server generation jobs (/api/v1/servers/generate)', function () {
         const session = new RawSession(`${t.url}/mcp/bundle/${bundle.body.bundle_key}`, '2025-06-18');
         await session.initialize();
         const called = await session.call('get', { url: `http://127.0.0.1:${port}/` });
-        return called.result.content[0].text as string;
+        return called.result.isError ? `failed: ${called.result.content[0].text}` : (called.result.content[0].text as string);
       };
       // Asked for, not approved: no network at all.
       expect(await get(approvedPort)).to.match(/^failed/);
