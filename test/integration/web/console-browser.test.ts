@@ -299,7 +299,10 @@ describe('web console in a browser', function () {
     await t.server.services.servers.requestNetwork(created.body.id, ['api.example.com'], 'browser test');
     // The servers list points at the pending request.
     await page.goto('/servers');
-    await page.getByRole('row', { name: /jailed-everything/ }).getByText('network request').waitFor();
+    await page
+      .getByRole('row', { name: /jailed-everything/ })
+      .getByText('network request')
+      .waitFor();
     await page.goto(`/servers/${created.body.id}`);
     await page.getByRole('heading', { name: 'jailed-everything', level: 1 }).waitFor();
     await page.getByText('sandboxed', { exact: true }).waitFor();
