@@ -19,6 +19,8 @@ import { EmbeddingCacheStore } from './stores/embedding-cache-store.js';
 import { CallRecorder, type CallRecorderOptions } from './mcp/call-recorder.js';
 import { AiProvidersService } from './services/generation/ai-providers-service.js';
 import { ActivityLog } from './services/operations/activity-log.js';
+import { EgressProxy } from './sandbox/egress-proxy.js';
+import { ServerSandbox } from './sandbox/server-sandbox.js';
 import { SandboxRunner } from './sandbox/sandbox-runner.js';
 import { ApiKeyAuthenticator } from './services/identity/api-key-authenticator.js';
 import { ApiKeysService } from './services/identity/api-keys-service.js';
@@ -416,6 +418,13 @@ function buildServices(input: {
         }
       : {}),
   });
+  // Sandboxed stdio servers: the jail, and the egress proxy that is their only network.
+  const serverSandbox = new ServerSandbox({
+    egress: new EgressProxy({ policy: outboundPolicy, logger }),
+    sandboxUid: config.sandboxUid,
+    generatedRoot: path.join(config.dataDir, 'generated'),
+    logger,
+  });
   const catalogSync = new CatalogSync({
     tx,
     servers: stores.servers,
@@ -430,6 +439,7 @@ function buildServices(input: {
     generatedRoot: path.join(config.dataDir, 'generated'),
     // OpenAPI servers start Toolgate's bridge on their stored document (defined below; used only on connect).
     launcher: (row, connection): Promise<UpstreamServerSpec['connection'] | undefined> => openApiServers.launch(row, connection),
+    sandbox: serverSandbox,
   });
   // Servers without their own call timeout or health-check interval follow the general settings.
   generalSettings.onChange(() =>
@@ -511,6 +521,7 @@ function buildServices(input: {
     announce: announceServer,
     generatedRoot: path.join(config.dataDir, 'generated'),
     stdioCommands: config.stdioCommands,
+    sandboxAvailable: () => serverSandbox.available(),
   });
   const openApiServers = new OpenApiServersService({
     servers,
@@ -569,11 +580,13 @@ function buildServices(input: {
         refresh: (id) => servers.refresh(id),
         delete: (id) => servers.delete(id),
         nameTaken: (name) => servers.nameTaken(name),
+        requestNetwork: (id, hosts, reason) => servers.requestNetwork(id, hosts, reason),
       },
       activity: activityLog,
       clock,
       logger,
       dataDir: config.dataDir,
+      sandboxUid: config.sandboxUid,
     },
     {
       ...options.generation,
@@ -699,6 +712,7 @@ function buildServices(input: {
         generalSettings.stop();
         await callRecorder.stop();
         await catalogSync.close();
+        await serverSandbox.close();
         await sandbox.close();
         await apiKeyAuth.stop();
         await oauthServer.stop();

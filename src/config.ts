@@ -302,7 +302,7 @@ export const SETTINGS: readonly Setting[] = [
     env: 'TOOLGATE_SANDBOX_UID',
     key: 'sandboxUid',
     schema: { type: 'integer', minimum: 1000, maximum: 4294967000, default: 61000 },
-    doc: 'First uid/gid of the process sandbox slots (uid, uid+1) when the server runs as root.',
+    doc: 'First uid/gid of the sandboxes when the server runs as root: script tool slots use uid and uid+1, generated servers are validated as uid+100, and each sandboxed stdio server runs as its own uid from uid+101 up.',
   },
   {
     env: 'TOOLGATE_GENERATION_CONCURRENCY',

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 6ccced556ee38dc4b22c3b6cd6ef5b418d07ef0b26ae1b1c2552c406f391b264
+// openapi.yaml sha256: d3c2adf0a7ae2551dc6b7d42d52e66ba978f0fa62beb3d00e96c9634aaa7e468
 /**
  * JSON Schemas of contract components the server validates itself at run time (documents it
  * fetches), copied from openapi.yaml without their documentation keys. Their types are
@@ -289,6 +289,9 @@ export const ConfigDocumentSchema = {
             "type": "integer",
             "minimum": 10,
             "maximum": 86400
+          },
+          "sandboxed": {
+            "type": "boolean"
           }
         },
         "additionalProperties": false,
@@ -326,7 +329,10 @@ export const ConfigDocumentSchema = {
             "args": false,
             "env": false,
             "secret_env": false,
-            "cwd": false
+            "cwd": false,
+            "sandboxed": {
+              "const": false
+            }
           }
         }
       }

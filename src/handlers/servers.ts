@@ -15,6 +15,7 @@ type Ops =
   | 'listServerResources'
   | 'listServerPrompts'
   | 'updateToolSelection'
+  | 'setServerNetwork'
   | 'attachSkillToServer'
   | 'detachSkillFromServer';
 
@@ -35,6 +36,7 @@ export function createServersHandlers({
     listServerTools: async ({ params, query }) => ({ status: 200, body: await catalog.listServerTools(params.server_id, query) }),
     listServerResources: async ({ params, query }) => ({ status: 200, body: await catalog.listResources(params.server_id, query) }),
     listServerPrompts: async ({ params, query }) => ({ status: 200, body: await catalog.listPrompts(params.server_id, query) }),
+    setServerNetwork: async ({ params, body }) => ({ status: 200, body: await servers.setNetwork(params.server_id, body.approved_hosts) }),
     updateToolSelection: async ({ params, body }) => ({ status: 200, body: await catalog.setToolSelection(params.server_id, body) }),
     attachSkillToServer: async ({ params }) => ({ status: 200, body: await skillTools.attach(params.server_id, params.skill_id) }),
     detachSkillFromServer: ({ params }) => skillTools.detach(params.server_id, params.skill_id).then(noContent),

@@ -198,6 +198,22 @@ export class OutboundPolicy {
   async check(url: string | URL): Promise<void> {
     const { host, port } = fetchable(url);
     if (this.hostAllowed(host, port)) return;
+    await this.checkedAddresses(host, port);
+  }
+
+  /**
+   * The addresses a connection to `host` on `port` may use: `host` resolved once, every address
+   * checked. A caller that connects to one of these (not to the name again) cannot be turned to
+   * another address by a DNS answer that changes in between. Throws OutboundRefusedError when the
+   * host does not resolve or resolves to an address the policy refuses for that port.
+   */
+  async connectableAddresses(rawHost: string, port: number): Promise<string[]> {
+    const host = normaliseHost(rawHost);
+    if (!Number.isInteger(port) || port < 1 || port > 65535) throw new OutboundRefusedError(`port ${port} is not a valid port`);
+    return this.checkedAddresses(host, port);
+  }
+
+  private async checkedAddresses(host: string, port: number): Promise<string[]> {
     let addresses: string[];
     if (net.isIP(host)) addresses = [host];
     else {
@@ -207,9 +223,14 @@ export class OutboundPolicy {
         throw new OutboundRefusedError(`host ${host} could not be resolved`);
       }
     }
-    for (const a of addresses.map(unmap)) {
-      if (PRIVATE.check(a, family(a)) && !this.addressAllowed(a, port)) throw new OutboundRefusedError(refusal(host, port, 'resolves to'));
+    const byName = this.hostAllowed(host, port);
+    const unmapped = addresses.map(unmap);
+    for (const a of unmapped) {
+      if (!byName && PRIVATE.check(a, family(a)) && !this.addressAllowed(a, port))
+        throw new OutboundRefusedError(refusal(host, port, 'resolves to'));
     }
+    if (!unmapped.length) throw new OutboundRefusedError(`host ${host} could not be resolved`);
+    return unmapped;
   }
 
   /** `fetch` under the policy: the URL is checked first and redirects are not followed. */

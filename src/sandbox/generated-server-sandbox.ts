@@ -6,61 +6,62 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { findOnPath, rootMounts } from './process-sandbox.js';
+import { handOver, jailCommand, JAIL_LIMITS, nodeMounts, type JailLimits, type JailSpec, type JailTools } from './jail.js';
 
 /**
  * How a generated MCP server is started: the code a model wrote is confined twice.
  *
- * 1. A jail (bubblewrap, when the host allows user namespaces): every namespace unshared, so no
- *    network at all (not even loopback: Toolgate, Redis and PostgreSQL on 127.0.0.1 are out of
- *    reach); a read-only root of /usr alone, the MCP SDK read-only, its own folder read-write, a
- *    private /tmp; no data directory, no master key, no admin socket (they are not mounted); an
- *    empty environment but PATH and HOME; limits from `prlimit` on memory (data segment), processes,
- *    file size and open files; and, when Toolgate runs as root, an unprivileged uid of its own
- *    (GENERATED_SERVER_UID).
+ * 1. The jail of every sandboxed server (jail.ts): its own network namespace whose only way out,
+ *    once an admin approved a host list, is Toolgate's egress proxy; /usr read-only, the MCP SDK
+ *    read-only, its own folder read-write, a private /tmp; no data directory, master key or admin
+ *    socket; a minimal environment; memory, CPU-time, process, file-size and open-file limits; and,
+ *    when Toolgate runs as root, an unprivileged uid derived from `TOOLGATE_SANDBOX_UID`.
  * 2. Node's permission model inside it: the code can read only its own folder and the SDK, write
  *    only its own folder, and start no process or worker thread.
  *
- * Network is never granted because a model asked for it: a design that says it needs the network
- * is deployed without it, and the job says so (an admin can register a server with network access
- * on purpose). Without bubblewrap only the permission model applies, and the launch says so
- * (`network: 'unrestricted'`).
+ * Network is never granted because a model asked for it: the hosts a design asks for become a
+ * request an admin approves (or not) on the server; until then the server has no network. Without
+ * bubblewrap only the permission model applies, and the launch says so (`network: 'unrestricted'`).
  */
 export interface GeneratedServerLaunch {
   command: string;
   args: string[];
   /** The server's own folder (its working directory). */
   cwd: string;
-  /** How the server is confined: `bubblewrap` (the jail, no network), `unrestricted` (no jail available: the permission model only). */
+  /** How the server is confined: `bubblewrap` (the jail), `unrestricted` (no jail available: the permission model only). */
   network: 'bubblewrap' | 'unrestricted';
+  /** The environment to start `command` with (the jail's fixed variables; empty without a jail). */
+  env: Record<string, string>;
+  /** The node command inside the jail (what a deployment registers with `sandboxed: true`). */
+  inner: { command: string; args: string[] };
 }
 
-/** The uid (and gid) a generated server runs as when Toolgate runs as root (the script sandbox's slots use 61000 and up). */
-export const GENERATED_SERVER_UID = 61100;
+/** The uid (and gid) generated servers are validated as when Toolgate runs as root: 100 above `TOOLGATE_SANDBOX_UID` (the script sandbox's slots use the first ones). */
+export function generatedServerUid(sandboxUid: number): number {
+  return sandboxUid + 100;
+}
 
 /** Limits of a generated server's process (what `prlimit` sets; the heap is Node's own flag). */
 export const GENERATED_SERVER_LIMITS = {
-  /** Data segment (heap and other private writable memory) of the process. */
-  dataBytes: 512 * 1024 * 1024,
+  ...JAIL_LIMITS,
   /** V8's old-generation heap, within the data segment. */
   heapMb: 256,
-  processes: 64,
-  fileBytes: 64 * 1024 * 1024,
-  openFiles: 256,
 } as const;
 
 /** The folder of the MCP SDK package (the generated server imports it by file URL). */
 export function sdkPackageDir(): string {
+  return packageDir('@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/client/index.js');
+}
+
+function packageDir(name: string, entry: string): string {
   const require = createRequire(import.meta.url);
-  let dir = path.dirname(require.resolve('@modelcontextprotocol/sdk/client/index.js'));
+  let dir = path.dirname(require.resolve(entry));
   for (;;) {
     const manifest = path.join(dir, 'package.json');
-    if (
-      fs.existsSync(manifest) &&
-      (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: string }).name === '@modelcontextprotocol/sdk'
-    )
+    if (fs.existsSync(manifest) && (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: string }).name === name)
       return fs.realpathSync(dir);
     const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('@modelcontextprotocol/sdk is not installed');
+    if (parent === dir) throw new Error(`${name} is not installed`);
     dir = parent;
   }
 }
@@ -104,30 +105,62 @@ export function networkIsolator(): string | null {
 
 /** The probe's jail: the smallest one that proves bubblewrap can unshare every namespace here. */
 function bwrapArgs(): string[] {
-  return ['--unshare-all', '--die-with-parent', '--new-session', ...rootMounts(), '--proc', '/proc', '--dev', '/dev', '--'];
+  return [
+    '--unshare-all',
+    '--die-with-parent',
+    '--new-session',
+    ...rootMounts(),
+    ...nodeMounts(),
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--',
+  ];
 }
 
-/** Where node lives, bound read-only when it is outside /usr (nvm, a tarball install). */
-function nodeMounts(): string[] {
-  const dir = path.dirname(path.dirname(fs.realpathSync(process.execPath)));
-  return dir === '/usr' || dir.startsWith('/usr/') ? [] : ['--ro-bind', dir, dir];
+/** The programs the jail needs, when this host has them all (bubblewrap working, prlimit, setpriv as root). */
+export function jailTools(): JailTools | undefined {
+  const bwrap = networkIsolator();
+  const prlimit = findOnPath('prlimit');
+  const setpriv = findOnPath('setpriv');
+  if (!bwrap || !prlimit || (process.getuid?.() === 0 && !setpriv)) return undefined;
+  return { bwrap, prlimit, setpriv };
 }
 
-/** Makes a generated server's folder its own uid's (when Toolgate runs as root), so it can write there and nothing else. */
-function handOver(folder: string, uid: number): void {
-  const walk = (p: string): void => {
-    fs.chownSync(p, uid, uid);
-    if (fs.lstatSync(p).isDirectory()) for (const e of fs.readdirSync(p)) walk(path.join(p, e));
-  };
-  walk(folder);
+/**
+ * A Node preload (for `NODE_OPTIONS`) that sends Node 20's `fetch` through the egress proxy
+ * (undici's EnvHttpProxyAgent reads HTTP_PROXY and HTTPS_PROXY); undefined when undici is not
+ * installed. The undici package must be readable in the jail (`egressReadable`).
+ */
+export function egressPreload(): string | undefined {
+  try {
+    const entry = pathToFileURL(path.join(packageDir('undici', 'undici'), 'index.js')).href;
+    const code = `import{EnvHttpProxyAgent as A,setGlobalDispatcher as s}from${JSON.stringify(entry)};s(new A());`;
+    return `--import=data:text/javascript,${encodeURIComponent(code)}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a sandboxed node process must read to use the egress proxy (the undici package). */
+export function egressReadable(): string[] {
+  try {
+    return [packageDir('undici', 'undici')];
+  } catch {
+    return [];
+  }
 }
 
 /**
  * The command that starts the generated server in `folder` (entry `server.mjs`) with least
  * privilege: the jail described at the top of this file when bubblewrap works here, else the
- * permission model alone.
+ * permission model alone. `egressSocket`: the egress proxy's socket for an approved host list.
  */
-export function generatedServerLaunch(folder: string, options: { entry?: string } = {}): GeneratedServerLaunch {
+export function generatedServerLaunch(
+  folder: string,
+  options: { uid: number; entry?: string; egressSocket?: string; limits?: Partial<JailLimits> },
+): GeneratedServerLaunch {
   const own = fs.realpathSync(folder);
   const modules = sdkModulesDir();
   const node = [
@@ -140,71 +173,32 @@ export function generatedServerLaunch(folder: string, options: { entry?: string 
     '--no-warnings',
     path.join(own, options.entry ?? 'server.mjs'),
   ];
-  const bwrap = networkIsolator();
-  const prlimit = findOnPath('prlimit');
-  const setpriv = findOnPath('setpriv');
-  const asRoot = process.getuid?.() === 0;
-  if (!bwrap || !prlimit || (asRoot && !setpriv)) return { command: process.execPath, args: node, cwd: own, network: 'unrestricted' };
-  // As root, bubblewrap mounts as root (the data directory is root's alone) and the server then
-  // drops to an unprivileged uid of its own inside the jail (setpriv: every capability goes with
-  // the uid change). Otherwise a user namespace does the unsharing.
-  const namespaces = asRoot
-    ? ['--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try']
-    : ['--unshare-all'];
-  if (asRoot) handOver(own, GENERATED_SERVER_UID);
-  const jail = [
-    ...namespaces,
-    '--die-with-parent',
-    '--new-session',
-    ...rootMounts(),
-    ...nodeMounts(),
-    '--proc',
-    '/proc',
-    '--dev',
-    '/dev',
-    '--tmpfs',
-    '/tmp',
-    ...reachable(modules),
-    '--ro-bind',
-    modules,
-    modules,
-    ...reachable(own),
-    '--bind',
-    own,
-    own,
-    '--chdir',
-    own,
-    '--clearenv',
-    '--setenv',
-    'PATH',
-    '/usr/bin:/bin',
-    '--setenv',
-    'HOME',
-    '/tmp',
-    ...(asRoot ? ['--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID'] : []),
-    '--',
-    ...(asRoot ? [setpriv!, `--reuid=${GENERATED_SERVER_UID}`, `--regid=${GENERATED_SERVER_UID}`, '--clear-groups', '--'] : []),
-  ];
-  const limits = [
-    `--data=${GENERATED_SERVER_LIMITS.dataBytes}`,
-    `--nproc=${GENERATED_SERVER_LIMITS.processes}`,
-    `--fsize=${GENERATED_SERVER_LIMITS.fileBytes}`,
-    `--nofile=${GENERATED_SERVER_LIMITS.openFiles}`,
-    '--core=0',
-    '--',
-  ];
-  return { command: prlimit, args: [...limits, bwrap, ...jail, process.execPath, ...node], cwd: own, network: 'bubblewrap' };
+  const inner = { command: process.execPath, args: node };
+  const tools = jailTools();
+  if (!tools) return { command: process.execPath, args: node, env: {}, cwd: own, network: 'unrestricted', inner };
+  const jailed = jailCommand(generatedServerJail(own, inner, options), tools);
+  return { ...jailed, cwd: own, network: 'bubblewrap', inner };
 }
 
-/**
- * The folders above `p` inside the jail, made traversable (0755) before `p` is bound: bubblewrap
- * would otherwise copy their modes, and a data directory is 0700.
- */
-function reachable(p: string): string[] {
-  const args: string[] = [];
-  const parts = p.split(path.sep).filter(Boolean);
-  for (let i = 1; i < parts.length; i++) args.push('--perms', '0755', '--dir', path.sep + parts.slice(0, i).join(path.sep));
-  return args;
+/** The jail of the generated server in `own` (its folder handed over to the uid when Toolgate runs as root). */
+export function generatedServerJail(
+  own: string,
+  inner: { command: string; args: readonly string[] },
+  options: { uid: number; egressSocket?: string; limits?: Partial<JailLimits>; env?: Readonly<Record<string, string>> },
+): JailSpec {
+  if (process.getuid?.() === 0) handOver(own, options.uid);
+  const preload = options.egressSocket ? egressPreload() : undefined;
+  return {
+    command: inner.command,
+    args: inner.args,
+    cwd: own,
+    writable: [own],
+    readable: [sdkModulesDir()],
+    env: { ...options.env, ...(preload ? { NODE_OPTIONS: preload } : {}) },
+    uid: options.uid,
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.egressSocket ? { egressSocket: options.egressSocket } : {}),
+  };
 }
 
 /** A running generated server with an MCP client on it. */
@@ -225,7 +219,13 @@ export async function startGeneratedServer(
   launch: GeneratedServerLaunch,
   options: { timeoutMs: number; signal?: AbortSignal },
 ): Promise<GeneratedServerSession> {
-  const transport = new StdioClientTransport({ command: launch.command, args: launch.args, cwd: launch.cwd, env: {}, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: launch.command,
+    args: launch.args,
+    cwd: launch.cwd,
+    env: launch.env,
+    stderr: 'pipe',
+  });
   let tail = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
     tail = (tail + chunk.toString('utf8')).slice(-STDERR_TAIL);

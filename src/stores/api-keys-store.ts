@@ -116,6 +116,15 @@ export class ApiKeysStore {
     );
   }
 
+  /** Which of `ids` were replaced by a rotation (a newer key names them as `rotated_from_id`). */
+  async rotatedAmong(ids: readonly string[]): Promise<Set<string>> {
+    if (!ids.length) return new Set();
+    const rows = (await this.db('api_keys')
+      .select('rotated_from_id')
+      .whereIn('rotated_from_id', [...ids])) as { rotated_from_id: string }[];
+    return new Set(rows.map((r) => r.rotated_from_id));
+  }
+
   /** Hashes of every key of a user (cache invalidation). */
   async hashesOfUser(userId: string): Promise<string[]> {
     const rows = await this.db('api_keys').select('key_hash').where({ user_id: userId });

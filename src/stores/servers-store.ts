@@ -31,6 +31,12 @@ export interface DbServerRow {
   health_check_interval_seconds: number | null;
   /** What an upstream change of an approved tool's definition does: withhold it until approved, or accept it. */
   tool_changes: 'require_approval' | 'accept';
+  /** Runs in Toolgate's sandbox (stdio only). */
+  sandboxed: boolean;
+  /** The host:port list the egress proxy lets a sandboxed server reach (empty: no network). */
+  network_approved: string[];
+  /** Hosts the server asked for that no admin answered yet; null: nothing pending. */
+  network_requested: string[] | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -58,11 +64,14 @@ const COLUMNS = [
   'call_timeout_ms',
   'health_check_interval_seconds',
   'tool_changes',
+  'sandboxed',
+  'network_approved',
+  'network_requested',
   'created_at',
   'updated_at',
 ] as const;
 
-const JSON_COLUMNS = ['args', 'env', 'secret_env_keys', 'header_names', 'server_info'] as const;
+const JSON_COLUMNS = ['args', 'env', 'secret_env_keys', 'header_names', 'server_info', 'network_approved', 'network_requested'] as const;
 
 /** JSON columns go to the driver as JSON text (arrays would otherwise become PostgreSQL arrays). */
 function toDb(row: Partial<DbServerRow>): Record<string, unknown> {

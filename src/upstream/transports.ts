@@ -14,7 +14,15 @@ import { LeanStdioClientTransport } from './lean-stdio-transport.js';
 
 /** How to reach one upstream server (secrets already opened). */
 export type UpstreamTransportSpec =
-  | { transport: 'stdio'; command: string; args: readonly string[]; env: Readonly<Record<string, string>>; cwd: string | null }
+  | {
+      transport: 'stdio';
+      command: string;
+      args: readonly string[];
+      env: Readonly<Record<string, string>>;
+      cwd: string | null;
+      /** `env` is the whole environment (a sandboxed server's): no safe base environment is added. */
+      exactEnv?: boolean;
+    }
   | { transport: 'streamable_http' | 'sse'; url: string; headers: Readonly<Record<string, string>> };
 
 /** How long a stdio server may take to exit after its stdin closes, before SIGTERM. */
@@ -27,7 +35,7 @@ export function createTransport(c: UpstreamTransportSpec): Transport {
       command: c.command,
       args: [...c.args],
       // Only a safe base environment (PATH, HOME, ...) plus the server's own variables: never ours.
-      env: { ...getDefaultEnvironment(), ...c.env },
+      env: c.exactEnv ? { ...c.env } : { ...getDefaultEnvironment(), ...c.env },
       ...(c.cwd ? { cwd: c.cwd } : {}),
     });
   }

@@ -44,6 +44,20 @@ const nullable = <T>(v: T | undefined): T | null => (v === undefined ? null : v)
 const objOrNull = (v: unknown): Record<string, unknown> | null =>
   v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 
+/** How sandboxed stdio servers are started (src/sandbox/server-sandbox.ts). */
+export interface ServerJail {
+  launch(server: {
+    id: string;
+    command: string;
+    args: readonly string[];
+    env: Readonly<Record<string, string>>;
+    cwd: string | null;
+    approvedHosts: readonly string[];
+  }): Promise<{ command: string; args: string[]; env: Record<string, string>; cwd: string }>;
+  /** The server stopped for good (disabled or deleted): its egress socket closes. */
+  forget(serverId: string): Promise<void>;
+}
+
 /**
  * Catalog sync and health: keeps the shared upstream pool connected to every enabled server, reads
  * each upstream's lists into the database and into the in-memory catalog the hot path reads (on
@@ -85,6 +99,8 @@ export class CatalogSync implements UpstreamEvents {
        * for any other server, which starts as registered.
        */
       launcher?: (row: DbServerRow, connection: UpstreamServerSpec['connection']) => Promise<UpstreamServerSpec['connection'] | undefined>;
+      /** How `sandboxed` stdio servers start (the jail with its egress proxy); without it they do not start. */
+      sandbox?: ServerJail;
     },
   ) {
     deps.pool.listen(this);
@@ -145,7 +161,7 @@ export class CatalogSync implements UpstreamEvents {
     const spec = this.spec(row);
     // A stdio server whose command is a Toolgate-internal one (the OpenAPI bridge) is started as
     // its launcher says; every other server as registered, if its command may run here.
-    const launched = row.transport === 'stdio' ? await this.deps.launcher?.(row, spec.connection) : undefined;
+    let launched = row.transport === 'stdio' ? await this.deps.launcher?.(row, spec.connection) : undefined;
     const command = row.command ?? '';
     if (
       !launched &&
@@ -153,13 +169,34 @@ export class CatalogSync implements UpstreamEvents {
       !stdioLaunchAllowed(command, row.cwd, this.deps.stdioCommands ?? [], this.deps.generatedRoot)
     ) {
       // Registered before the list was set: it is not started, and says why.
-      await this.deps.pool.remove(row.id);
-      const reason = 'not started: its command is not on TOOLGATE_STDIO_COMMANDS';
-      this.deps.logger.warn({ serverId: row.id }, `stdio server ${reason}`);
-      await this.deps.servers.recordHealth(row.id, { last_error: reason }).catch(() => undefined);
-      return;
+      return this.notStarted(row, 'not started: its command is not on TOOLGATE_STDIO_COMMANDS');
+    }
+    if (!launched && row.sandboxed && spec.connection.transport === 'stdio') {
+      // Nothing marked sandboxed ever runs outside the jail.
+      const { sandbox } = this.deps;
+      if (!sandbox) return this.notStarted(row, 'not started: this instance has no sandbox for sandboxed servers');
+      try {
+        const jailed = await sandbox.launch({
+          id: row.id,
+          command,
+          args: row.args,
+          env: spec.connection.env,
+          cwd: row.cwd,
+          approvedHosts: row.network_approved,
+        });
+        launched = { transport: 'stdio', command: jailed.command, args: jailed.args, env: jailed.env, cwd: jailed.cwd, exactEnv: true };
+      } catch (err) {
+        return this.notStarted(row, `not started: ${err instanceof Error ? err.message : String(err)}`);
+      }
     }
     await this.deps.pool.upsert(launched ? { ...spec, connection: launched } : spec);
+  }
+
+  /** A server that may not start here: it is stopped and its last error says why. */
+  private async notStarted(row: DbServerRow, reason: string): Promise<void> {
+    await this.deps.pool.remove(row.id);
+    this.deps.logger.warn({ serverId: row.id }, `stdio server ${reason}`);
+    await this.deps.servers.recordHealth(row.id, { last_error: reason }).catch(() => undefined);
   }
 
   /**
@@ -178,6 +215,7 @@ export class CatalogSync implements UpstreamEvents {
   async disconnect(serverId: string): Promise<void> {
     this.awaitingSync.delete(serverId);
     await this.deps.pool.remove(serverId);
+    await this.deps.sandbox?.forget(serverId);
   }
 
   /** Reconnects when needed and re-reads the server's lists within `timeoutMs`; never throws for upstream trouble. */

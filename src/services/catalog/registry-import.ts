@@ -9,7 +9,7 @@
 import { BadGatewayError, NotFoundError, RequestValidationError, type ValidationIssue } from '../../errors.js';
 import type { components } from '../../generated/openapi.js';
 import { OutboundRefusedError } from '../../lib/outbound-policy.js';
-import type { ServersService, ServerView } from './servers-service.js';
+import { ADMIN_VIEW, type ServersService, type ServerView } from './servers-service.js';
 
 type Schemas = components['schemas'];
 type ImportOption = Schemas['RegistryImportOption'];
@@ -60,9 +60,10 @@ interface ServerJson {
   packages?: Package[];
 }
 
-const RUNTIMES: Record<string, { command: string; spec: (id: string, version: string | undefined) => string[] }> = {
-  npm: { command: 'npx', spec: (id, v) => ['-y', v ? `${id}@${v}` : id] },
-  pypi: { command: 'uvx', spec: (id, v) => [v ? `${id}==${v}` : id] },
+/** Package runners by registry type, with the hosts they download from (a sandboxed import asks for them). */
+const RUNTIMES: Record<string, { command: string; spec: (id: string, version: string | undefined) => string[]; hosts: string[] }> = {
+  npm: { command: 'npx', spec: (id, v) => ['-y', v ? `${id}@${v}` : id], hosts: ['registry.npmjs.org'] },
+  pypi: { command: 'uvx', spec: (id, v) => [v ? `${id}==${v}` : id], hosts: ['pypi.org', 'files.pythonhosted.org'] },
 };
 
 function str(v: unknown): string | undefined {
@@ -249,6 +250,9 @@ export class RegistryImportService {
       }
       const args = [...argv(pkg.runtimeArguments), ...runtime.spec(pkg.identifier!, pkg.version), ...argv(pkg.packageArguments)];
       if (issues.length) throw new RequestValidationError(issues);
+      // Imported packages are other people's code: sandboxed wherever this host can, asking an admin
+      // for the package registry's hosts (the runner downloads the package at its first start).
+      const sandboxed = this.deps.servers.sandboxAvailable();
       create = {
         ...common,
         transport: 'stdio',
@@ -256,7 +260,12 @@ export class RegistryImportService {
         args,
         ...(Object.keys(env).length ? { env } : {}),
         ...(Object.keys(secretEnv).length ? { secret_env: secretEnv } : {}),
+        ...(sandboxed ? { sandboxed: true } : {}),
       };
+      const created = await this.deps.servers.create(create);
+      if (!created.sandboxed) return created;
+      await this.deps.servers.requestNetwork(created.id, runtime.hosts, `registry import of ${pkg.identifier ?? 'a package'}`);
+      return this.deps.servers.get(created.id, ADMIN_VIEW);
     }
     return this.deps.servers.create(create);
   }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ConflictError, NotFoundError, RequestValidationError, type ValidationIssue } from '../../errors.js';
 import type { components } from '../../generated/openapi.js';
 import type { Clock } from '../../lib/clock.js';
-import { OutboundRefusedError, type OutboundPolicy } from '../../lib/outbound-policy.js';
+import { formatAllowlistEntry, OutboundRefusedError, parseAllowlistEntry, type OutboundPolicy } from '../../lib/outbound-policy.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { Logger } from '../../logger.js';
 import type { DbServerRow, ServersStore } from '../../stores/servers-store.js';
@@ -93,8 +93,25 @@ export class ServersService {
       generatedRoot?: string;
       /** The commands stdio servers may run (`TOOLGATE_STDIO_COMMANDS`); empty: any. */
       stdioCommands?: readonly string[];
+      /** Whether this host can run sandboxed servers (bubblewrap, prlimit, setpriv as root). */
+      sandboxAvailable?: () => boolean;
     },
   ) {}
+
+  /** Whether this host can run sandboxed servers. */
+  sandboxAvailable(): boolean {
+    return this.deps.sandboxAvailable?.() ?? false;
+  }
+
+  private checkSandboxed(sandboxed: boolean | undefined, transport: string): void {
+    if (!sandboxed) return;
+    if (transport !== 'stdio')
+      throw new RequestValidationError([issue('sandboxed', 'Only stdio servers run in a sandbox', 'sandbox_stdio_only', true)]);
+    if (!(this.deps.sandboxAvailable?.() ?? false))
+      throw new RequestValidationError([
+        issue('sandboxed', 'This host cannot run the sandbox (bubblewrap, prlimit and setpriv are needed)', 'sandbox_unavailable', true),
+      ]);
+  }
 
   /**
    * Whether a stdio server may run `command` in `cwd`: on the admin's list, or the jailed launch
@@ -122,6 +139,7 @@ export class ServersService {
       throw new ConflictError(`A server named "${input.name}" exists`, 'server_name_taken');
     const stdio = input.transport === 'stdio';
     if (stdio && input.command && !this.mayRun(input.command, input.cwd ?? null)) throw this.refuseCommand(input.command);
+    this.checkSandboxed(input.sandboxed, input.transport);
     const secretEnv = stdio ? (input.secret_env ?? {}) : {};
     const headers = stdio ? {} : (input.headers ?? {});
     const row = await this.deps.tx.transaction(async (stores) => {
@@ -149,6 +167,9 @@ export class ServersService {
         call_timeout_ms: input.call_timeout_ms ?? null,
         health_check_interval_seconds: input.health_check_interval_seconds ?? null,
         tool_changes: input.tool_changes ?? 'require_approval',
+        sandboxed: stdio && input.sandboxed === true,
+        network_approved: [],
+        network_requested: null,
       });
       await within?.(stores, created);
       await this.deps.activity.record(stores, {
@@ -221,6 +242,11 @@ export class ServersService {
       if (patch.health_check_interval_seconds !== undefined) next.health_check_interval_seconds = patch.health_check_interval_seconds;
       if (patch.tool_changes !== undefined) next.tool_changes = patch.tool_changes;
       if (changingTransport) next.transport = transport;
+      if (patch.sandboxed !== undefined) {
+        this.checkSandboxed(patch.sandboxed, transport);
+        next.sandboxed = patch.sandboxed;
+      }
+      if (!stdio && row.sandboxed) next.sandboxed = false;
       if (stdio) {
         if (changingTransport) Object.assign(next, { url: null, headers_sealed: null, header_names: [] });
         if (patch.command !== undefined) next.command = patch.command;
@@ -392,8 +418,68 @@ export class ServersService {
       created_at: row.created_at.toISOString(),
       updated_at: row.updated_at.toISOString(),
       tool_changes: row.tool_changes,
+      sandboxed: row.sandboxed,
+      network: { approved_hosts: row.network_approved, requested_hosts: row.network_requested },
       redacted: false,
     };
+  }
+
+  /**
+   * Sets the host:port list a sandboxed server's egress proxy lets through, and answers its pending
+   * request; the server restarts so the list applies. Entries are checked as the outbound allow-list's.
+   */
+  async setNetwork(id: string, approvedHosts: readonly string[]): Promise<ServerView> {
+    const issues: ValidationIssue[] = [];
+    const approved: string[] = [];
+    approvedHosts.forEach((raw, i) => {
+      const entry = parseAllowlistEntry(raw);
+      if (!entry)
+        issues.push({
+          loc: ['body', 'approved_hosts', i],
+          msg: 'Not a host, host:port, host:*, address or CIDR range',
+          type: 'network_entry',
+          input: raw,
+          ctx: {},
+        });
+      else approved.push(formatAllowlistEntry(entry));
+    });
+    if (issues.length) throw new RequestValidationError(issues);
+    const updated = await this.deps.tx.transaction(async (stores) => {
+      const row = await stores.servers.findByIdForUpdate(id);
+      if (!row) throw new NotFoundError('No such server', 'server_not_found');
+      if (!row.sandboxed)
+        throw new ConflictError('This server is not sandboxed: it has no private network to open', 'server_not_sandboxed');
+      const saved = (await stores.servers.update(id, { network_approved: [...new Set(approved)], network_requested: null }))!;
+      await this.deps.activity.record(stores, {
+        action: 'server.network_approve',
+        target: { type: 'server', id, name: saved.name },
+        details: { approved_hosts: saved.network_approved, requested_hosts: row.network_requested },
+      });
+      return saved;
+    });
+    this.deps.logger.info({ serverId: id, approvedHosts: updated.network_approved.length }, 'server network list set');
+    this.deps.announce?.(id);
+    if (updated.enabled) await this.deps.sync.connect(updated);
+    return this.view(updated);
+  }
+
+  /**
+   * Records the hosts a sandboxed server asks for (a generated server's design) as a pending request
+   * for an admin to answer; the server gets no network from it.
+   */
+  async requestNetwork(id: string, hosts: readonly string[], reason: string): Promise<void> {
+    await this.deps.tx.transaction(async (stores) => {
+      const row = await stores.servers.findByIdForUpdate(id);
+      if (!row) throw new NotFoundError('No such server', 'server_not_found');
+      const requested = [...new Set(hosts.map((h) => h.trim()).filter(Boolean))].slice(0, 50);
+      await stores.servers.update(id, { network_requested: requested });
+      await this.deps.activity.record(stores, {
+        action: 'server.network_request',
+        target: { type: 'server', id, name: row.name },
+        details: { requested_hosts: requested, reason },
+      });
+    });
+    this.deps.announce?.(id);
   }
 
   /**
@@ -483,6 +569,7 @@ export function redactedFor(caller: { role: Role }, view: ServerView): ServerVie
     cwd: null,
     url: view.url === null ? null : withoutQuery(view.url),
     header_names: [],
+    network: { approved_hosts: [], requested_hosts: null },
     redacted: true,
   };
 }

@@ -29,6 +29,8 @@ export interface Design {
   server_name: string;
   description: string;
   needs_network: boolean;
+  /** The hosts (`host` or `host:port`) a server that needs the network must reach: a request an admin answers. */
+  network_hosts?: string[];
   tools: DesignedTool[];
 }
 
@@ -67,6 +69,7 @@ export const DESIGN_SCHEMA: JsonSchema = {
     server_name: { type: 'string', minLength: 1, maxLength: 100 },
     description: { type: 'string', maxLength: 2000 },
     needs_network: { type: 'boolean' },
+    network_hosts: { type: 'array', maxItems: 20, items: { type: 'string', minLength: 1, maxLength: 260 } },
     tools: {
       type: 'array',
       minItems: 1,
@@ -105,7 +108,8 @@ const RUNTIME_RULES = (network: boolean): string =>
     "- The process runs under Node's permission model: it may read and write only its own folder; it cannot start",
     '  processes or worker threads, and cannot read any other file or directory.',
     network
-      ? '- Network access is allowed (the global fetch is available); only reach the services the description needs.'
+      ? '- Network access goes through an HTTP proxy (the global fetch uses it) and reaches only the hosts an admin approved;' +
+        '\n  until then every request fails. Only reach the services the description needs, with fetch.'
       : '- No network access: do not use fetch, sockets or DNS.',
     '- Environment variables hold nothing useful; do not read them.',
   ].join('\n');
@@ -134,6 +138,8 @@ export function designMessages(description: string, analysis: Analysis, serverNa
         '- input_schema: a JSON Schema of type "object" with "properties" and "required".',
         '- sample_arguments: realistic arguments that satisfy input_schema; the validator calls the tool with them',
         '  and the call must succeed without network access unless the server needs the network.',
+        '- needs_network: true only when a tool must reach a service on the network; then network_hosts lists each host',
+        '  it must reach ("api.example.com", or "host:port" for a port other than 80 and 443). An admin approves them.',
         serverName ? `- server_name must be "${serverName}".` : '- server_name: a short name matching ^[A-Za-z0-9][A-Za-z0-9_.-]*$.',
       ].join('\n'),
     },

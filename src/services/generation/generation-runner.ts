@@ -10,6 +10,7 @@ import type { components } from '../../generated/openapi.js';
 import type { Logger } from '../../logger.js';
 import {
   generatedServerLaunch,
+  generatedServerUid,
   startGeneratedServer,
   type GeneratedServerLaunch,
   type GeneratedServerSession,
@@ -77,6 +78,8 @@ export interface DeploymentTarget {
   refresh(id: string): Promise<Schemas['MCPServer']>;
   delete(id: string): Promise<void>;
   nameTaken(name: string): Promise<boolean>;
+  /** Records the hosts a server asks for as a request an admin answers (the server gets no network from it). */
+  requestNetwork(id: string, hosts: readonly string[], reason: string): Promise<void>;
 }
 
 /** Limits of a run (tests lower the times). */
@@ -116,6 +119,8 @@ export class GenerationRunner {
       servers: DeploymentTarget;
       /** `<dataDir>/generated`: each job writes its server in a folder named after its id. */
       generatedRoot: string;
+      /** `TOOLGATE_SANDBOX_UID`: validation runs the server as the uid derived from it (when Toolgate runs as root). */
+      sandboxUid: number;
       limits: GenerationLimits;
       logger: Logger;
       now: () => Date;
@@ -220,16 +225,17 @@ export class GenerationRunner {
       );
     }
     writeGeneratedServer(this.folder, { name: serverName, description: design.description, tools });
-    // Never network because the model says so: the server is deployed confined, and the job says what was asked.
-    const launch = generatedServerLaunch(this.folder);
+    // Never network because the model says so: the server is validated and deployed without it; the
+    // hosts it asks for become a request on the deployed server that an admin answers.
+    const launch = generatedServerLaunch(this.folder, { uid: generatedServerUid(this.deps.sandboxUid) });
     if (design.needs_network)
       await this.job.update(
         {},
         this.entry(
           'engineer',
           'implementation',
-          'The design asks for network access; generated servers run without network. Register a server with network access yourself if it needs one.',
-          { needs_network: true },
+          'The design asks for network access; it is validated without network, and once deployed the server asks an admin to approve its hosts (the server page, Network).',
+          { needs_network: true, network_hosts: requestedHosts(design) },
         ),
       );
 
@@ -240,15 +246,23 @@ export class GenerationRunner {
         60 + Math.min(round, 3) * 5,
         round ? `Validating again (after repair round ${round})` : 'Starting the server and calling each tool',
       );
-      const failures = await this.validate(launch, design);
+      const { failures, offline } = await this.validate(launch, design);
       if (!failures.size) {
         await this.job.update(
           { progress_percent: 85, progress_message: 'Every tool answered its sample call' },
-          this.entry('validator', 'validation', `All ${design.tools.length} tools passed`, {
-            round,
-            tools: design.tools.map((t) => t.name),
-            network: launch.network,
-          }),
+          this.entry(
+            'validator',
+            'validation',
+            offline.size
+              ? `All ${design.tools.length} tools passed; ${offline.size} answered with an error offline, as a server without its approved network does`
+              : `All ${design.tools.length} tools passed`,
+            {
+              round,
+              tools: design.tools.map((t) => t.name),
+              network: launch.network,
+              ...(offline.size ? { offline: Object.fromEntries([...offline].map(([k, v]) => [k, clip(v, 500)])) } : {}),
+            },
+          ),
         );
         break;
       }
@@ -385,10 +399,18 @@ export class GenerationRunner {
 
   /**
    * Starts the server as it will be deployed, lists its tools, checks each schema against the
-   * design and calls each tool with its sample arguments. Returns the failing tools and why.
+   * design and calls each tool with its sample arguments. Returns the failing tools and why. A
+   * design that needs the network is validated without it (no admin approved its hosts yet): a
+   * tool that answers its sample call with an error result is `offline`, not failing, as long as
+   * the server runs in the jail; a crash, a timeout or a wrong listing still fails.
    */
-  private async validate(launch: GeneratedServerLaunch, design: Design): Promise<Map<string, string>> {
+  private async validate(
+    launch: GeneratedServerLaunch,
+    design: Design,
+  ): Promise<{ failures: Map<string, string>; offline: Map<string, string> }> {
     const failures = new Map<string, string>();
+    const offline = new Map<string, string>();
+    const networkless = design.needs_network && launch.network === 'bubblewrap';
     let session: GeneratedServerSession;
     try {
       session = await startGeneratedServer(launch, { timeoutMs: this.deps.limits.serverStartTimeoutMs, signal: this.job.signal });
@@ -396,7 +418,7 @@ export class GenerationRunner {
       if (this.job.signal.aborted) throw new JobStopped(String(this.job.signal.reason));
       const why = `did not start: ${err instanceof Error ? err.message : String(err)}`;
       for (const t of design.tools) failures.set(t.name, `(the server ${why})`);
-      return failures;
+      return { failures, offline };
     }
     try {
       const listed = await session.client.listTools(undefined, { timeout: this.deps.limits.toolCallTimeoutMs, signal: this.job.signal });
@@ -417,7 +439,7 @@ export class GenerationRunner {
           });
           if (result.isError) {
             const text = (result.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join(' ');
-            failures.set(tool.name, `returned an error: ${clip(text || '(no message)', 1000)}`);
+            (networkless ? offline : failures).set(tool.name, `returned an error: ${clip(text || '(no message)', 1000)}`);
           }
         } catch (err) {
           if (this.job.signal.aborted) throw err;
@@ -431,19 +453,24 @@ export class GenerationRunner {
     } finally {
       await session.close();
     }
-    return failures;
+    return { failures, offline };
   }
 
   /** Registers the server (stdio, same launch as validation), waits for it to connect and syncs its tools. */
   private async deploy(launch: GeneratedServerLaunch, design: Design): Promise<Schemas['DeployedServer']> {
+    // With a jail here, the server is registered `sandboxed` with its node command: the gateway jails
+    // it at every start (and opens its network once an admin approves hosts). Without one, it runs
+    // under the permission model alone, as validated.
+    const jailed = launch.network === 'bubblewrap';
     const created = await this.deps.servers
       .create({
         name: design.server_name,
         description: clip(design.description || `Generated by Toolgate (job ${this.job.row.id})`, 10_000),
         transport: 'stdio',
-        command: launch.command,
-        args: launch.args,
+        command: jailed ? launch.inner.command : launch.command,
+        args: jailed ? launch.inner.args : launch.args,
         cwd: launch.cwd,
+        ...(jailed ? { sandboxed: true } : {}),
       })
       .catch((err: unknown) => {
         // A name taken meanwhile, or a launch the registry refuses: the admin can act on either.
@@ -454,6 +481,8 @@ export class GenerationRunner {
       });
     this.registeredServerId = created.id;
     if (this.job.signal.aborted) throw new JobStopped(String(this.job.signal.reason));
+    if (design.needs_network && jailed)
+      await this.deps.servers.requestNetwork(created.id, requestedHosts(design), `generation job ${this.job.row.id}`);
     await this.job.update({ mcp_server_id: created.id, progress_percent: 93, progress_message: `Connecting ${created.name}` });
     const deadline = Date.now() + this.deps.limits.deployConnectTimeoutMs;
     let view = created;
@@ -486,6 +515,11 @@ export class GenerationRunner {
       );
     });
   }
+}
+
+/** The hosts a design asks for, as the server's network request (an empty request still asks an admin to decide). */
+function requestedHosts(design: Design): string[] {
+  return [...new Set((design.network_hosts ?? []).map((h) => h.trim()).filter((h) => h && h.length <= 260))].slice(0, 20);
 }
 
 function tailNote(session: GeneratedServerSession): string {

@@ -69,6 +69,8 @@ export class GenerationService {
       clock: Clock;
       logger: Logger;
       dataDir: string;
+      /** `TOOLGATE_SANDBOX_UID` (generated servers are validated as a uid derived from it). */
+      sandboxUid: number;
     },
     private readonly options: GenerationServiceOptions,
   ) {
@@ -256,6 +258,7 @@ export class GenerationService {
         llm,
         servers: this.deps.servers,
         generatedRoot: path.join(this.deps.dataDir, 'generated'),
+        sandboxUid: this.deps.sandboxUid,
         limits: this.limits,
         logger: this.deps.logger,
         now: () => this.deps.clock.now(),

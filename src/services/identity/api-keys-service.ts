@@ -131,13 +131,14 @@ export class ApiKeysService {
   async list(userId: string, query: PageQuery): Promise<PageOf<ApiKeyView>> {
     const window = pageWindow(query);
     const { rows, total } = await this.store.listForUser(userId, window);
-    return pageResult(window, rows, total, (r) => this.view(r));
+    const rotated = await this.store.rotatedAmong(rows.map((r) => r.id));
+    return pageResult(window, rows, total, (r) => this.view(r, rotated.has(r.id)));
   }
 
   async get(userId: string, keyId: string): Promise<ApiKeyView> {
     const row = await this.store.findForUser(userId, keyId);
     if (!row) throw new NotFoundError('No such API key', 'not_found');
-    return this.view(row);
+    return this.view(row, (await this.store.rotatedAmong([row.id])).has(row.id));
   }
 
   /** When a key stops working on its own: the earlier of `expires_at` and the end of a rotation grace period; null for never. */
@@ -161,7 +162,7 @@ export class ApiKeysService {
       return { existing: found, row: saved };
     });
     this.auth.invalidateHash(existing.key_hash);
-    return this.view(row!);
+    return this.view(row!, (await this.store.rotatedAmong([row!.id])).has(row!.id));
   }
 
   /** Revokes a key at once; idempotent. */
@@ -253,8 +254,11 @@ export class ApiKeysService {
     return at;
   }
 
-  /** The API view of a key row; buffered last use not yet flushed is shown too. */
-  private view(row: DbApiKeyRow): ApiKeyView {
+  /**
+   * The API view of a key row; buffered last use not yet flushed is shown too. `replaced`: a newer
+   * key was rotated from this one (a rotation in its grace period shows as rotated too).
+   */
+  private view(row: DbApiKeyRow, replaced = false): ApiKeyView {
     const pending = this.auth.pendingUsage(row.id);
     const lastUsedAt = pending && (!row.last_used_at || pending.at > row.last_used_at) ? pending.at : row.last_used_at;
     const lastUsedIp = pending && lastUsedAt === pending.at ? pending.ip : row.last_used_ip;
@@ -267,6 +271,7 @@ export class ApiKeysService {
       scopes: row.scopes as ApiKeyScope[],
       rate_limit_rpm: row.rate_limit_rpm,
       is_active: keyUsable(row, this.clock.now().getTime()),
+      state: keyState(row, replaced, this.clock.now().getTime()),
       created_at: row.created_at.toISOString(),
       updated_at: row.updated_at.toISOString(),
       expires_at: row.expires_at?.toISOString() ?? null,
@@ -274,4 +279,12 @@ export class ApiKeysService {
       last_used_ip: lastUsedIp,
     };
   }
+}
+
+/** What became of a key (openapi.yaml `ApiKeyState`): a rotation wins over the revocation or expiry it caused. */
+export function keyState(row: DbApiKeyRow, replaced: boolean, nowMs: number): Schemas['ApiKeyState'] {
+  if (replaced || row.grace_period_ends_at !== null) return 'rotated';
+  if (row.revoked_at !== null || !row.is_active) return 'revoked';
+  if (row.expires_at !== null && row.expires_at.getTime() <= nowMs) return 'expired';
+  return 'active';
 }

@@ -235,6 +235,7 @@ export class ConfigDocumentService {
         ...(Object.keys(row.env).length ? { env: row.env } : {}),
         ...(row.secret_env_keys.length ? { secret_env: refs('secret_env', row.secret_env_keys) } : {}),
         ...(row.cwd !== null ? { cwd: row.cwd } : {}),
+        ...(row.sandboxed ? { sandboxed: true } : {}),
       } as DocServer;
     return {
       ...common,
@@ -368,6 +369,9 @@ export class ConfigDocumentService {
         enabled: entry.enabled ?? true,
         call_timeout_ms: entry.call_timeout_ms ?? null,
         health_check_interval_seconds: entry.health_check_interval_seconds ?? null,
+        // A sandboxed server stays sandboxed through export and import; its approved network list
+        // is not in the document (an admin approves it again where the document is imported).
+        sandboxed: stdio && entry.sandboxed === true,
       };
       // Not in the document (yet): a new server asks for approval of changed tool definitions, the default.
       const toolChanges = { tool_changes: 'require_approval' as const };
@@ -378,6 +382,8 @@ export class ConfigDocumentService {
           id: randomUUID(),
           ...desired,
           ...toolChanges,
+          network_approved: [],
+          network_requested: null,
           secret_env_sealed: this.deps.servers.seal(secrets.secret_env),
           secret_env_keys: Object.keys(secrets.secret_env).sort(),
           headers_sealed: this.deps.servers.seal(secrets.headers),

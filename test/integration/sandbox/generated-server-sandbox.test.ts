@@ -7,6 +7,7 @@ import net from 'node:net';
 import {
   GENERATED_SERVER_LIMITS,
   generatedServerLaunch,
+  generatedServerUid,
   networkIsolator,
   startGeneratedServer,
   type GeneratedServerSession,
@@ -18,6 +19,9 @@ import { writeGeneratedServer, type GeneratedTool } from '../../../src/services/
  * (`<dataDir>/generated/<job id>/`), started exactly as validation and deployment start it, whose
  * tools try to reach what they must not.
  */
+/** The uid generated servers are validated as, from the default TOOLGATE_SANDBOX_UID. */
+const UID = generatedServerUid(61000);
+
 describe('Generated servers run with least privilege', function () {
   this.timeout(60_000);
   let dataDir: string;
@@ -36,6 +40,8 @@ describe('Generated servers run with least privilege', function () {
   });
 
   let listener: net.Server;
+  let adminSocket: net.Server;
+  let adminReached = 0;
   let port = 0;
   let reached = 0;
 
@@ -48,6 +54,13 @@ describe('Generated servers run with least privilege', function () {
     await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
     port = (listener.address() as net.AddressInfo).port;
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-gensandbox-'));
+    // The admin socket, where the gateway keeps it (mode 0600 in <dataDir>/run).
+    fs.mkdirSync(path.join(dataDir, 'run'), { mode: 0o700 });
+    adminSocket = net.createServer((s) => {
+      adminReached += 1;
+      s.end();
+    });
+    await new Promise<void>((r) => adminSocket.listen(path.join(dataDir, 'run', 'admin.sock'), r));
     fs.writeFileSync(path.join(dataDir, 'master.key'), masterKey, { mode: 0o600 });
     folder = path.join(dataDir, 'generated', '11111111-2222-4333-8444-555555555555');
     const md = JSON.stringify(path.join(dataDir, 'master.key'));
@@ -87,6 +100,18 @@ describe('Generated servers run with least privilege', function () {
           `export default async () => { const r = await fetch('http://127.0.0.1:${port}/'); return 'fetched ' + r.status; };`,
         ),
         tool(
+          'connect_services',
+          `import net from 'node:net';\nexport default async () => { const out = {}; for (const port of [6379, 5432]) out[port] = await new Promise((resolve) => { const s = net.connect(port, '127.0.0.1'); s.once('connect', () => { s.destroy(); resolve('connected'); }); s.once('error', (e) => resolve(e.code)); setTimeout(() => resolve('timeout'), 3000); }); return out; };`,
+        ),
+        tool(
+          'connect_admin_socket',
+          `import net from 'node:net';\nexport default async () => new Promise((resolve, reject) => { const s = net.connect(${JSON.stringify(path.join(dataDir, 'run', 'admin.sock'))}); s.once('connect', () => { s.destroy(); resolve('reached the admin socket'); }); s.once('error', (e) => reject(new Error('no admin socket: ' + e.code))); });`,
+        ),
+        tool(
+          'allocate_4gib',
+          `export default async () => { const b = Buffer.alloc(4 * 1024 * 1024 * 1024, 1); return 'held ' + b.length; };`,
+        ),
+        tool(
           'read_proc_parent',
           `import { readFileSync } from 'node:fs';\nexport default async () => readFileSync('/proc/1/environ', 'utf8');`,
         ),
@@ -103,11 +128,12 @@ describe('Generated servers run with least privilege', function () {
     });
     // The gateway's own environment holds a master key: the server must not inherit it.
     process.env.TOOLGATE_SECRET_KEY = secretEnv;
-    session = await startGeneratedServer(generatedServerLaunch(folder), { timeoutMs: 20_000 });
+    session = await startGeneratedServer(generatedServerLaunch(folder, { uid: UID }), { timeoutMs: 20_000 });
   });
   after(async () => {
     await session?.close();
     listener?.close();
+    adminSocket?.close();
     if (previousEnv === undefined) delete process.env.TOOLGATE_SECRET_KEY;
     else process.env.TOOLGATE_SECRET_KEY = previousEnv;
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -120,7 +146,7 @@ describe('Generated servers run with least privilege', function () {
   };
 
   it('starts with the permission model on and write access to its own folder only', () => {
-    const launch = generatedServerLaunch(folder);
+    const launch = generatedServerLaunch(folder, { uid: UID });
     const real = fs.realpathSync(folder);
     expect(launch.args).to.include(`--allow-fs-write=${real}`);
     expect(launch.args).to.include(`--allow-fs-read=${real}`);
@@ -168,9 +194,25 @@ describe('Generated servers run with least privilege', function () {
     expect(await call('own_folder')).to.deep.equal({ isError: false, text: 'ok' });
   });
 
-  describe('the jail (bubblewrap, when the host has it)', function () {
+  describe('the jail (bubblewrap)', function () {
     before(function () {
-      if (!networkIsolator()) this.skip();
+      // Never skipped: a host without bubblewrap fails here, loudly (.ci/run installs it).
+      expect(networkIsolator(), 'bubblewrap must work on this host (apt-get install bubblewrap)').to.be.a('string');
+    });
+
+    it('reaches neither Redis nor PostgreSQL on loopback, nor the admin socket', async () => {
+      const services = await call('connect_services');
+      expect(services.isError, services.text).to.equal(false);
+      expect(JSON.parse(services.text)).to.deep.equal({ 6379: 'ECONNREFUSED', 5432: 'ECONNREFUSED' });
+      const admin = await call('connect_admin_socket');
+      expect(admin.isError, admin.text).to.equal(true);
+      expect(admin.text).to.not.include('reached');
+      expect(adminReached).to.equal(0);
+    });
+
+    it('runs as the uid derived from TOOLGATE_SANDBOX_UID when Toolgate runs as root', () => {
+      // Its folder is handed over to that uid (as another user, it stays the user's own).
+      expect(fs.statSync(folder).uid).to.equal(process.getuid?.() === 0 ? 61100 : process.getuid?.());
     });
 
     it('reaches no network, loopback services included', async () => {
@@ -186,7 +228,7 @@ describe('Generated servers run with least privilege', function () {
 
     it('runs with an empty environment but PATH, HOME and its working directory', async () => {
       const env = JSON.parse((await call('read_env')).text) as Record<string, string>;
-      expect(Object.keys(env).sort()).to.deep.equal(['HOME', 'PATH', 'PWD']);
+      expect(Object.keys(env).sort()).to.deep.equal(['HOME', 'LANG', 'PATH', 'PWD']);
       expect(env.PWD).to.equal(fs.realpathSync(folder));
     });
 
@@ -201,6 +243,17 @@ describe('Generated servers run with least privilege', function () {
       expect(answer.isError, answer.text).to.equal(true);
       expect(answer.text).to.not.match(/^held/);
       expect(GENERATED_SERVER_LIMITS.dataBytes).to.be.at.most(512 * 1024 * 1024);
+    });
+
+    it('cannot allocate 4 GiB', async () => {
+      let answer: { isError: boolean; text: string };
+      try {
+        answer = await call('allocate_4gib');
+      } catch (err) {
+        answer = { isError: true, text: err instanceof Error ? err.message : String(err) };
+      }
+      expect(answer.isError, answer.text).to.equal(true);
+      expect(answer.text).to.not.match(/^held/);
     });
   });
 });

@@ -8,7 +8,7 @@ import { RawSession } from '../../helpers/mcp-http.js';
 import { createUser } from '../../helpers/identity.js';
 import { seedSecret } from '../../helpers/secrets.js';
 import { LOOPBACK_UPSTREAMS, startTestServer, type TestServer } from '../../helpers/test-server.js';
-import { startFixtureHttp, waitFor, type ChildServer } from '../../helpers/upstreams.js';
+import { EVERYTHING_BIN, startFixtureHttp, waitFor, type ChildServer } from '../../helpers/upstreams.js';
 
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'console');
 const LAPTOP = { width: 1366, height: 900 };
@@ -267,6 +267,9 @@ describe('web console in a browser', function () {
     await rotated.getByRole('button', { name: 'I have stored it' }).click();
     expect((await t.anon.as(first).get('/api/v1/users/me')).status).to.equal(200);
     expect((await t.anon.as(second).get('/api/v1/users/me')).status).to.equal(200);
+    // The old key says it was rotated (and still works for its grace period), not "revoked or expired".
+    await page.getByText('rotated (grace period)').waitFor();
+    expect(await page.getByText('revoked or expired').count()).to.equal(0);
     await screenshot('api-keys');
 
     await page.getByRole('button', { name: 'Revoke ci pipeline' }).first().click();
@@ -274,7 +277,54 @@ describe('web console in a browser', function () {
       .getByRole('dialog', { name: /Revoke ci pipeline/ })
       .getByRole('button', { name: 'Revoke key' })
       .click();
-    await waitFor('a key revoked', async () => (await page.getByText('revoked or expired').count()) >= 1);
+    await waitFor('a key revoked', async () => (await page.locator('td .pill', { hasText: /^revoked$/ }).count()) >= 1);
+    // Every row's Actions cell holds something: its actions, or a dash.
+    const cells = await page.locator('tbody td.row-actions').allInnerTexts();
+    expect(cells.length).to.be.greaterThan(1);
+    for (const text of cells) expect(text.trim()).to.not.equal('');
+  });
+
+  it('answers a sandboxed server’s network request on its page: approves the hosts it asked for, and edits the list', async () => {
+    const everything = fs.realpathSync(EVERYTHING_BIN);
+    const created = await t.owner.post('/api/v1/servers', {
+      name: 'jailed-everything',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [everything, 'stdio'],
+      cwd: path.dirname(everything),
+      sandboxed: true,
+      enabled: false,
+    });
+    expect(created.status, created.text).to.equal(201);
+    await t.server.services.servers.requestNetwork(created.body.id, ['api.example.com'], 'browser test');
+    // The servers list points at the pending request.
+    await page.goto('/servers');
+    await page
+      .getByRole('row', { name: /jailed-everything/ })
+      .getByText('network request')
+      .waitFor();
+    await page.goto(`/servers/${created.body.id}`);
+    await page.getByRole('heading', { name: 'jailed-everything', level: 1 }).waitFor();
+    await page.getByText('sandboxed', { exact: true }).waitFor();
+    await page.getByText('This server asks for network access to:').waitFor();
+    await screenshot('server-network-request');
+    await page.getByRole('button', { name: 'Approve these hosts' }).click();
+    await page.getByText('Saved; the server restarts with the new list.').waitFor();
+    expect(await page.getByText('This server asks for network access to:').count()).to.equal(0);
+    expect((await t.owner.get(`/api/v1/servers/${created.body.id}`)).body.network).to.deep.equal({
+      approved_hosts: ['api.example.com'],
+      requested_hosts: null,
+    });
+    await page.getByLabel('Approved hosts').fill('api.example.com\ndb.example.com:5432');
+    await page.getByRole('button', { name: 'Save network list' }).click();
+    await waitFor(
+      'the list saved',
+      async () => (await t.owner.get(`/api/v1/servers/${created.body.id}`)).body.network.approved_hosts.length === 2,
+    );
+    await page.getByLabel('Approved hosts').fill('not a host');
+    await page.getByRole('button', { name: 'Save network list' }).click();
+    await page.getByText(/Not a host/).waitFor();
+    await t.owner.delete(`/api/v1/servers/${created.body.id}`);
   });
 
   it('shows the call on the dashboard, refreshing without a reload (or says the dashboard is not available yet)', async () => {

@@ -39,6 +39,23 @@ const GRACE: { value: string; label: string }[] = [
   { value: '2592000', label: 'Keep the old key for 30 days' },
 ];
 
+/** A key's state as a pill; a rotated key in its grace period says until when it still works. */
+export function KeyState(props: { apiKey: ApiKey }) {
+  const k = props.apiKey;
+  if (k.state === 'active') return <Pill tone="ok">active</Pill>;
+  if (k.state === 'rotated')
+    return k.is_active ? (
+      <Pill tone="warn" title="Replaced by a newer key; this one works until its grace period ends">
+        rotated (grace period)
+      </Pill>
+    ) : (
+      <Pill tone="neutral" title="Replaced by a newer key">
+        rotated
+      </Pill>
+    );
+  return <Pill tone={k.state === 'expired' ? 'neutral' : 'bad'}>{k.state}</Pill>;
+}
+
 /** The caller's API keys: create (shown once), rotate with an optional grace period, revoke. */
 export function ApiKeysView() {
   const [page, setPage] = useState(1);
@@ -112,22 +129,31 @@ export function ApiKeysView() {
                           <code>{k.key_prefix}…</code> {k.environment === 'test' && <Pill tone="info">test</Pill>}
                         </td>
                         <td>{k.scopes.join(', ')}</td>
-                        <td>{k.is_active ? <Pill tone="ok">active</Pill> : <Pill tone="neutral">revoked or expired</Pill>}</td>
+                        <td>
+                          <KeyState apiKey={k} />
+                        </td>
                         <td>
                           <Time iso={k.last_used_at} relative />
                           {k.last_used_ip && <div class="muted small">{k.last_used_ip}</div>}
                         </td>
                         <td>{k.expires_at ? <Time iso={k.expires_at} /> : <span class="muted">never</span>}</td>
                         <td class="row-actions">
-                          {k.is_active && (
+                          {k.is_active ? (
                             <>
-                              <Button small onClick={() => setRotating(k)} aria-label={`Rotate ${k.name}`}>
-                                Rotate
-                              </Button>
+                              {k.state === 'active' && (
+                                <Button small onClick={() => setRotating(k)} aria-label={`Rotate ${k.name}`}>
+                                  Rotate
+                                </Button>
+                              )}
                               <Button small variant="danger" onClick={() => revoke(k)} aria-label={`Revoke ${k.name}`}>
                                 Revoke
                               </Button>
                             </>
+                          ) : (
+                            // No action is left for a key that stopped working; the cell still holds a value.
+                            <span class="muted" aria-label="No actions">
+                              —
+                            </span>
                           )}
                         </td>
                       </tr>

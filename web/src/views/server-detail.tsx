@@ -20,6 +20,7 @@ import {
   SelectField,
   TabPanel,
   Tabs,
+  TextArea,
   TextField,
   Time,
   useConfirm,
@@ -154,6 +155,14 @@ export function ServerDetailView() {
                       </dd>
                     </>
                   )}
+                  <dt>Sandbox</dt>
+                  <dd>
+                    {s.sandboxed ? (
+                      <Pill tone="ok">sandboxed</Pill>
+                    ) : (
+                      <span class="muted">not sandboxed: runs as Toolgate's user, with the host's files and network</span>
+                    )}
+                  </dd>
                 </>
               ) : (
                 <>
@@ -189,6 +198,7 @@ export function ServerDetailView() {
               </dd>
             </dl>
           </Section>
+          {isAdmin && s.sandboxed && <NetworkSection server={s} onSaved={(updated) => server.set(updated)} />}
           {isAdmin ? (
             <>
               <Tabs
@@ -224,6 +234,81 @@ export function ServerDetailView() {
         </>
       )}
     </Loaded>
+  );
+}
+
+/**
+ * The network of a sandboxed server: the hosts it asked for (a generated server's design, a
+ * registry import's package registry) await an admin's answer; the approved list is all the egress
+ * proxy lets it reach.
+ */
+function NetworkSection(props: { server: Server; onSaved: (s: Server) => void }) {
+  const { server } = props;
+  const [text, setText] = useState(server.network.approved_hosts.join('\n'));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [saved, setSaved] = useState(false);
+  const requested = server.network.requested_hosts;
+  const save = async (hosts: string[]) => {
+    setBusy(true);
+    setError(null);
+    setSaved(false);
+    try {
+      const updated = await call(
+        api.PUT('/api/v1/servers/{server_id}/network', { params: { path: { server_id: server.id } }, body: { approved_hosts: hosts } }),
+      );
+      setText(updated.network.approved_hosts.join('\n'));
+      setSaved(true);
+      props.onSaved(updated);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const lines = () => [
+    ...new Set(
+      text
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean),
+    ),
+  ];
+  return (
+    <Section title="Network">
+      {requested && (
+        <div class="notice" role="status">
+          <p>
+            This server asks for network access to:{' '}
+            {requested.length ? requested.map((h) => <code key={h}>{h} </code>) : <span class="muted">(no hosts named)</span>}
+          </p>
+          <p class="muted small">It has no network until you approve a list. Approving it lets the server reach exactly these hosts.</p>
+          <Button onClick={() => save([...new Set([...server.network.approved_hosts, ...requested])])} busy={busy}>
+            Approve these hosts
+          </Button>{' '}
+          <Button onClick={() => save(server.network.approved_hosts)} busy={busy}>
+            Decline
+          </Button>
+        </div>
+      )}
+      <TextArea
+        label="Approved hosts"
+        name="approved_hosts"
+        rows={3}
+        mono
+        value={text}
+        onValue={(v) => {
+          setText(v);
+          setSaved(false);
+        }}
+        hint="One per line: host (ports 80 and 443), host:port, host:* or a CIDR range. Empty: no network. Private and loopback addresses also need the outbound allow-list."
+      />
+      {error !== null && <ErrorNotice error={error} />}
+      <Button onClick={() => save(lines())} busy={busy}>
+        Save network list
+      </Button>
+      {saved && <span class="muted small"> Saved; the server restarts with the new list.</span>}
+    </Section>
   );
 }
 

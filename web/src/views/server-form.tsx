@@ -27,6 +27,7 @@ const FIELDS = [
   'call_timeout_ms',
   'health_check_interval_seconds',
   'tool_changes',
+  'sandboxed',
 ] as const;
 
 /** `KEY=value` (or `Name: value` for headers) lines as an object; a line without a separator is an error. */
@@ -74,6 +75,7 @@ export function ServerForm(props: { server?: Server; onDone: (server: Server) =>
   const [timeout, setTimeoutMs] = useState(own('call_timeout_ms'));
   const [interval, setIntervalSecs] = useState(own('health_check_interval_seconds'));
   const [toolChanges, setToolChanges] = useState<'require_approval' | 'accept'>(s?.tool_changes ?? 'require_approval');
+  const [sandboxed, setSandboxed] = useState(s?.sandboxed ?? false);
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const stdio = transport === 'stdio';
@@ -117,6 +119,7 @@ export function ServerForm(props: { server?: Server; onDone: (server: Server) =>
                 ...(Object.keys(envObj).length ? { env: envObj } : {}),
                 ...(Object.keys(secretObj).length ? { secret_env: secretObj } : {}),
                 ...(cwd.trim() ? { cwd: cwd.trim() } : {}),
+                ...(sandboxed ? { sandboxed: true } : {}),
               }
             : { url: url.trim(), ...(Object.keys(headerObj).length ? { headers: headerObj } : {}) }),
         };
@@ -142,6 +145,7 @@ export function ServerForm(props: { server?: Server; onDone: (server: Server) =>
           for (const k of removeSecrets) if (!(k in secretObj)) secretPatch[k] = null;
           if (Object.keys(secretPatch).length) patch.secret_env = secretPatch;
           if ((cwd.trim() || null) !== s.cwd) patch.cwd = cwd.trim() || null;
+          if (sandboxed !== s.sandboxed) patch.sandboxed = sandboxed;
           if (s.transport !== 'stdio') patch.url = null;
         } else {
           if (url.trim() !== (s.url ?? '')) patch.url = url.trim() || null;
@@ -309,6 +313,16 @@ export function ServerForm(props: { server?: Server; onDone: (server: Server) =>
         ]}
         hint="A changed description, input schema or annotations of an approved tool can be a tool-poisoning attempt."
       />
+      {stdio && (
+        <Checkbox
+          name="sandboxed"
+          label="Run in Toolgate's sandbox"
+          checked={sandboxed}
+          onValue={setSandboxed}
+          error={f.sandboxed}
+          hint="Its own user, a minimal environment, no Toolgate data, limits, and no network until you approve hosts on the server page. Leave off for a program that needs this host's files, tools or network."
+        />
+      )}
       {!s && <Checkbox name="enabled" label="Connect right away" checked={enabled} onValue={setEnabled} error={f.enabled} />}
       <div class="wide">
         <FormError message={errors.form} />

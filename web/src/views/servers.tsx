@@ -125,6 +125,13 @@ export function ServersView() {
                             {s.status}
                           </Pill>
                           {s.status === 'error' && s.last_error && <div class="small error-text clamp">{s.last_error}</div>}
+                          {s.network.requested_hosts && (
+                            <div>
+                              <Pill tone="warn" title="This sandboxed server asks for network access; answer it on its page">
+                                network request
+                              </Pill>
+                            </div>
+                          )}
                         </td>
                         <td class="num">{s.tool_count}</td>
                         <td class="num">{ms(s.latency_ms)}</td>

@@ -113,6 +113,9 @@ describe('Registry import (GET /api/v1/registry/servers, POST /api/v1/registry/i
     expect(res.body.env).to.deep.equal({ LOG_LEVEL: 'info' });
     expect(res.body.secret_env_keys).to.deep.equal(['API_TOKEN']);
     expect(res.text).to.not.include(API_TOKEN);
+    // Other people's code: sandboxed, asking an admin for the package registry (npx downloads the package).
+    expect(res.body.sandboxed).to.equal(true);
+    expect(res.body.network).to.deep.equal({ approved_hosts: [], requested_hosts: ['registry.npmjs.org'] });
   });
 
   it('adds a PyPI package on uvx under another name, and refuses an OCI package', async () => {
@@ -125,7 +128,8 @@ describe('Registry import (GET /api/v1/registry/servers, POST /api/v1/registry/i
       enabled: false,
     });
     expect(res.status).to.equal(201);
-    expect(res.body).to.include({ name: 'files-py', command: 'uvx' });
+    expect(res.body).to.include({ name: 'files-py', command: 'uvx', sandboxed: true });
+    expect(res.body.network.requested_hosts).to.deep.equal(['pypi.org', 'files.pythonhosted.org']);
     expect(res.body.args).to.deep.equal(['example-files-mcp==0.3.1']);
     const oci = await t.owner.post('/api/v1/registry/import', { server: 'io.example/files', option: 'package:2', name: 'files-oci' });
     expect(oci.status).to.equal(422);

@@ -138,6 +138,74 @@ describe('Server generation jobs (/api/v1/servers/generate)', function () {
     fs.rmSync(neighbour, { recursive: true });
   });
 
+  it('deploys a design that needs the network sandboxed and offline; its hosts wait for an admin, whose approval opens exactly them', async () => {
+    const { createServer } = await import('node:http');
+    const web = (name: string) => createServer((_req, res) => res.end(name));
+    const approved = web('approved');
+    const other = web('other');
+    await new Promise<void>((r) => approved.listen(0, '127.0.0.1', r));
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+    const approvedPort = (approved.address() as { port: number }).port;
+    const otherPort = (other.address() as { port: number }).port;
+    try {
+      llm.script.design = () => ({
+        server_name: 'fetcher',
+        description: 'Fetches a page',
+        needs_network: true,
+        network_hosts: [`127.0.0.1:${approvedPort}`],
+        tools: [
+          {
+            name: 'get',
+            title: 'Get',
+            description: 'Fetches a URL',
+            input_schema: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] },
+            sample_arguments: { url: `http://127.0.0.1:${approvedPort}/` },
+          },
+        ],
+      });
+      // As a model writes it: a fetch that fails throws (an error result), as it must offline.
+      llm.script.code = () => ({
+        code: 'export default async function ({ url }) {\n  const r = await fetch(url);\n  return `${r.status} ${await r.text()}`;\n}\n',
+        notes: '',
+      });
+      const res = await create({ description: 'fetch a page from the intranet' });
+      const job = await finished(t, res.body.job_id);
+      expect(job.status, JSON.stringify(job)).to.equal('completed');
+      // Validated offline: its sample call failed for want of network, which does not fail the job.
+      const validated = job.reasoning_log.find((e: any) => e.agent === 'validator' && e.details.offline);
+      expect(Object.keys(validated.details.offline)).to.deep.equal(['get']);
+      const id = job.mcp_server_id as string;
+      const server = await t.owner.get(`/api/v1/servers/${id}`);
+      expect(server.body.sandboxed).to.equal(true);
+      expect(server.body.network).to.deep.equal({ approved_hosts: [], requested_hosts: [`127.0.0.1:${approvedPort}`] });
+      const requested = await t.server.services.db.knex('activity_log').where({ action: 'server.network_request', target_id: id });
+      expect(requested).to.have.length(1);
+
+      const tools = await t.owner.get(`/api/v1/servers/${id}/tools?page_size=100`);
+      const bundle = await t.owner.post('/api/v1/bundles', { name: 'fetcher-bundle', tools: [{ tool_id: tools.body.items[0].id }] });
+      expect(bundle.status, bundle.text).to.equal(201);
+      const get = async (port: number) => {
+        const session = new RawSession(`${t.url}/mcp/bundle/${bundle.body.bundle_key}`, '2025-06-18');
+        await session.initialize();
+        const called = await session.call('get', { url: `http://127.0.0.1:${port}/` });
+        return called.result.isError ? `failed: ${called.result.content[0].text}` : (called.result.content[0].text as string);
+      };
+      // Asked for, not approved: no network at all.
+      expect(await get(approvedPort)).to.match(/^failed/);
+
+      const put = await t.owner.put(`/api/v1/servers/${id}/network`, { approved_hosts: [`127.0.0.1:${approvedPort}`] });
+      expect(put.status, put.text).to.equal(200);
+      await waitFor('the server to restart with its network', async () => (await get(approvedPort)) === '200 approved', 30_000, 250);
+      // Another port on the same host stays shut (the egress proxy answers 403).
+      expect(await get(otherPort)).to.match(/^failed/);
+      await t.owner.delete(`/api/v1/bundles/${bundle.body.id}`);
+      await t.owner.delete(`/api/v1/servers/${id}`);
+    } finally {
+      approved.close();
+      other.close();
+    }
+  });
+
   it('sends a failing tool back to the model and passes after a repair round', async () => {
     llm.script.design = () => ({ ...CALCULATOR_DESIGN, server_name: 'calc-repaired' });
     llm.script.code = (call) => ({

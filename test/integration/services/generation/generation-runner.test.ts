@@ -82,6 +82,7 @@ describe('GenerationRunner: cancelled during deployment', function () {
       refresh: async (id) => ({ id, name: 'runner-calc', status: 'connected', tool_count: 2 }) as never,
       delete: async (id) => void deleted.push(id),
       nameTaken: async () => false,
+      requestNetwork: async () => undefined,
     };
     const controller = new AbortController();
     const patches: GenerationJobPatch[] = [];
@@ -100,6 +101,7 @@ describe('GenerationRunner: cancelled during deployment', function () {
       llm: calculatorModel,
       servers,
       generatedRoot: root,
+      sandboxUid: 61000,
       limits: DEFAULT_GENERATION_LIMITS,
       logger,
       now: () => new Date(),
@@ -121,6 +123,7 @@ describe('GenerationRunner: cancelled during deployment', function () {
       },
       delete: async (sid) => void deleted.push(sid),
       nameTaken: async () => false,
+      requestNetwork: async () => undefined,
     };
     let failed: GenerationJobPatch | undefined;
     const id = '66666666-7777-4888-8999-aaaaaaaaaaaa';
@@ -136,6 +139,7 @@ describe('GenerationRunner: cancelled during deployment', function () {
       llm: calculatorModel,
       servers,
       generatedRoot: root,
+      sandboxUid: 61000,
       limits: DEFAULT_GENERATION_LIMITS,
       logger,
       now: () => new Date(),

@@ -124,7 +124,7 @@ describe('user API keys', function () {
       expect(after.body.code).to.equal('invalid_api_key');
       expect((await alice.client.delete(`${KEYS}/${created.body.id}`)).status).to.equal(204);
       const got = await alice.client.get(`${KEYS}/${created.body.id}`);
-      expect(got.body.is_active).to.equal(false);
+      expect(got.body).to.include({ is_active: false, state: 'revoked' });
     });
 
     it('lets a key revoke itself', async () => {
@@ -149,6 +149,12 @@ describe('user API keys', function () {
       expect(res.body.new_key.scopes).to.have.members(['api:read', 'api:write']);
       expect((await old.get('/api/v1/users/me')).status).to.equal(401);
       expect((await alice.client.as(res.body.new_key.key).get('/api/v1/users/me')).status).to.equal(200);
+      // The old key says what became of it: rotated, not revoked or expired; the new one is active.
+      expect(res.body.new_key.state).to.equal('active');
+      const oldView = await alice.client.get(`${KEYS}/${created.body.id}`);
+      expect(oldView.body).to.include({ is_active: false, state: 'rotated' });
+      const listed = await alice.client.get(`${KEYS}?page_size=100`);
+      expect(listed.body.items.find((k: any) => k.id === created.body.id).state).to.equal('rotated');
       // A revoked key cannot be rotated again.
       expect((await alice.client.post(`${KEYS}/${created.body.id}/rotate`, {})).status).to.equal(409);
     });
@@ -163,6 +169,7 @@ describe('user API keys', function () {
       expect(new Date(res.body.grace_period_ends_at).getTime()).to.equal(clock.now().getTime() + 3600_000);
       const fresh = alice.client.as(res.body.new_key.key);
       expect((await old.get('/api/v1/users/me')).status).to.equal(200);
+      expect((await alice.client.get(`${KEYS}/${created.body.id}`)).body).to.include({ is_active: true, state: 'rotated' });
       // Rotating a key already in its grace period is refused.
       expect((await alice.client.post(`${KEYS}/${created.body.id}/rotate`, {})).status).to.equal(409);
       clock.advance(3599_000);
@@ -170,6 +177,7 @@ describe('user API keys', function () {
       clock.advance(1_000);
       expect((await old.get('/api/v1/users/me')).status).to.equal(401);
       expect((await fresh.get('/api/v1/users/me')).status).to.equal(200);
+      expect((await alice.client.get(`${KEYS}/${created.body.id}`)).body).to.include({ is_active: false, state: 'rotated' });
     });
 
     it('answers 404 for another user’s key and 422 for a grace period over 30 days', async () => {
@@ -187,7 +195,7 @@ describe('user API keys', function () {
       clock.advance(60_000);
       expect((await short.get('/api/v1/users/me')).status).to.equal(401);
       const got = await alice.client.get(`${KEYS}/${created.body.id}`);
-      expect(got.body.is_active).to.equal(false);
+      expect(got.body).to.include({ is_active: false, state: 'expired' });
     });
 
     it('serves a warm key from memory: no api_keys query per request', async () => {

@@ -281,4 +281,31 @@ describe('Configuration as code (GET /api/v1/config/export, POST /api/v1/config/
     expect(res.body.code).to.equal('tool_name_taken');
     expect((await a.owner.get('/api/v1/bundles?search=Clash')).body.total).to.equal(0);
   });
+
+  it('keeps a sandboxed server sandboxed through export and import (its approved network is not in the document)', async () => {
+    const jailed = await register(a.owner, { name: 'jailed-doc', transport: 'stdio', ...fixtureStdio(), sandboxed: true, enabled: false });
+    try {
+      const { document } = (await a.owner.get('/api/v1/config/export')).body;
+      const servers = parse(document).servers as { name: string; sandboxed?: boolean }[];
+      expect(servers.find((x) => x.name === 'jailed-doc')!.sandboxed).to.equal(true);
+      expect(servers.find((x) => x.name === 'fixture-stdio')!.sandboxed).to.equal(undefined);
+      // Unsandboxing through a document is a change the dry run names.
+      const unjailed = document.replace(/(name: jailed-doc[\s\S]*?)sandboxed: true/, '$1sandboxed: false');
+      const dry = await a.owner.post('/api/v1/config/import', { document: unjailed, dry_run: true });
+      expect(dry.body.changes).to.deep.equal([{ kind: 'server', name: 'jailed-doc', action: 'update', fields: ['sandboxed'] }]);
+      // A new server imported from a document comes in sandboxed.
+      const created = await a.owner.post('/api/v1/config/import', {
+        document: JSON.stringify({
+          toolgate_config: 1,
+          servers: [{ name: 'jailed-new', transport: 'stdio', ...fixtureStdio(), sandboxed: true, enabled: false }],
+        }),
+      });
+      expect(created.status, created.text).to.equal(200);
+      const listed = (await a.owner.get('/api/v1/servers?search=jailed-new')).body.items[0];
+      expect(listed).to.include({ sandboxed: true });
+      expect((await a.owner.delete(`/api/v1/servers/${listed.id}`)).status).to.equal(204);
+    } finally {
+      await a.owner.delete(`/api/v1/servers/${jailed.id}`);
+    }
+  });
 });
