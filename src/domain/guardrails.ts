@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { isToolCallResult } from './upstream-call.js';
 
 /**
  * Guardrails: what the gateway does to every tool call's arguments (before the upstream is
@@ -98,17 +99,6 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** A well-formed CallToolResult (content blocks that are objects, optional structured content and isError). */
-export function isToolResult(r: unknown): r is Record<string, unknown> & { content: unknown[] } {
-  return (
-    isPlainObject(r) &&
-    Array.isArray(r.content) &&
-    r.content.every(isPlainObject) &&
-    (r.structuredContent === undefined || isPlainObject(r.structuredContent)) &&
-    (r.isError === undefined || typeof r.isError === 'boolean')
-  );
-}
-
 /**
  * Validates an interceptor's answer for a phase: `{"action": "allow"}`, `{"action": "reject",
  * "message"?: string}`, or `{"action": "rewrite", "arguments": {...}}` before a call /
@@ -131,7 +121,7 @@ export function parseInterceptorDecision(body: unknown, phase: InterceptorPhase)
         if (!isPlainObject(body.arguments)) return { problem: 'a rewrite before the call must give arguments (an object)' };
         return { action: 'rewrite', arguments: body.arguments };
       }
-      if (!isToolResult(body.result)) return { problem: 'a rewrite after the call must give result (a CallToolResult)' };
+      if (!isToolCallResult(body.result)) return { problem: 'a rewrite after the call must give result (a CallToolResult)' };
       return { action: 'rewrite', result: body.result };
     default:
       return { problem: 'action must be allow, reject or rewrite' };

@@ -139,6 +139,19 @@ export interface ToolCallResult {
   [key: string]: unknown;
 }
 
+const isObjectValue = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A well-formed CallToolResult: content blocks that are objects, optional structured content and `isError`. */
+export function isToolCallResult(r: unknown): r is ToolCallResult {
+  return (
+    isObjectValue(r) &&
+    Array.isArray(r.content) &&
+    r.content.every(isObjectValue) &&
+    (r.structuredContent === undefined || isObjectValue(r.structuredContent)) &&
+    (r.isError === undefined || typeof r.isError === 'boolean')
+  );
+}
+
 /** Raised by the pool when an upstream cannot serve a call (down, timeout, protocol error). */
 export class UpstreamError extends Error {
   constructor(

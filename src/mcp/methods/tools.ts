@@ -1,5 +1,5 @@
 import { ConcealedArgumentError, upstreamArguments } from '../../domain/bundle-tools.js';
-import { UpstreamError, type ToolCallResult } from '../../domain/upstream-call.js';
+import { isToolCallResult, UpstreamError, type ToolCallResult } from '../../domain/upstream-call.js';
 import type { CallStatus } from '../../domain/call-records.js';
 import { featuresOf } from '../../domain/client-features.js';
 import { denialMessage, type DecidingRule } from '../../domain/tool-policy.js';
@@ -19,17 +19,6 @@ export function toolsList(params: Record<string, unknown>, ctx: McpContext): Raw
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** A well-formed CallToolResult: content blocks that are objects, optional structured content. */
-function isCallToolResult(r: unknown): r is ToolCallResult {
-  return (
-    isPlainObject(r) &&
-    Array.isArray(r.content) &&
-    r.content.every(isPlainObject) &&
-    (r.structuredContent === undefined || isPlainObject(r.structuredContent)) &&
-    (r.isError === undefined || typeof r.isError === 'boolean')
-  );
 }
 
 /** Characters of a tool name (MCP.md): a name in a message is delimited by anything else. */
@@ -282,7 +271,7 @@ async function invoke(
       (options) => deps.upstreams.callTool(tool.serverId, tool.upstreamName, upstreamArgs, asTask ? { ...options, asTask } : options),
       progressForwarder(ctx),
     );
-    if (!isCallToolResult(result)) throw new UpstreamError('protocol', 'malformed tools/call result');
+    if (!isToolCallResult(result)) throw new UpstreamError('protocol', 'malformed tools/call result');
   } catch (err) {
     if (!(err instanceof UpstreamError)) {
       record('error', 'internal error');
