@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: d3c2adf0a7ae2551dc6b7d42d52e66ba978f0fa62beb3d00e96c9634aaa7e468
+// openapi.yaml sha256: 227c5ec10ef087a1f3faef9d2d8fd4d18648d4898d09c7a44d7c47255fcf187b
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -60,7 +60,7 @@ export interface paths {
          *
          *     - `toolgate_http_requests_total{route,method,status}` and `toolgate_http_request_duration_seconds{route}`: every HTTP request; `route` is the REST operationId (`getDashboard`, …), `mcp_bundle` / `mcp_gateway`, `unmatched` (404) or `other`, never a raw path; `status` is the class (`2xx`, `4xx`, …).
          *     - `toolgate_mcp_requests_total{endpoint,method,outcome}` and `toolgate_mcp_request_duration_seconds{endpoint,method}`: MCP requests by JSON-RPC method (a fixed list of MCP methods, plus `batch`, `stream`, `end_session`, `info`; any other method is counted as `other`).
-         *     - `toolgate_tool_calls_total{server_id,status}`, `toolgate_tool_call_errors_total{server_id}`, `toolgate_tool_call_duration_seconds{server_id}`: `tools/call` by upstream server id (never a tool name) and outcome (`ok`, `tool_error`, `error`, `timeout`, `cancelled`, `rejected`: refused by the gateway before the upstream was called, for example a pinned argument; `denied`: refused by a tool policy rule; neither counted in `toolgate_tool_call_errors_total`).
+         *     - `toolgate_tool_calls_total{server_id,status}`, `toolgate_tool_call_errors_total{server_id}`, `toolgate_tool_call_duration_seconds{server_id}`: `tools/call` by upstream server id (never a tool name) and outcome (`ok`, `tool_error`, `error`, `timeout`, `cancelled`, `rejected`: refused by the gateway before the upstream was called, for example a pinned argument; `denied`: refused by a tool policy rule or a guardrail interceptor; neither counted in `toolgate_tool_call_errors_total`).
          *     - `toolgate_upstream_up{server_id,status}`: 1 when an enabled upstream is connected, else 0.
          *     - `toolgate_mcp_sessions`: open MCP sessions. `toolgate_rate_limit_rejections_total{subject}`: 429 answers by budget (`api_key`, `session`, `address`). `toolgate_db_pool_connections{state}`: database pool connections (`used`, `free`) and waiting requests (`pending_acquire`, `pending_create`).
          *     - Process metrics of prom-client's default set, prefixed `toolgate_` (CPU, memory, event-loop lag, GC, handles).
@@ -1108,6 +1108,128 @@ export interface paths {
          *     **Authorization:** Requires the admin or owner role.
          */
         patch: operations["updatePolicyRule"];
+        trace?: never;
+    };
+    "/api/v1/guardrails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the installation's redaction settings
+         * @description Whether the guardrails redact secrets (private keys, cloud access keys, common token formats; on by default) and personal data (emails, card numbers, IBANs, phone numbers; off by default) in every tool call's arguments and results. A bundle may override each (`getBundleGuardrails`).
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["getGuardrailSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the installation's redaction settings
+         * @description Changes the given settings (absent fields are left alone). Applies at once on every instance; recorded in the activity log (`guardrails.update`).
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        patch: operations["updateGuardrailSettings"];
+        trace?: never;
+    };
+    "/api/v1/bundles/{bundle_id}/guardrails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a bundle's redaction settings
+         * @description The bundle's own redaction settings (null: as the installation), what applies to its calls, and the interceptors its calls go through.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["getBundleGuardrails"];
+        /**
+         * Set a bundle's redaction settings
+         * @description Replaces the bundle's own settings: `true` or `false` overrides the installation's, `null` follows it. Applies at once on every instance; recorded in the activity log (`bundle.guardrails.update`).
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        put: operations["setBundleGuardrails"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/interceptors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List guardrail interceptors
+         * @description Every interceptor, in call order (ascending `priority`, then id). At most 50 exist. Secrets are never returned.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["listInterceptors"];
+        put?: never;
+        /**
+         * Register a guardrail interceptor
+         * @description Registers a webhook called before and/or after tool calls (of every bundle, or of the listed ones). Each call is a signed POST (see `Interceptor`); its answer allows the call, rejects it with a message, or rewrites the arguments (before) or the result (after). Applies at once on every instance; recorded in the activity log (`interceptor.create`, without the secret).
+         *
+         *     - 422 with `loc` `["body", "url"]` when the URL is not http(s) or names a private, loopback or link-local address that the outbound allow-list does not open (names are resolved again at each call, under the same policy).
+         *     - 422 with `loc` `["body", "bundles", <index>]` for a bundle that does not exist.
+         *     - 409 `interceptor_name_taken` when the name is taken; 409 `interceptor_limit` when 50 exist.
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        post: operations["createInterceptor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/interceptors/{interceptor_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a guardrail interceptor
+         * @description One interceptor (never its secret).
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        get: operations["getInterceptor"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a guardrail interceptor
+         * @description Removes the interceptor; applies at once on every instance; recorded in the activity log (`interceptor.delete`).
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        delete: operations["deleteInterceptor"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a guardrail interceptor
+         * @description Changes the given fields (absent fields are left alone; `secret` replaces the secret). The same 422s and 409s as `createInterceptor`. Applies at once on every instance; recorded in the activity log (`interceptor.update`, naming the fields changed).
+         *
+         *     **Authorization:** Requires the admin or owner role.
+         */
+        patch: operations["updateInterceptor"];
         trace?: never;
     };
     "/api/v1/invitations": {
@@ -2793,7 +2915,7 @@ export interface components {
         /**
          * @description One activity feed entry.
          *
-         *     Admin actions: every state-changing administrative operation (servers, tool selection, bundles, API keys, users, invitations, auth settings and OAuth providers, general settings, gateway settings, AI providers, skills and their attachments, generation jobs) writes one entry in the same database transaction as its change, so an entry exists exactly when the change does. An operation that is refused (4xx) or whose transaction rolls back leaves **no** entry. `status: error` marks an action that was carried out but did not achieve its effect (e.g. `server.refresh` of a server that could not be reached). Actions are named `<resource>.<verb>`: `server.create|update|delete|enable|disable|refresh|network_request|network_approve`, `server.tools.enable|disable`, `bundle.create|update|delete|regenerate_key`, `bundle.tools.add|remove|override|reorder`, `api_key.create|update|rotate|revoke`, `user.bootstrap|create|update|deactivate`, `invitation.create|revoke|accept`, `settings.auth.update`, `oauth_provider.create|update|delete`, `settings.general.update|reset`, `settings.gateway.update`, `ai_provider.create|update|delete|activate`, `skill.create|update|delete|import|attach|detach`.
+         *     Admin actions: every state-changing administrative operation (servers, tool selection, bundles, API keys, users, invitations, auth settings and OAuth providers, general settings, gateway settings, AI providers, skills and their attachments, generation jobs) writes one entry in the same database transaction as its change, so an entry exists exactly when the change does. An operation that is refused (4xx) or whose transaction rolls back leaves **no** entry. `status: error` marks an action that was carried out but did not achieve its effect (e.g. `server.refresh` of a server that could not be reached). Actions are named `<resource>.<verb>`: `server.create|update|delete|enable|disable|refresh|network_request|network_approve`, `server.tools.enable|disable`, `bundle.create|update|delete|regenerate_key`, `bundle.tools.add|remove|override|reorder`, `api_key.create|update|rotate|revoke`, `user.bootstrap|create|update|deactivate`, `invitation.create|revoke|accept`, `settings.auth.update`, `oauth_provider.create|update|delete`, `settings.general.update|reset`, `settings.gateway.update`, `ai_provider.create|update|delete|activate`, `skill.create|update|delete|import|attach|detach`, `guardrails.update`, `bundle.guardrails.update`, `interceptor.create|update|delete`.
          */
         ActivityEntry: {
             /** Format: uuid */
@@ -2824,7 +2946,7 @@ export interface components {
             /**
              * @description Extra facts; never secrets, request bodies or tool arguments.
              *
-             *     Tool calls: `endpoint` (`bundle` or `gateway`), `call_status` (`ok`, `tool_error`, `error`, `timeout`, `cancelled`, `rejected`: the caller's mistake, refused before any upstream was called; `denied`: refused by a tool policy rule), `tool_name`, and where known `bundle_id`, `bundle_name`, `server_id`, `server_name`, `user_id`, `api_key_prefix`, `error` (the error message the caller received).
+             *     Tool calls: `endpoint` (`bundle` or `gateway`), `call_status` (`ok`, `tool_error`, `error`, `timeout`, `cancelled`, `rejected`: the caller's mistake, refused before any upstream was called; `denied`: refused by a tool policy rule or a guardrail interceptor), `tool_name`, and where known `bundle_id`, `bundle_name`, `server_id`, `server_name`, `user_id`, `api_key_prefix`, `error` (the error message the caller received), `redactions` (how many values the guardrails redacted in its arguments and result, when any) and `interceptions` (each guardrail interceptor's decision, when one was asked: `interceptor_id`, `interceptor_name`, `phase` `before`/`after`, `outcome` `allow`, `reject`, `rewrite`, `failed_open` or `failed_closed`, and `detail`: the rejection's message or why it failed). A call an interceptor refused has `call_status: denied`.
              *     Admin actions: `target_type` (`server`, `bundle`, `api_key`, `user`, `invitation`, `settings`, `ai_provider`, `skill`, `generation_job`, …), `target_id`, and facts of the action (ids, names, counts, flags).
              */
             details: {
@@ -3637,6 +3759,119 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /** @description The installation's redaction settings: what the guardrails replace with `[REDACTED:<kind>]` in every tool call's arguments (before the upstream is called) and result (before the caller sees it). Each call record counts its redactions (`details.redactions` in the activity feed, `redactions` in the audit export). */
+        GuardrailSettings: {
+            /** @description High-confidence secrets: PEM private keys, AWS access key ids (and secret keys where labelled), GitHub, GitLab, Slack, Stripe live, Google API, OpenAI and Anthropic keys, JWTs, Toolgate API and bundle keys. Default true. */
+            redact_secrets: boolean;
+            /** @description Personal data: emails, card numbers (Luhn-checked), IBANs (checksum-checked), international phone numbers. Default false. */
+            redact_pii: boolean;
+            /**
+             * Format: date-time
+             * @description Null while the defaults apply.
+             */
+            updated_at: string | null;
+        };
+        /** @description The settings to change. */
+        GuardrailSettingsUpdate: {
+            redact_secrets?: boolean;
+            redact_pii?: boolean;
+        };
+        /** @description A bundle's guardrails. */
+        BundleGuardrails: {
+            /** Format: uuid */
+            bundle_id: string;
+            /** @description The bundle's own setting; null follows the installation's. */
+            redact_secrets: boolean | null;
+            /** @description The bundle's own setting; null follows the installation's. */
+            redact_pii: boolean | null;
+            /** @description What applies to the bundle's calls. */
+            effective: {
+                redact_secrets: boolean;
+                redact_pii: boolean;
+            };
+            /** @description The enabled interceptors its calls go through, in call order. */
+            interceptors: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                phases: components["schemas"]["InterceptorPhase"][];
+            }[];
+        };
+        /** @description A bundle's own settings: true or false overrides the installation's, null follows it. */
+        BundleGuardrailsUpdate: {
+            redact_secrets: boolean | null;
+            redact_pii: boolean | null;
+        };
+        /**
+         * @description `before`: called with the arguments before the upstream is; `after`: called with the arguments and the result before the caller gets it.
+         * @enum {string}
+         */
+        InterceptorPhase: "before" | "after";
+        /**
+         * @description What happens to a call when the interceptor fails (no answer within `timeout_ms`, an address the outbound policy refuses, a non-2xx answer, an answer that is not a valid decision): `open` lets the call go on, `closed` refuses it (JSON-RPC error -32004, `data.reason` `interceptor_failed`).
+         * @enum {string}
+         */
+        InterceptorFailureMode: "open" | "closed";
+        /**
+         * @description A webhook called before and/or after tool calls. Each call is `POST <url>` with `Content-Type: application/json`, headers `X-Toolgate-Timestamp` (seconds since the epoch) and `X-Toolgate-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<body>" with the secret>`, and the body `{"phase": "before"|"after", "interceptor": {"id", "name"}, "endpoint": "bundle"|"gateway", "bundle_id", "server": {"id", "name"}, "tool": {"name", "upstream_name"}, "user_id" (null for bundle-key callers), "arguments" (after redaction), "result" (phase after, after redaction)}`.
+         *
+         *     The answer (2xx, JSON) is the decision: `{"action": "allow"}`, `{"action": "reject", "message"?: string}` (the call gets JSON-RPC error -32004 naming the interceptor with the message, at most 1,000 characters; `data.reason` `interceptor_rejected`), or `{"action": "rewrite", "arguments": {...}}` (before) / `{"action": "rewrite", "result": <CallToolResult>}` (after). Interceptors of a phase are called in order, each seeing what the previous one rewrote. Every decision is recorded with the call; a refused call is recorded as `denied`. Requests go under the outbound-address policy (no redirects).
+         */
+        Interceptor: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description: string | null;
+            /** Format: uri */
+            url: string;
+            phases: components["schemas"]["InterceptorPhase"][];
+            /** @description Bundle ids whose calls it sees; empty for every bundle (global). */
+            bundles: string[];
+            /** @description How long a call waits for its answer before it counts as failed. */
+            timeout_ms: number;
+            failure_mode: components["schemas"]["InterceptorFailureMode"];
+            /** @description Interceptors of a phase are called in ascending priority (then by id). */
+            priority: number;
+            enabled: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description Every interceptor, in call order. */
+        InterceptorListResponse: {
+            items: components["schemas"]["Interceptor"][];
+        };
+        /** @description A new interceptor. Defaults: timeout 5,000 ms, priority 1000, enabled, every bundle. */
+        InterceptorCreate: {
+            name: string;
+            description?: string | null;
+            /** Format: uri */
+            url: string;
+            /** @description The HMAC key requests are signed with. Stored encrypted, never returned. */
+            secret: string;
+            phases: components["schemas"]["InterceptorPhase"][];
+            bundles?: string[];
+            timeout_ms?: number;
+            failure_mode: components["schemas"]["InterceptorFailureMode"];
+            priority?: number;
+            enabled?: boolean;
+        };
+        /** @description The fields to change. */
+        InterceptorUpdate: {
+            name?: string;
+            description?: string | null;
+            /** Format: uri */
+            url?: string;
+            /** @description Replaces the HMAC key. Stored encrypted, never returned. */
+            secret?: string;
+            phases?: components["schemas"]["InterceptorPhase"][];
+            bundles?: string[];
+            timeout_ms?: number;
+            failure_mode?: components["schemas"]["InterceptorFailureMode"];
+            priority?: number;
+            enabled?: boolean;
+        };
         /** @description Every rule, in decision order. */
         PolicyRuleListResponse: {
             items: components["schemas"]["PolicyRule"][];
@@ -4304,6 +4539,8 @@ export interface components {
             } | null;
             /** @description Enabled in the server's tool selection; disabled tools are offered nowhere. */
             enabled: boolean;
+            /** @description Client features the upstream lists this tool to only (it asks the client for them): the MCP endpoints hide the tool from a caller that did not declare them, and refuse a call of it (-32602; -32021 in 2026-07-28). Empty: listed to any client. Found by the capability probe after each catalog sync. */
+            client_capabilities: ("sampling" | "elicitation" | "roots")[];
             /** @description The upstream offered the tool at the last sync and the server is connected. */
             available: boolean;
             /** Format: date-time */
@@ -5161,6 +5398,8 @@ export interface components {
         BundleId: string;
         /** @description The team id. */
         TeamId: string;
+        /** @description The interceptor id. */
+        InterceptorId: string;
         /** @description The policy rule id. */
         RuleId: string;
         /** @description The external agent id the bundle is linked to. */
@@ -7378,6 +7617,285 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description No such rule. */
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getGuardrailSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GuardrailSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    updateGuardrailSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GuardrailSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description The settings now. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GuardrailSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getBundleGuardrails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bundle id. */
+                bundle_id: components["parameters"]["BundleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bundle's guardrails. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BundleGuardrails"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such bundle. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    setBundleGuardrails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bundle id. */
+                bundle_id: components["parameters"]["BundleId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BundleGuardrailsUpdate"];
+            };
+        };
+        responses: {
+            /** @description The bundle's guardrails now. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BundleGuardrails"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such bundle. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listInterceptors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The interceptors. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InterceptorListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    createInterceptor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InterceptorCreate"];
+            };
+        };
+        responses: {
+            /** @description The interceptor was registered. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Interceptor"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The name is taken, or the limit is reached. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getInterceptor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The interceptor id. */
+                interceptor_id: components["parameters"]["InterceptorId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The interceptor. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Interceptor"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such interceptor. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteInterceptor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The interceptor id. */
+                interceptor_id: components["parameters"]["InterceptorId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The interceptor was deleted. */
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such interceptor. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    updateInterceptor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The interceptor id. */
+                interceptor_id: components["parameters"]["InterceptorId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InterceptorUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated interceptor. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Interceptor"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such interceptor. */
+            404: components["responses"]["NotFound"];
+            /** @description The name is taken. */
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationError"];

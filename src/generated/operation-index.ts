@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: d3c2adf0a7ae2551dc6b7d42d52e66ba978f0fa62beb3d00e96c9634aaa7e468
+// openapi.yaml sha256: 227c5ec10ef087a1f3faef9d2d8fd4d18648d4898d09c7a44d7c47255fcf187b
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */
@@ -85,6 +85,15 @@ export const OPERATIONS = [
   {"operationId":"getPolicyRule","method":"get","path":"/api/v1/policies/{rule_id}","tag":"policies","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"deletePolicyRule","method":"delete","path":"/api/v1/policies/{rule_id}","tag":"policies","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"updatePolicyRule","method":"patch","path":"/api/v1/policies/{rule_id}","tag":"policies","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"getGuardrailSettings","method":"get","path":"/api/v1/guardrails","tag":"guardrails","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"updateGuardrailSettings","method":"patch","path":"/api/v1/guardrails","tag":"guardrails","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"getBundleGuardrails","method":"get","path":"/api/v1/bundles/{bundle_id}/guardrails","tag":"guardrails","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"setBundleGuardrails","method":"put","path":"/api/v1/bundles/{bundle_id}/guardrails","tag":"guardrails","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"listInterceptors","method":"get","path":"/api/v1/interceptors","tag":"guardrails","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"createInterceptor","method":"post","path":"/api/v1/interceptors","tag":"guardrails","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"getInterceptor","method":"get","path":"/api/v1/interceptors/{interceptor_id}","tag":"guardrails","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"deleteInterceptor","method":"delete","path":"/api/v1/interceptors/{interceptor_id}","tag":"guardrails","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"updateInterceptor","method":"patch","path":"/api/v1/interceptors/{interceptor_id}","tag":"guardrails","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"listInvitations","method":"get","path":"/api/v1/invitations","tag":"invitations","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"createInvitation","method":"post","path":"/api/v1/invitations","tag":"invitations","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"revokeInvitation","method":"delete","path":"/api/v1/invitations/{invitation_id}","tag":"invitations","minRole":"admin","transport":"rest","specAddition":true},
