@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 227c5ec10ef087a1f3faef9d2d8fd4d18648d4898d09c7a44d7c47255fcf187b
+// openapi.yaml sha256: a8148c638b9a004d00ceb72b830b97decbe4f401cc050fdeb86b7f23b502bfdb
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */
@@ -110,7 +110,7 @@ export const OPERATIONS = [
   {"operationId":"listServerTools","method":"get","path":"/api/v1/servers/{server_id}/tools","tag":"servers","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"listServerResources","method":"get","path":"/api/v1/servers/{server_id}/resources","tag":"servers","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"listServerPrompts","method":"get","path":"/api/v1/servers/{server_id}/prompts","tag":"servers","minRole":"admin","transport":"rest","specAddition":true},
-  {"operationId":"setServerNetwork","method":"put","path":"/api/v1/servers/{server_id}/network","tag":"servers","minRole":"admin","transport":"rest","specAddition":false},
+  {"operationId":"setServerNetwork","method":"put","path":"/api/v1/servers/{server_id}/network","tag":"servers","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"updateToolSelection","method":"patch","path":"/api/v1/servers/{server_id}/tool-selection","tag":"servers","minRole":"admin","transport":"rest","specAddition":false},
   {"operationId":"attachSkillToServer","method":"post","path":"/api/v1/servers/{server_id}/skills/{skill_id}/attach","tag":"servers","minRole":"admin","transport":"rest","specAddition":false},
   {"operationId":"detachSkillFromServer","method":"delete","path":"/api/v1/servers/{server_id}/skills/{skill_id}","tag":"servers","minRole":"admin","transport":"rest","specAddition":true},

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 227c5ec10ef087a1f3faef9d2d8fd4d18648d4898d09c7a44d7c47255fcf187b
+// openapi.yaml sha256: a8148c638b9a004d00ceb72b830b97decbe4f401cc050fdeb86b7f23b502bfdb
 /**
  * JSON Schemas of contract components the server validates itself at run time (documents it
  * fetches), copied from openapi.yaml without their documentation keys. Their types are
