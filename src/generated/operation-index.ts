@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: e24b1a0ba51c349bbb6d7a3daaf7279b44a0d9813104ac32aa0fdfdda69f04c9
+// openapi.yaml sha256: 5e416d4b8e152af95aaf8a4e40efd894fa2c4f1a09cbc2803c75d8ef4b1b4ac8
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */
@@ -126,6 +126,12 @@ export const OPERATIONS = [
   {"operationId":"getRegistryServerVersion","method":"get","path":"/v0.1/servers/{server_name}/versions/{version}","tag":"registry","minRole":"member","transport":"rest","specAddition":true},
   {"operationId":"listToolChanges","method":"get","path":"/api/v1/tool-changes","tag":"tools","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"approveToolChange","method":"post","path":"/api/v1/tool-changes/{tool_id}/approve","tag":"tools","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"listMyUpstreamConnections","method":"get","path":"/api/v1/users/me/upstream-connections","tag":"upstream-oauth","minRole":"member","transport":"rest","specAddition":true},
+  {"operationId":"revokeMyUpstreamConnection","method":"delete","path":"/api/v1/users/me/upstream-connections/{server_id}","tag":"upstream-oauth","minRole":"member","transport":"rest","specAddition":true},
+  {"operationId":"startUpstreamConnection","method":"post","path":"/api/v1/users/me/upstream-connections/{server_id}/connect","tag":"upstream-oauth","minRole":"member","transport":"rest","specAddition":true},
+  {"operationId":"listServerConnections","method":"get","path":"/api/v1/servers/{server_id}/connections","tag":"upstream-oauth","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"upstreamOAuthCallback","method":"get","path":"/api/v1/upstream-oauth/callback","tag":"upstream-oauth","minRole":"public","transport":"rest","specAddition":true},
+  {"operationId":"getUpstreamClientMetadata","method":"get","path":"/api/v1/upstream-oauth/client-metadata.json","tag":"upstream-oauth","minRole":"public","transport":"rest","specAddition":true},
   {"operationId":"mcpBundleGet","method":"get","path":"/mcp/bundle/{bundle_key}","tag":"mcp","minRole":"bundle_key","transport":"mcp","specAddition":true},
   {"operationId":"mcpBundlePost","method":"post","path":"/mcp/bundle/{bundle_key}","tag":"mcp","minRole":"bundle_key","transport":"mcp","specAddition":false},
   {"operationId":"mcpBundleDelete","method":"delete","path":"/mcp/bundle/{bundle_key}","tag":"mcp","minRole":"bundle_key","transport":"mcp","specAddition":true},

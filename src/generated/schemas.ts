@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: e24b1a0ba51c349bbb6d7a3daaf7279b44a0d9813104ac32aa0fdfdda69f04c9
+// openapi.yaml sha256: 5e416d4b8e152af95aaf8a4e40efd894fa2c4f1a09cbc2803c75d8ef4b1b4ac8
 /**
  * JSON Schemas of contract components the server validates itself at run time (documents it
  * fetches), copied from openapi.yaml without their documentation keys. Their types are
@@ -289,6 +289,62 @@ export const ConfigDocumentSchema = {
             "type": "integer",
             "minimum": 10,
             "maximum": 86400
+          },
+          "auth_mode": {
+            "type": "string",
+            "enum": [
+              "none",
+              "oauth_per_user",
+              "oauth_shared"
+            ]
+          },
+          "oauth": {
+            "type": "object",
+            "properties": {
+              "client_id": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "minLength": 1,
+                "maxLength": 2048
+              },
+              "client_secret": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "minLength": 1,
+                "maxLength": 4096
+              },
+              "token_endpoint_auth_method": {
+                "oneOf": [
+                  {
+                    "type": "string",
+                    "enum": [
+                      "client_secret_basic",
+                      "client_secret_post",
+                      "none"
+                    ]
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "scopes": {
+                "type": "array",
+                "maxItems": 50,
+                "uniqueItems": true,
+                "items": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 255,
+                  "pattern": "^[\\x21\\x23-\\x5B\\x5D-\\x7E]+$"
+                }
+              }
+            },
+            "additionalProperties": false
           }
         },
         "additionalProperties": false,
@@ -311,7 +367,11 @@ export const ConfigDocumentSchema = {
               "type": "string"
             },
             "url": false,
-            "headers": false
+            "headers": false,
+            "auth_mode": {
+              "const": "none"
+            },
+            "oauth": false
           }
         },
         "else": {

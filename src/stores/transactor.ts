@@ -21,6 +21,7 @@ import { SkillsStore } from './skills-store.js';
 import { PolicyRulesStore } from './policy-rules-store.js';
 import { TeamsStore } from './teams-store.js';
 import { UsersStore } from './users-store.js';
+import { UpstreamOAuthStore } from './upstream-oauth-store.js';
 
 /** Every store, all bound to one database handle (the pool, or one transaction). */
 export interface Stores {
@@ -56,6 +57,8 @@ export interface Stores {
   readonly skillAttachments: SkillAttachmentsStore;
   /** AI server generation jobs. */
   readonly generationJobs: GenerationJobsStore;
+  /** Toolgate as an OAuth client of upstream servers: registrations, pending flows, the token vault. */
+  readonly upstreamOAuth: UpstreamOAuthStore;
 }
 
 /** Builds every store on `db`. A new table's store is added here (and to `Stores`). */
@@ -84,6 +87,7 @@ export function createStores(db: Knex | Knex.Transaction): Stores {
     skills: new SkillsStore(db),
     skillAttachments: new SkillAttachmentsStore(db),
     generationJobs: new GenerationJobsStore(db),
+    upstreamOAuth: new UpstreamOAuthStore(db),
   };
 }
 
