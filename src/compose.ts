@@ -483,6 +483,10 @@ function buildServices(input: {
     // The served address until server.ts names the public base URL (useBaseUrl).
     publicBase: () => config.publicUrl?.replace(/\/+$/, '') ?? `http://127.0.0.1:${config.port}`,
   });
+  // Calls to OAuth upstreams carry tokens from the vault; their sync and health use its discovery credential.
+  pool.useCredentials(upstreamConnections);
+  catalogSync.useCredentials(upstreamConnections);
+  upstreamConnections.onAuthorized((serverId) => catalogSync.authorized(serverId));
   const servers = new ServersService({
     tx,
     servers: stores.servers,

@@ -52,6 +52,11 @@ export interface UpstreamCallOptions {
    */
   downstream?: DownstreamPeer;
   /**
+   * The Toolgate user the call acts for: an upstream behind per-user OAuth gets this user's token
+   * and never anyone else's (a bundle key acts for the bundle's owner). Absent: no user.
+   */
+  actingUser?: string;
+  /**
    * Run the tool call as a task on the upstream when it offers task-augmented `tools/call` (the
    * gateway's own task for the call waits on it); otherwise the call runs as an ordinary one.
    */
@@ -169,3 +174,19 @@ export interface UpstreamCaller {
   /** Calls `listener` whenever an upstream connection (re)initialises; returns the unsubscribe. */
   onUpstreamConnected?(listener: (serverId: string) => void): () => void;
 }
+
+/** The credential an upstream call behind OAuth carries, or why there is none and where the user connects. */
+export type UpstreamCredential =
+  | { readonly kind: 'token'; readonly accessToken: string; readonly fingerprint: string }
+  | { readonly kind: 'needs_authorization'; readonly connectUrl: string; readonly reason: 'not_connected' | 'needs_consent' };
+
+/** Where the pool gets the OAuth credentials of upstream calls (the token vault implements it). */
+export interface UpstreamCredentials {
+  /** The token of `userId` (null: the server's shared credential) for `serverId`, refreshed if due. */
+  credential(serverId: string, userId: string | null): Promise<UpstreamCredential>;
+}
+
+/** JSON-RPC code of an MCP URL elicitation the caller must complete first (2025-11-25 `URLElicitationRequiredError`). */
+export const URL_ELICITATION_REQUIRED = -32042;
+/** JSON-RPC code of a call whose OAuth upstream the caller has not (or no longer) authorized; `data.authorization_url` says where. */
+export const UPSTREAM_AUTHORIZATION_REQUIRED = -32006;

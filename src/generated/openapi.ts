@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 5e416d4b8e152af95aaf8a4e40efd894fa2c4f1a09cbc2803c75d8ef4b1b4ac8
+// openapi.yaml sha256: 606f6bedc9e8d8d9ddcc37e636bd5f84cff904d611dc43ab1f94c88454a9ef19
 /* eslint-disable */
 export interface paths {
     "/health": {

@@ -102,6 +102,8 @@ export interface McpCaller {
   readonly endpoint: 'bundle' | 'gateway';
   readonly userId: string | null;
   readonly apiKeyId: string | null;
+  /** Whose upstream OAuth tokens the calls use when not `userId`'s: a bundle key acts for the bundle's owner. */
+  readonly actingUserId?: string | null;
 }
 
 /** A tool served by the gateway itself: `tools/call` of its name runs `call`. */

@@ -13,6 +13,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { Logger } from '../../logger.js';
 import { roleAtLeast, type Principal } from '../../domain/principal.js';
+import type { UpstreamCredential, UpstreamCredentials } from '../../domain/upstream-call.js';
 import type { DbServerRow, ServersStore } from '../../stores/servers-store.js';
 import type { Transactor } from '../../stores/transactor.js';
 import type { DbUpstreamTokenRow, UpstreamOAuthStore } from '../../stores/upstream-oauth-store.js';
@@ -37,18 +38,13 @@ const REFRESH_MARGIN_MS = 60_000;
 /** How long discovery results are reused before the upstream is asked again. */
 const DISCOVERY_TTL_MS = 10 * 60_000;
 
-/** What a call gets: the token to send, or why there is none and where the user fixes it. */
-export type UpstreamCredential =
-  | { readonly kind: 'token'; readonly accessToken: string; readonly fingerprint: string }
-  | { readonly kind: 'needs_authorization'; readonly connectUrl: string; readonly reason: 'not_connected' | 'needs_consent' };
-
 const hash = (text: string) => createHash('sha256').update(text).digest('base64url');
 
 /**
  * The vault and the Connect flow. `publicBase` is the base URL links and the redirect URI are built
  * from (the configured public URL, else the address served).
  */
-export class UpstreamConnectionsService {
+export class UpstreamConnectionsService implements UpstreamCredentials {
   private readonly discovered = new Map<string, { info: UpstreamAuthInfo; at: number }>();
 
   private baseUrl: () => string;
@@ -66,6 +62,13 @@ export class UpstreamConnectionsService {
     },
   ) {
     this.baseUrl = deps.publicBase;
+  }
+
+  private authorizedListeners: ((serverId: string) => Promise<void>)[] = [];
+
+  /** Calls `listener` after a connection was stored (the catalog sync connects a server that waited for one). */
+  onAuthorized(listener: (serverId: string) => Promise<void>): void {
+    this.authorizedListeners.push(listener);
   }
 
   /** Names the public base URL once the server knows it (links, the redirect URI, the CIMD URL). */
@@ -167,6 +170,10 @@ export class UpstreamConnectionsService {
     }
     await this.save({ serverId: row.id, userId: flow.shared ? null : flow.user_id }, info.as.issuer, tokens);
     this.deps.logger.info({ serverId: row.id, shared: flow.shared }, 'upstream OAuth connection stored');
+    for (const listener of this.authorizedListeners)
+      await listener(row.id).catch((err: unknown) =>
+        this.deps.logger.warn({ serverId: row.id, err: String(err) }, 'could not connect the server'),
+      );
     return `${base}/connections?connected=${encodeURIComponent(row.id)}`;
   }
 
@@ -195,6 +202,8 @@ export class UpstreamConnectionsService {
   async revokeMine(caller: Principal, serverId: string): Promise<void> {
     if (!(await this.deps.store.deleteToken({ serverId, userId: caller.userId })))
       throw new NotFoundError('You have no connection to this server', 'connection_not_found');
+    // The server's sync and health may have used this connection: they take another, or wait for one.
+    for (const listener of this.authorizedListeners) await listener(serverId).catch(() => undefined);
   }
 
   /** Admins: who has a connection to the server (and the shared credential), never the token. */
