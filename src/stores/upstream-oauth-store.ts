@@ -148,12 +148,13 @@ export class UpstreamOAuthStore {
   }
 
   async deleteToken(owner: TokenOwner): Promise<boolean> {
-    return (await this.owner(this.db('upstream_oauth_tokens'), owner).delete()) > 0;
+    const gone = await this.owner(this.db('upstream_oauth_tokens'), owner).delete().returning('id');
+    return gone.length > 0;
   }
 
   /** Every token of a user (deactivation). */
   async deleteTokensOfUser(userId: string): Promise<number> {
-    return this.db('upstream_oauth_tokens').where({ user_id: userId }).delete();
+    return (await this.db('upstream_oauth_tokens').where({ user_id: userId }).delete().returning('id')).length;
   }
 
   /** A user's token rows (no secrets read), newest first. */
