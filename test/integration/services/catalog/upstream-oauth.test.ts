@@ -6,6 +6,8 @@ import { mcpFetch, modernRequest, responseOf } from '../../../helpers/mcp-http.j
 import { capturedLogs, LOOPBACK_UPSTREAMS, startTestServer, TEST_DATABASE_URL, type TestServer } from '../../../helpers/test-server.js';
 import { register, waitConnected, waitFor } from '../../../helpers/upstreams.js';
 import type { ApiClient } from '../../../helpers/api-client.js';
+import { keyId, loadMasterKey, SecretBox } from '../../../../src/lib/secret-box.js';
+import { rotateMasterKey } from '../../../../src/services/operations/master-key-rotation.js';
 
 const PG_URL = TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -313,6 +315,24 @@ describe('upstream servers behind OAuth', function () {
       const member = await createUser(t, 'member');
       const res = await member.client.post(`/api/v1/users/me/upstream-connections/${server.id}/connect`);
       expect(res.status).to.equal(403);
+    });
+  });
+
+  describe('master-key rotation', () => {
+    it('re-encrypts the vault and the registered client secrets; the tokens open under the new key', async () => {
+      const c = await createUser(t, 'admin');
+      expect((await connect(c.client, perUserId)).status).to.equal(302);
+      const current = loadMasterKey(undefined, t.config.dataDir);
+      const next = randomBytes(32);
+      const report = await rotateMasterKey(t.server.services.tx, { current, next });
+      const vault = report.columns.find((col) => col.table === 'upstream_oauth_tokens' && col.column === 'access_token_sealed');
+      expect(vault!.rewritten).to.be.greaterThan(0);
+      const dcr = report.columns.find((col) => col.table === 'upstream_oauth_clients');
+      expect(dcr!.rewritten).to.be.greaterThan(0);
+      const row = await t.server.services.stores.upstreamOAuth.token({ serverId: perUserId, userId: c.id });
+      expect(SecretBox.keyIdOf(row!.access_token_sealed)).to.equal(keyId(next));
+      const token = new SecretBox(next).open(row!.access_token_sealed);
+      expect(dcrAs.tokens.get(token)?.resource).to.equal(dcrMcp.url);
     });
   });
 
