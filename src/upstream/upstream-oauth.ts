@@ -239,7 +239,11 @@ export class UpstreamOAuthClient {
         } as Partial<oauth.Client>,
         this.options<oauth.DynamicClientRegistrationRequestOptions>(as.registration_endpoint),
       );
-      const client = await oauth.processDynamicClientRegistrationResponse(res);
+      // Read leniently: authorization servers that issue a secret without `client_secret_expires_at`
+      // (which RFC 7591 asks for, and oauth4webapi insists on) are common.
+      const client = (res.status === 201 || res.status === 200 ? await res.json() : undefined) as Record<string, unknown> | undefined;
+      if (!client || typeof client.client_id !== 'string' || !client.client_id)
+        throw new UpstreamOAuthError('registration', 'Dynamic client registration failed');
       const method = client.token_endpoint_auth_method;
       const secret = typeof client.client_secret === 'string' ? client.client_secret : null;
       return {
