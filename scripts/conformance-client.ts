@@ -13,10 +13,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
-import { startServer } from '../src/server.js';
-import { bootstrapOwner } from '../src/services/identity/bootstrap-service.js';
 
 const serverUrl = process.argv.at(-1);
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
@@ -30,6 +26,14 @@ async function toolgate(): Promise<{ base: string; key: string; stop: () => Prom
   const base = process.env.TOOLGATE_URL?.replace(/\/+$/, '');
   const key = process.env.TOOLGATE_KEY;
   if (base && key) return { base, key, stop: async () => undefined };
+  // Loaded only here: a run against a running Toolgate (the suite starts one client per scenario,
+  // many at once) should not load the whole server.
+  const [{ loadConfig }, { createLogger }, { startServer }, { bootstrapOwner }] = await Promise.all([
+    import('../src/config.js'),
+    import('../src/logger.js'),
+    import('../src/server.js'),
+    import('../src/services/identity/bootstrap-service.js'),
+  ]);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-conformance-'));
   const config = loadConfig({
     PORT: '0',
@@ -38,6 +42,8 @@ async function toolgate(): Promise<{ base: string; key: string; stop: () => Prom
     TOOLGATE_LOG_LEVEL: 'warn',
     TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1:*,localhost:*,[::1]:*',
     TOOLGATE_DEFAULT_RATE_LIMIT_RPM: '100000',
+    // The suite's authorization servers expect the client ID metadata document URL its own clients use.
+    TOOLGATE_UPSTREAM_CLIENT_METADATA_URL: 'https://conformance-test.local/client-metadata.json',
   });
   const logger = createLogger(config, new Writable({ write: (chunk: Buffer, _e, cb) => (process.stderr.write(chunk), cb()) }));
   const server = await startServer(config, { logger });

@@ -482,6 +482,7 @@ function buildServices(input: {
     logger,
     // The served address until server.ts names the public base URL (useBaseUrl).
     publicBase: () => config.publicUrl?.replace(/\/+$/, '') ?? `http://127.0.0.1:${config.port}`,
+    clientMetadataUrl: config.upstreamClientMetadataUrl,
   });
   // Calls to OAuth upstreams carry tokens from the vault; their sync and health use its discovery credential.
   pool.useCredentials(upstreamConnections);

@@ -59,6 +59,8 @@ export class UpstreamConnectionsService implements UpstreamCredentials {
       clock: Clock;
       logger: Logger;
       publicBase: () => string;
+      /** Where Toolgate's client metadata document is published, when not under the public base URL. */
+      clientMetadataUrl?: string | undefined;
     },
   ) {
     this.baseUrl = deps.publicBase;
@@ -86,7 +88,7 @@ export class UpstreamConnectionsService implements UpstreamCredentials {
   /** Toolgate's client ID metadata document (CIMD). */
   clientMetadata(base = this.baseUrl()): Schemas['UpstreamClientMetadata'] {
     return {
-      client_id: `${base}${CLIENT_METADATA_PATH}`,
+      client_id: this.deps.clientMetadataUrl ?? `${base}${CLIENT_METADATA_PATH}`,
       client_name: 'Toolgate',
       client_uri: base,
       redirect_uris: [`${base}${UPSTREAM_CALLBACK_PATH}`],
@@ -434,7 +436,11 @@ export class UpstreamConnectionsService implements UpstreamCredentials {
     const pre = this.preRegistered(row);
     if (pre) return pre;
     if ((info.as as { client_id_metadata_document_supported?: boolean }).client_id_metadata_document_supported === true)
-      return { clientId: `${base}${CLIENT_METADATA_PATH}`, clientSecret: null, tokenEndpointAuthMethod: 'none' };
+      return {
+        clientId: this.deps.clientMetadataUrl ?? `${base}${CLIENT_METADATA_PATH}`,
+        clientSecret: null,
+        tokenEndpointAuthMethod: 'none',
+      };
     const kept = await this.deps.store.client(row.id, info.as.issuer);
     if (kept)
       return {
