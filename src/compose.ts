@@ -487,7 +487,7 @@ function buildServices(input: {
   // Calls to OAuth upstreams carry tokens from the vault; their sync and health use its discovery credential.
   pool.useCredentials(upstreamConnections);
   catalogSync.useCredentials(upstreamConnections);
-  upstreamConnections.onAuthorized((serverId) => catalogSync.authorized(serverId));
+  upstreamConnections.onAuthorized((serverId, revoked) => catalogSync.authorized(serverId, revoked));
   const servers = new ServersService({
     tx,
     servers: stores.servers,

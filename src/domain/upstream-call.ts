@@ -143,6 +143,8 @@ export class UpstreamError extends Error {
     message: string,
     /** JSON-RPC error the upstream answered with, when it did. */
     readonly rpcError?: { code: number; message: string; data?: unknown },
+    /** The HTTP upstream refused the credential (401) or its scope (403), with its `WWW-Authenticate`. */
+    readonly refusal?: { readonly status: number; readonly challenge: string },
   ) {
     super(message);
     this.name = 'UpstreamError';
@@ -184,6 +186,17 @@ export type UpstreamCredential =
 export interface UpstreamCredentials {
   /** The token of `userId` (null: the server's shared credential) for `serverId`, refreshed if due. */
   credential(serverId: string, userId: string | null): Promise<UpstreamCredential>;
+  /**
+   * The upstream refused the owner's token (`status` 401) or its scope (403 `insufficient_scope`,
+   * `scopes` from the challenge): what the caller must do now, or undefined when asking again
+   * cannot help (the scopes were already asked for: step-up is bounded).
+   */
+  refused?(
+    serverId: string,
+    userId: string | null,
+    status: number,
+    scopes: readonly string[],
+  ): Promise<Extract<UpstreamCredential, { kind: 'needs_authorization' }> | undefined>;
 }
 
 /** JSON-RPC code of an MCP URL elicitation the caller must complete first (2025-11-25 `URLElicitationRequiredError`). */

@@ -169,6 +169,14 @@ function authorizationRequired(
   });
 }
 
+/** The auth-params of a `WWW-Authenticate: Bearer …` challenge (lower-case names). */
+function bearerParams(header: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const m of header.matchAll(/([A-Za-z0-9_.-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]+))/g))
+    out[m[1]!.toLowerCase()] = m[2] !== undefined ? m[2].replace(/\\(.)/g, '$1') : m[3]!;
+  return out;
+}
+
 /** Upper bound on list pages read from one upstream (a defence against a server that pages forever). */
 const MAX_PAGES = 1000;
 
@@ -257,7 +265,20 @@ export class UpstreamPool implements UpstreamCaller {
       capabilities,
     });
     if (!lease) throw new UpstreamError('unavailable', `Too many connections to upstream server ${spec.name}; try again shortly`);
-    return this.callToolOn(lease.connection, toolName, args, options).finally(() => lease.release());
+    try {
+      return await this.callToolOn(lease.connection, toolName, args, options);
+    } catch (err) {
+      // The upstream refused the token (401) or wants more scope (403 insufficient_scope): the
+      // caller connects again (with the union of scopes); a refusal that asking cannot fix passes on.
+      const refusal = err instanceof UpstreamError ? err.refusal : undefined;
+      if (!refusal || !this.credentials.refused) throw err;
+      const challenge = bearerParams(refusal.challenge);
+      if (refusal.status === 403 && challenge.error !== 'insufficient_scope') throw err;
+      const needed = await this.credentials.refused(spec.id, userId, refusal.status, (challenge.scope ?? '').split(/\s+/).filter(Boolean));
+      throw needed ? authorizationRequired(spec.name, needed, options) : err;
+    } finally {
+      lease.release();
+    }
   }
 
   /** Session-affine connections per server (busy, idle), for /metrics. */

@@ -103,7 +103,11 @@ export class CatalogSync implements UpstreamEvents {
   }
 
   /** A connection to an OAuth server was stored: connect it if it waited for one (or take the new token). */
-  async authorized(serverId: string): Promise<void> {
+  async authorized(serverId: string, revoked = false): Promise<void> {
+    // A connected server keeps its connection (replacing it would hide its tools meanwhile); it
+    // takes the newer credential when that connection fails. A revoked connection's token is
+    // dropped at once (the connection is replaced if it carried it).
+    if (!revoked && this.deps.pool.state(serverId)?.status === 'connected') return;
     const row = await this.deps.servers.findById(serverId);
     if (row?.enabled) await this.connect(row);
   }

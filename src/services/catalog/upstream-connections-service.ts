@@ -66,10 +66,13 @@ export class UpstreamConnectionsService implements UpstreamCredentials {
     this.baseUrl = deps.publicBase;
   }
 
-  private authorizedListeners: ((serverId: string) => Promise<void>)[] = [];
+  private authorizedListeners: ((serverId: string, revoked: boolean) => Promise<void>)[] = [];
 
-  /** Calls `listener` after a connection was stored (the catalog sync connects a server that waited for one). */
-  onAuthorized(listener: (serverId: string) => Promise<void>): void {
+  /**
+   * Calls `listener` after a connection was stored (the catalog sync connects a server that waited
+   * for one) or revoked (`revoked`: the sync stops using its token).
+   */
+  onAuthorized(listener: (serverId: string, revoked: boolean) => Promise<void>): void {
     this.authorizedListeners.push(listener);
   }
 
@@ -113,7 +116,10 @@ export class UpstreamConnectionsService implements UpstreamCredentials {
     const info = await this.info(row, true);
     const client = await this.clientFor(row, info, base);
     const { codeVerifier, state } = newFlowSecrets();
-    const scopes = row.oauth_scopes.length ? row.oauth_scopes : [...info.scopes];
+    const configured = row.oauth_scopes.length ? row.oauth_scopes : [...info.scopes];
+    // A step-up: the scopes the upstream asked for beyond the earlier grant, all in one consent.
+    const earlier = await this.deps.store.token({ serverId: row.id, userId: shared ? null : caller.userId });
+    const scopes = earlier?.status === 'needs_consent' ? [...new Set([...configured, ...earlier.scopes])] : configured;
     const expiresAt = new Date(this.deps.clock.now().getTime() + FLOW_TTL_MS);
     await this.deps.store.purgeFlows(this.deps.clock.now());
     await this.deps.store.insertFlow({
@@ -173,7 +179,7 @@ export class UpstreamConnectionsService implements UpstreamCredentials {
     await this.save({ serverId: row.id, userId: flow.shared ? null : flow.user_id }, info.as.issuer, tokens);
     this.deps.logger.info({ serverId: row.id, shared: flow.shared }, 'upstream OAuth connection stored');
     for (const listener of this.authorizedListeners)
-      await listener(row.id).catch((err: unknown) =>
+      await listener(row.id, false).catch((err: unknown) =>
         this.deps.logger.warn({ serverId: row.id, err: String(err) }, 'could not connect the server'),
       );
     return `${base}/connections?connected=${encodeURIComponent(row.id)}`;
@@ -205,7 +211,7 @@ export class UpstreamConnectionsService implements UpstreamCredentials {
     if (!(await this.deps.store.deleteToken({ serverId, userId: caller.userId })))
       throw new NotFoundError('You have no connection to this server', 'connection_not_found');
     // The server's sync and health may have used this connection: they take another, or wait for one.
-    for (const listener of this.authorizedListeners) await listener(serverId).catch(() => undefined);
+    for (const listener of this.authorizedListeners) await listener(serverId, true).catch(() => undefined);
   }
 
   /** Admins: who has a connection to the server (and the shared credential), never the token. */
@@ -261,10 +267,26 @@ export class UpstreamConnectionsService implements UpstreamCredentials {
     return c.kind === 'token' ? c.accessToken : undefined;
   }
 
-  /** Marks the owner's token unusable after the upstream refused it (401 after a refresh): Connect again. */
-  async markNeedsConsent(serverId: string, userId: string | null): Promise<void> {
+  /**
+   * The upstream refused the owner's token: 401 (revoked or expired early) or 403
+   * `insufficient_scope` with the scopes it wants. The row is marked `needs_consent` and, for a
+   * step-up, widened to the union of the scopes it had and those asked for, so the next Connect
+   * asks for all of them at once. Bounded: a 403 asking for nothing new (those scopes were already
+   * granted, or already asked for) gives undefined, and the refusal reaches the caller as it is.
+   */
+  async refused(
+    serverId: string,
+    userId: string | null,
+    status: number,
+    scopes: readonly string[],
+  ): Promise<Extract<UpstreamCredential, { kind: 'needs_authorization' }> | undefined> {
     const row = await this.deps.store.token({ serverId, userId });
-    if (row) await this.deps.store.updateToken(row.id, { status: 'needs_consent' });
+    if (!row) return undefined;
+    const union = [...new Set([...row.scopes, ...scopes])];
+    if (status === 403 && union.length === row.scopes.length) return undefined;
+    await this.deps.store.updateToken(row.id, { status: 'needs_consent', scopes: union });
+    this.deps.logger.info({ serverId, status }, 'upstream refused the OAuth token: the user must connect again');
+    return { kind: 'needs_authorization', connectUrl: this.connectPage(serverId), reason: 'needs_consent' };
   }
 
   private fresh(row: DbUpstreamTokenRow): boolean {

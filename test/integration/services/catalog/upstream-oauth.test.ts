@@ -318,6 +318,42 @@ describe('upstream servers behind OAuth', function () {
     });
   });
 
+  describe('scope step-up on 403 insufficient_scope', () => {
+    let stepAs: FakeAuthorizationServer;
+    let stepMcp: ProtectedMcpServer;
+    before(async () => {
+      stepAs = await new FakeAuthorizationServer({ dcr: true }).start();
+      stepMcp = await new ProtectedMcpServer(stepAs, 'tools.write').start();
+    });
+    after(() => Promise.all([stepMcp?.close(), stepAs?.close()]));
+
+    it('asks the user to connect again, then asks for the union of scopes once, and the call goes through', async () => {
+      const server = await register(admin.client, {
+        name: 'step-up',
+        transport: 'streamable_http',
+        url: stepMcp.url,
+        auth_mode: 'oauth_per_user',
+      });
+      const c = await createUser(t, 'admin');
+      expect((await connect(c.client, server.id)).status).to.equal(302);
+      await waitConnected(admin.client, server.id, 1);
+      const endpoint = await bundleOf(t, c, server.id);
+      const first = await whoami(endpoint);
+      expect(first.error.code).to.equal(-32006);
+      expect(first.error.data.authorization_url).to.equal(`${t.url}/connections?server=${server.id}`);
+      const started = await c.client.post(`/api/v1/users/me/upstream-connections/${server.id}/connect`);
+      expect(new URL(started.body.authorization_url).searchParams.get('scope')!.split(' ').sort()).to.deep.equal([
+        'tools.read',
+        'tools.write',
+      ]);
+      const approved = await fetch(started.body.authorization_url, { redirect: 'manual' });
+      expect((await fetch(approved.headers.get('location')!, { redirect: 'manual' })).status).to.equal(302);
+      const second = await whoami(endpoint);
+      expect(second.result, JSON.stringify(second.error)).to.not.equal(undefined);
+      expect(second.result.content[0].text).to.match(/^subject-/);
+    });
+  });
+
   describe('master-key rotation', () => {
     it('re-encrypts the vault and the registered client secrets; the tokens open under the new key', async () => {
       const c = await createUser(t, 'admin');
