@@ -18,6 +18,10 @@ const serverUrl = process.argv.at(-1);
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as Record<string, unknown>;
 
+/** A JSON answer, read loosely (this script checks what it uses). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of the REST API and MCP, read by field
+type Json = any;
+
 function log(message: string): void {
   process.stderr.write(`[conformance:client] ${message}\n`);
 }
@@ -61,7 +65,7 @@ async function toolgate(): Promise<{ base: string; key: string; stop: () => Prom
 async function main(): Promise<void> {
   if (!serverUrl || !/^https?:\/\//.test(serverUrl)) throw new Error('usage: conformance:client -- <server-url>');
   const tg = await toolgate();
-  const rest = async (method: string, route: string, body?: unknown): Promise<any> => {
+  const rest = async (method: string, route: string, body?: unknown): Promise<Json> => {
     const res = await fetch(`${tg.base}${route}`, {
       method,
       headers: { authorization: `Bearer ${tg.key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -99,10 +103,10 @@ async function main(): Promise<void> {
     });
     serverId = server.id as string;
     log(`registered ${serverUrl} as ${serverId} (${server.auth_mode})`);
-    if (oauth && !shared) {
+    // Connect as a person would: the authorization URL, the authorization server's redirects, Toolgate's callback.
+    const connectNow = async (): Promise<void> => {
       const started = await rest('POST', `/api/v1/users/me/upstream-connections/${serverId}/connect`);
       let next: string = started.authorization_url;
-      // Follow the authorization server's redirects to Toolgate's callback, then the callback itself.
       for (let hop = 0; hop < 10; hop += 1) {
         const res = await fetch(next, { redirect: 'manual' });
         await res.body?.cancel();
@@ -114,9 +118,10 @@ async function main(): Promise<void> {
         if (next.startsWith(`${tg.base}/api/v1/upstream-oauth/callback`)) break;
         next = new URL(location, next).toString();
       }
-    }
+    };
+    if (oauth && !shared) await connectNow();
     // Connected with its tools listed, or a reason.
-    let view: any;
+    let view: Json;
     for (let i = 0; i < 100; i += 1) {
       view = await rest('GET', `/api/v1/servers/${serverId}`);
       if (view.status === 'connected' && view.tool_count > 0) break;
@@ -135,7 +140,7 @@ async function main(): Promise<void> {
       method: string,
       params: Record<string, unknown>,
       session?: string,
-    ): Promise<{ body: any; session: string | null }> => {
+    ): Promise<{ body: Json; session: string | null }> => {
       const res = await fetch(endpoint, {
         method: 'POST',
         headers: {
@@ -173,7 +178,13 @@ async function main(): Promise<void> {
       body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
     });
     for (const tool of tools) {
-      const answer = await rpc('tools/call', { name: tool.name, arguments: {} }, session);
+      let answer = await rpc('tools/call', { name: tool.name, arguments: {} }, session);
+      // The upstream wants more scope (or a new consent): connect again, as the link says, a bounded number of times.
+      for (let again = 0; again < 2 && [-32006, -32042].includes(answer.body?.error?.code); again += 1) {
+        log(`connecting again: ${String(answer.body.error.message)}`);
+        await connectNow();
+        answer = await rpc('tools/call', { name: tool.name, arguments: {} }, session);
+      }
       if (answer.body?.error) throw new Error(`tools/call ${tool.name}: ${JSON.stringify(answer.body.error)}`);
       log(`called ${tool.name}`);
     }
