@@ -90,7 +90,23 @@ async function main(): Promise<void> {
       }),
     });
     await probe.body?.cancel();
-    const oauth = probe.status === 401;
+    // Some servers let initialize through and protect only what follows: a tools/list tells.
+    let oauth = probe.status === 401;
+    if (!oauth && probe.ok) {
+      const session = probe.headers.get('mcp-session-id');
+      const list = await fetch(serverUrl, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+          ...(session ? { 'mcp-session-id': session } : {}),
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      });
+      await list.body?.cancel();
+      oauth = list.status === 401;
+    }
     const clientId = typeof context.client_id === 'string' ? context.client_id : undefined;
     const clientSecret = typeof context.client_secret === 'string' ? context.client_secret : undefined;
     const shared = oauth && clientId !== undefined && clientSecret !== undefined && scenario.startsWith('auth/client-credentials');

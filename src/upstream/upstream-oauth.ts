@@ -176,23 +176,37 @@ export class UpstreamOAuthClient {
     return { resource: canonicalResource(resource), as, scopes };
   }
 
-  /** The upstream's Bearer challenge to an unauthenticated `initialize`; undefined when it gave none. */
+  /**
+   * The upstream's Bearer challenge to an unauthenticated `initialize`, or, when it lets that
+   * through and protects only what follows, to a `tools/list`; undefined when it gave none.
+   */
   async probe(serverUrl: string): Promise<Record<string, string> | undefined> {
-    try {
-      const res = await this.fetchFn(serverUrl, {
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      this.fetchFn(serverUrl, {
         method: 'POST',
         redirect: 'manual',
         signal: AbortSignal.timeout(this.timeoutMs),
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 0,
-          method: 'initialize',
-          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'toolgate', version: '0.1.0' } },
-        }),
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(body),
       });
-      await res.body?.cancel().catch(() => undefined);
-      return res.status === 401 || res.status === 403 ? bearerChallenge(res.headers.get('www-authenticate')) : undefined;
+    const challenged = (res: Response) =>
+      res.status === 401 || res.status === 403 ? bearerChallenge(res.headers.get('www-authenticate')) : undefined;
+    try {
+      const init = await post({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'toolgate', version: '0.1.0' } },
+      });
+      await init.body?.cancel().catch(() => undefined);
+      if (!init.ok) return challenged(init);
+      const session = init.headers.get('mcp-session-id');
+      const list = await post(
+        { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+        { 'mcp-protocol-version': '2025-11-25', ...(session ? { 'mcp-session-id': session } : {}) },
+      );
+      await list.body?.cancel().catch(() => undefined);
+      return challenged(list);
     } catch {
       return undefined;
     }
