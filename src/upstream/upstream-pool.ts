@@ -177,6 +177,9 @@ function bearerParams(header: string): Record<string, string> {
   return out;
 }
 
+/** Resources, prompts and completions of a per-user OAuth server are not served yet: only its tools carry each user's token. */
+const PER_USER_ONLY_TOOLS = new UpstreamError('unavailable', 'This server authorizes each user: only its tools are served');
+
 /** Upper bound on list pages read from one upstream (a defence against a server that pages forever). */
 const MAX_PAGES = 1000;
 
@@ -308,6 +311,9 @@ export class UpstreamPool implements UpstreamCaller {
     } catch (err) {
       return Promise.reject(err);
     }
+    // The shared connection of a per-user OAuth server carries some user's token (for listing and
+    // probing): never used on another caller's behalf.
+    if (shared.spec.auth === 'oauth_per_user') return Promise.reject(PER_USER_ONLY_TOOLS);
     const lease = this.leaseFor(shared, options);
     if (lease === undefined) return fn(shared);
     return fn(lease.connection).finally(() => lease.release());
@@ -385,6 +391,13 @@ export class UpstreamPool implements UpstreamCaller {
     return c;
   }
 
+  /** The shared connection for a caller's request other than a tool call: refused on a per-user OAuth server. */
+  private callerConnection(serverId: string): UpstreamConnection {
+    const c = this.connection(serverId);
+    if (c.spec.auth === 'oauth_per_user') throw PER_USER_ONLY_TOOLS;
+    return c;
+  }
+
   callTool(serverId: string, toolName: string, args: Record<string, unknown>, options: UpstreamCallOptions = {}): Promise<ToolCallResult> {
     // Not an async function: the hot path returns the connection's promise itself (an async
     // function resolving with a promise costs two more microtask turns per call).
@@ -447,20 +460,20 @@ export class UpstreamPool implements UpstreamCaller {
     params: { ref: CompletionRef; argument: { name: string; value: string }; context?: Record<string, unknown> },
     options: UpstreamCallOptions = {},
   ): Promise<{ completion: { values: string[]; total?: number; hasMore?: boolean }; [key: string]: unknown }> {
-    return this.connection(serverId).run('completion/complete', options, async (client, request) => {
+    return this.callerConnection(serverId).run('completion/complete', options, async (client, request) => {
       const result = await client.request({ method: 'completion/complete', params }, CompleteResultSchema, request);
       return result as { completion: { values: string[]; total?: number; hasMore?: boolean } };
     });
   }
 
   async subscribeResource(serverId: string, uri: string, options: UpstreamCallOptions = {}): Promise<void> {
-    await this.connection(serverId).run('resources/subscribe', options, (client, request) =>
+    await this.callerConnection(serverId).run('resources/subscribe', options, (client, request) =>
       client.request({ method: 'resources/subscribe', params: { uri } }, EmptyResultSchema, request),
     );
   }
 
   async unsubscribeResource(serverId: string, uri: string, options: UpstreamCallOptions = {}): Promise<void> {
-    await this.connection(serverId).run('resources/unsubscribe', options, (client, request) =>
+    await this.callerConnection(serverId).run('resources/unsubscribe', options, (client, request) =>
       client.request({ method: 'resources/unsubscribe', params: { uri } }, EmptyResultSchema, request),
     );
   }

@@ -147,6 +147,21 @@ describe('upstream servers behind OAuth', function () {
       expect(calls[0]!.subject).to.equal(ra.result.content[0].text);
     });
 
+    it('never reads a resource or prompt of a per-user server on the shared connection (it carries another user token)', async () => {
+      const pool = t.server.services.pool;
+      const refused = (p: Promise<unknown>) =>
+        p.then(
+          () => 'served',
+          (err: Error) => err.message,
+        );
+      expect(await refused(pool.readResource(perUserId, 'test://anything'))).to.equal(
+        'This server authorizes each user: only its tools are served',
+      );
+      expect(await refused(pool.getPrompt(perUserId, 'anything', {}))).to.equal(
+        'This server authorizes each user: only its tools are served',
+      );
+    });
+
     it('gives a user with no connection an error whose message and data carry the Connect link', async () => {
       const c = await createUser(t, 'admin');
       const endpoint = await bundleOf(t, c, perUserId);
