@@ -60,6 +60,8 @@ import { OAuthClientDirectory } from './services/identity/oauth-client-directory
 import { OAuthServerService } from './services/identity/oauth-server-service.js';
 import { RateLimiter } from './redis/rate-limiter.js';
 import { RetentionService } from './services/operations/retention-service.js';
+import { UpstreamConnectionsService } from './services/catalog/upstream-connections-service.js';
+import { UpstreamOAuthClient } from './upstream/upstream-oauth.js';
 import { ADMIN_VIEW, ServersService } from './services/catalog/servers-service.js';
 import { SessionsService } from './services/identity/sessions-service.js';
 import { ScriptToolRegistry, ScriptToolRouter } from './services/skills/script-tools.js';
@@ -154,6 +156,8 @@ export interface Services {
   readonly servers: ServersService;
   /** The stored catalog as admins see it, and tool selection. */
   readonly catalogService: CatalogService;
+  /** Upstream servers behind OAuth: Connect, the token vault, the credential each call carries. */
+  readonly upstreamConnections: UpstreamConnectionsService;
 
   // The downstream side.
   /** Every bundle in memory (by id and key hash), for the MCP hot path. */
@@ -499,6 +503,22 @@ function buildServices(input: {
   // A listing fetched with other credentials (or none) must not outlive a registry change.
   generalSettings.onChange(() => skillCatalogs.clearCache());
   const skills = new SkillsService({ tx, skills: stores.skills, catalogs: skillCatalogs, tools: skillTools, activity: activityLog, clock });
+  const upstreamConnections = new UpstreamConnectionsService({
+    tx,
+    store: stores.upstreamOAuth,
+    servers: stores.servers,
+    client: new UpstreamOAuthClient((url, init) => outboundPolicy.fetch(url, init)),
+    secrets,
+    clock,
+    logger,
+    // The served address until server.ts names the public base URL (useBaseUrl).
+    publicBase: () => config.publicUrl?.replace(/\/+$/, '') ?? `http://127.0.0.1:${config.port}`,
+    clientMetadataUrl: config.upstreamClientMetadataUrl,
+  });
+  // Calls to OAuth upstreams carry tokens from the vault; their sync and health use its discovery credential.
+  pool.useCredentials(upstreamConnections);
+  catalogSync.useCredentials(upstreamConnections);
+  upstreamConnections.onAuthorized((serverId, revoked) => catalogSync.authorized(serverId, revoked));
   const servers = new ServersService({
     tx,
     servers: stores.servers,
@@ -522,6 +542,7 @@ function buildServices(input: {
     generatedRoot: path.join(config.dataDir, 'generated'),
     stdioCommands: config.stdioCommands,
     sandboxAvailable: () => serverSandbox.available(),
+    oauthChanged: (id) => upstreamConnections.forget(id),
   });
   const openApiServers = new OpenApiServersService({
     servers,
@@ -661,6 +682,7 @@ function buildServices(input: {
     catalogSync,
     servers,
     catalogService,
+    upstreamConnections,
     bundleRegistry,
     bundles,
     registryApi: new RegistryApiService({ bundles: stores.bundles, registry: bundleRegistry, memberships: teamMemberships }),

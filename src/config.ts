@@ -23,6 +23,8 @@ export interface Config {
   readonly keyPrefix: string;
   /** Externally visible base URL, used to build endpoint addresses in responses. */
   readonly publicUrl: string | undefined;
+  /** Toolgate's client ID metadata document URL toward upstream authorization servers; absent: under the public URL. */
+  readonly upstreamClientMetadataUrl: string | undefined;
   /** Largest accepted JSON request body, in bytes. */
   readonly bodyLimitBytes: number;
   /** How long a graceful stop waits for in-flight requests before closing connections. */
@@ -165,6 +167,12 @@ export const SETTINGS: readonly Setting[] = [
     key: 'publicUrl',
     schema: { type: 'string', pattern: '^https?://[^\\s]+$' },
     doc: 'External base URL used to build endpoint addresses in responses; an https URL also marks session cookies `Secure`.',
+  },
+  {
+    env: 'TOOLGATE_UPSTREAM_CLIENT_METADATA_URL',
+    key: 'upstreamClientMetadataUrl',
+    schema: { type: 'string', pattern: '^https?://[^\\s]+$' },
+    doc: "Where Toolgate's OAuth client ID metadata document is published, when not at the public URL's `/api/v1/upstream-oauth/client-metadata.json` (for example a stable https host in front of several installations): this URL is Toolgate's `client_id` at upstream authorization servers that support client ID metadata documents, and the document there must equal the one Toolgate serves.",
   },
   {
     env: 'TOOLGATE_BODY_LIMIT_BYTES',

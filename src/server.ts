@@ -90,6 +90,7 @@ async function startLocked(config: Config, options: StartOptions, logger: Logger
     keyUsageFlushMs: options.keyUsageFlushMs,
   });
   const publicUrl = new PublicUrl(config);
+  services.upstreamConnections.useBaseUrl(() => publicUrl.of({}));
   const mcp = composeMcp(services, config, logger, { ...options.mcp, baseUrl: (headers) => publicUrl.of(headers) });
   const publicOrigin = config.publicUrl ? new URL(config.publicUrl).origin : undefined;
   let originsFor: readonly string[] | undefined;

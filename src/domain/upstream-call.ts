@@ -52,6 +52,11 @@ export interface UpstreamCallOptions {
    */
   downstream?: DownstreamPeer;
   /**
+   * The Toolgate user the call acts for: an upstream behind per-user OAuth gets this user's token
+   * and never anyone else's (a bundle key acts for the bundle's owner). Absent: no user.
+   */
+  actingUser?: string;
+  /**
    * Run the tool call as a task on the upstream when it offers task-augmented `tools/call` (the
    * gateway's own task for the call waits on it); otherwise the call runs as an ordinary one.
    */
@@ -159,6 +164,8 @@ export class UpstreamError extends Error {
     message: string,
     /** JSON-RPC error the upstream answered with, when it did. */
     readonly rpcError?: { code: number; message: string; data?: unknown },
+    /** The HTTP upstream refused the credential (401) or its scope (403), with its `WWW-Authenticate`. */
+    readonly refusal?: { readonly status: number; readonly challenge: string },
   ) {
     super(message);
     this.name = 'UpstreamError';
@@ -190,3 +197,30 @@ export interface UpstreamCaller {
   /** Calls `listener` whenever an upstream connection (re)initialises; returns the unsubscribe. */
   onUpstreamConnected?(listener: (serverId: string) => void): () => void;
 }
+
+/** The credential an upstream call behind OAuth carries, or why there is none and where the user connects. */
+export type UpstreamCredential =
+  | { readonly kind: 'token'; readonly accessToken: string; readonly fingerprint: string }
+  | { readonly kind: 'needs_authorization'; readonly connectUrl: string; readonly reason: 'not_connected' | 'needs_consent' };
+
+/** Where the pool gets the OAuth credentials of upstream calls (the token vault implements it). */
+export interface UpstreamCredentials {
+  /** The token of `userId` (null: the server's shared credential) for `serverId`, refreshed if due. */
+  credential(serverId: string, userId: string | null): Promise<UpstreamCredential>;
+  /**
+   * The upstream refused the owner's token (`status` 401) or its scope (403 `insufficient_scope`,
+   * `scopes` from the challenge): what the caller must do now, or undefined when asking again
+   * cannot help (the scopes were already asked for: step-up is bounded).
+   */
+  refused?(
+    serverId: string,
+    userId: string | null,
+    status: number,
+    scopes: readonly string[],
+  ): Promise<Extract<UpstreamCredential, { kind: 'needs_authorization' }> | undefined>;
+}
+
+/** JSON-RPC code of an MCP URL elicitation the caller must complete first (2025-11-25 `URLElicitationRequiredError`). */
+export const URL_ELICITATION_REQUIRED = -32042;
+/** JSON-RPC code of a call whose OAuth upstream the caller has not (or no longer) authorized; `data.authorization_url` says where. */
+export const UPSTREAM_AUTHORIZATION_REQUIRED = -32006;

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: a8148c638b9a004d00ceb72b830b97decbe4f401cc050fdeb86b7f23b502bfdb
+// openapi.yaml sha256: 1ae7f9275b9c2d0a76f4d051c08cd08a5d1692bd269129c78b2b503e5c63606b
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -2065,6 +2065,141 @@ export interface paths {
          *     **Authorization:** Requires the admin or owner role.
          */
         post: operations["approveToolChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/me/upstream-connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List my connections to OAuth upstream servers
+         * @description One entry per enabled server with `auth_mode` `oauth_per_user`, by server name: whether the caller has connected it, when its token expires, and whether it needs a new consent. Tokens are never returned.
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner).
+         */
+        get: operations["listMyUpstreamConnections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/me/upstream-connections/{server_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect me from an OAuth upstream server
+         * @description Deletes the caller's tokens for this server from the vault. Their next call to its tools asks them to connect again.
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner).
+         */
+        delete: operations["revokeMyUpstreamConnection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/me/upstream-connections/{server_id}/connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start connecting to an OAuth upstream server
+         * @description Discovers the upstream's authorization server (its 401 `WWW-Authenticate`, RFC 9728 protected resource metadata, RFC 8414 or OIDC metadata with the issuer checked), registers Toolgate there if needed (pre-registered client, else CIMD, else dynamic registration), and answers the authorization URL (code flow with PKCE S256, `state`, `resource`) to send the browser to. The authorization server then redirects to `GET /api/v1/upstream-oauth/callback`. On a server with `auth_mode` `oauth_shared` only admins may connect, and the grant becomes the shared credential.
+         *
+         *     **Authorization:** Requires any signed-in user (member, admin or owner); admin for a shared server.
+         */
+        post: operations["startUpstreamConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/servers/{server_id}/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who has connected an OAuth upstream server
+         * @description Per user (and the shared credential, `user_id` null), whether a connection exists, its issuer, scopes and expiry. Never the token.
+         *
+         *     **Authorization:** Requires admin or owner.
+         */
+        get: operations["listServerConnections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/upstream-oauth/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth callback of upstream authorization servers
+         * @description Where an upstream's authorization server sends the browser back (Toolgate's `redirect_uri`). Takes the pending flow by `state` (once), checks `iss` against the issuer recorded at the start (RFC 9207) before redeeming `code` with the PKCE verifier and `resource`, seals the tokens into the vault and answers 302 to the console's Connections page.
+         *
+         *     - 400: missing, unknown, expired or reused `state`; an `iss` that does not match; the authorization server reported `error`.
+         *     - 502: the token endpoint failed.
+         *
+         *     **Authorization:** No authentication (the state is the credential).
+         */
+        get: operations["upstreamOAuthCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/upstream-oauth/client-metadata.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Toolgate's OAuth client ID metadata document (CIMD)
+         * @description The client metadata document whose URL is Toolgate's `client_id` at authorization servers that support client ID metadata documents. Its `client_id` is this document's own URL under the public base URL; `redirect_uris` holds the callback.
+         *
+         *     **Authorization:** No authentication.
+         */
+        get: operations["getUpstreamClientMetadata"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4335,10 +4470,37 @@ export interface components {
          */
         MCPTransport: "stdio" | "streamable_http" | "sse";
         /**
-         * @description `connecting`, `connected`, `error` (see `last_error`; retried with backoff) or `disabled`.
+         * @description `connecting`, `connected`, `error` (see `last_error`; retried with backoff), `disabled`, or `needs_authorization`: an OAuth server (`auth_mode` other than `none`) with no usable credential yet (no shared credential and no user connection); someone has to connect it (it is not an error of the upstream).
          * @enum {string}
          */
-        MCPServerStatus: "connecting" | "connected" | "error" | "disabled";
+        MCPServerStatus: "connecting" | "connected" | "error" | "disabled" | "needs_authorization";
+        /**
+         * @description How Toolgate authorizes itself to an HTTP upstream. `none`: static `headers` only (the default). `oauth_per_user`: each user connects once (authorization code with PKCE at the upstream's authorization server); every call carries the calling user's own token. `oauth_shared`: one credential for everyone: client credentials when a pre-registered client with a secret is configured, else one admin's consent. Token exchange (RFC 8693) is not offered yet.
+         * @enum {string}
+         */
+        ServerAuthMode: "none" | "oauth_per_user" | "oauth_shared";
+        /**
+         * @description How the pre-registered client authenticates at the token endpoint (`none`: a public client).
+         * @enum {string}
+         */
+        TokenEndpointAuthMethod: "client_secret_basic" | "client_secret_post" | "none";
+        /** @description The OAuth client settings of a server. With `client_id` Toolgate uses this client, registered by the admin at the upstream's authorization server (required by servers without dynamic registration, such as GitHub and Slack). Without it Toolgate registers itself: with its client ID metadata document (CIMD) when the authorization server supports it, else by dynamic client registration (RFC 7591). The secret is sealed and never returned (`has_client_secret`). */
+        ServerOAuthSettings: {
+            client_id: string | null;
+            has_client_secret: boolean;
+            token_endpoint_auth_method: components["schemas"]["TokenEndpointAuthMethod"] | null;
+            /** @description Scopes asked for; empty means those of the upstream's challenge, else its `scopes_supported`. */
+            scopes: string[];
+        };
+        /** @description OAuth client settings (see `ServerOAuthSettings`). On update, absent fields are unchanged and null clears. */
+        ServerOAuthSettingsInput: {
+            client_id?: string | null;
+            /** @description Sealed at rest; never returned. */
+            client_secret?: string | null;
+            /** @description Default: `client_secret_basic` with a secret, `none` without. */
+            token_endpoint_auth_method?: components["schemas"]["TokenEndpointAuthMethod"] | null;
+            scopes?: string[];
+        };
         /** @description The upstream's `serverInfo` from `initialize`. */
         ServerInfo: {
             name: string;
@@ -4407,10 +4569,81 @@ export interface components {
             /** @description stdio: the server runs in Toolgate's sandbox (own uid, minimal environment plus its own `env`/`secret_env`, no data directory or admin socket, a private network whose only way out is the egress proxy with the `network.approved_hosts` list, memory, CPU-time, process and file-size limits; see docs/security.md). Always false for streamable_http and sse. */
             sandboxed: boolean;
             network: components["schemas"]["ServerNetwork"];
+            auth_mode: components["schemas"]["ServerAuthMode"];
+            /** @description The OAuth client settings (null when `auth_mode` is `none`, and to members). */
+            oauth: components["schemas"]["ServerOAuthSettings"] | null;
             /** @description True when the caller is a member: the launch and connection details (`command`, `args`, `env`, `secret_env_keys`, `cwd`, `header_names`, `network`, and the query of `url`) are withheld and shown empty (`null`, `[]`, `{}`). Admins and owners see them (secret values never). */
             redacted: boolean;
             /** Format: date-time */
             updated_at: string;
+        };
+        /** @description The caller's connection to one OAuth upstream server (never the token). */
+        UpstreamConnection: {
+            /** Format: uuid */
+            server_id: string;
+            server_name: string;
+            /**
+             * @description `connected`, `not_connected` (Connect to use its tools) or `needs_consent` (the refresh was refused: Connect again).
+             * @enum {string}
+             */
+            status: "connected" | "not_connected" | "needs_consent";
+            issuer: string | null;
+            scopes: string[];
+            /**
+             * Format: date-time
+             * @description When the access token expires (it is refreshed before); null when unknown or not connected.
+             */
+            expires_at: string | null;
+            /** Format: date-time */
+            refreshed_at: string | null;
+        };
+        UpstreamConnectionList: {
+            items: components["schemas"]["UpstreamConnection"][];
+        };
+        UpstreamConnectStart: {
+            /**
+             * Format: uri
+             * @description The upstream authorization server's authorization URL to open in the browser.
+             */
+            authorization_url: string;
+            /**
+             * Format: date-time
+             * @description Until when the flow can be completed.
+             */
+            expires_at: string;
+        };
+        /** @description One vault entry of a server, as admins see it (never the token). */
+        ServerConnection: {
+            /**
+             * Format: uuid
+             * @description null for the shared credential.
+             */
+            user_id: string | null;
+            user_email: string | null;
+            issuer: string;
+            scopes: string[];
+            /** @enum {string} */
+            status: "connected" | "needs_consent";
+            /** Format: date-time */
+            expires_at: string | null;
+            /** Format: date-time */
+            refreshed_at: string;
+        };
+        ServerConnectionList: {
+            items: components["schemas"]["ServerConnection"][];
+        };
+        /** @description OAuth client metadata (RFC 7591 fields) published as a client ID metadata document. */
+        UpstreamClientMetadata: {
+            /** Format: uri */
+            client_id: string;
+            client_name: string;
+            /** Format: uri */
+            client_uri?: string;
+            redirect_uris: string[];
+            grant_types: string[];
+            response_types: string[];
+            token_endpoint_auth_method: string;
+            application_type?: string;
         };
         /** @description A page of servers, by name. */
         MCPServerListResponse: {
@@ -4461,6 +4694,8 @@ export interface components {
             health_check_interval_seconds?: number;
             /** @description stdio: run the server in Toolgate's sandbox (see `MCPServer.sandboxed`); it then has no network until an admin approves a host list (`PUT /api/v1/servers/{server_id}/network`). Default `false` here: a command an admin registers is a program the admin chose, and many need the host's files, tools or network that the sandbox takes away. Generated servers and registry imports are registered sandboxed. Refused (422) when this host cannot run the sandbox (no bubblewrap). */
             sandboxed?: boolean;
+            auth_mode?: components["schemas"]["ServerAuthMode"];
+            oauth?: components["schemas"]["ServerOAuthSettingsInput"];
         };
         /** @description Partial update. The merged result must satisfy the transport rules of `MCPServerCreate` (else 422). Connection-relevant changes reconnect the server. Use enable/disable to change `enabled`. */
         MCPServerUpdate: {
@@ -4495,6 +4730,8 @@ export interface components {
             health_check_interval_seconds?: number | null;
             /** @description stdio only: run the server in Toolgate's sandbox, or not (422 with another transport, or when this host cannot run the sandbox). The server restarts. */
             sandboxed?: boolean;
+            auth_mode?: components["schemas"]["ServerAuthMode"];
+            oauth?: components["schemas"]["ServerOAuthSettingsInput"];
         };
         /** @description The network of a sandboxed server: what an admin approved, and what it asked for that awaits an answer. A generated server whose design needs the network asks for its hosts here; it gets no network until an admin approves a list. */
         ServerNetwork: {
@@ -9337,6 +9574,182 @@ export interface operations {
             /** @description The tool has no pending change. */
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listMyUpstreamConnections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's connections. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpstreamConnectionList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    revokeMyUpstreamConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The MCP server id. */
+                server_id: components["parameters"]["ServerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Disconnected. */
+            204: components["responses"]["NoContent"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The caller has no connection to this server. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    startUpstreamConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The MCP server id. */
+                server_id: components["parameters"]["ServerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where to send the browser. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpstreamConnectStart"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such server. */
+            404: components["responses"]["NotFound"];
+            /** @description The server does not use OAuth (`server_not_oauth`), or is disabled (`server_disabled`). */
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description The upstream's authorization metadata could not be discovered, or registration failed. */
+            502: components["responses"]["BadGateway"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listServerConnections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The MCP server id. */
+                server_id: components["parameters"]["ServerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server's connections. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerConnectionList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such server. */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Error"];
+        };
+    };
+    upstreamOAuthCallback: {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+                /** @description The issuer (RFC 9207). */
+                iss?: string;
+                error?: string;
+                error_description?: string;
+                /** @description Other parameters authorization servers add to the redirect (accepted, ignored). */
+                provider_params?: {
+                    [key: string]: string;
+                };
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Connected; redirect to the console. */
+            302: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid state, a mismatched issuer, or the authorization server reported an error. */
+            400: components["responses"]["BadRequest"];
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            /** @description The token endpoint failed. */
+            502: components["responses"]["BadGateway"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getUpstreamClientMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpstreamClientMetadata"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Error"];
         };

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: a8148c638b9a004d00ceb72b830b97decbe4f401cc050fdeb86b7f23b502bfdb
+// openapi.yaml sha256: 1ae7f9275b9c2d0a76f4d051c08cd08a5d1692bd269129c78b2b503e5c63606b
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */
@@ -136,6 +136,12 @@ export const OPERATIONS = [
   {"operationId":"getRegistryServerVersion","method":"get","path":"/v0.1/servers/{server_name}/versions/{version}","tag":"registry","minRole":"member","transport":"rest","specAddition":true},
   {"operationId":"listToolChanges","method":"get","path":"/api/v1/tool-changes","tag":"tools","minRole":"admin","transport":"rest","specAddition":true},
   {"operationId":"approveToolChange","method":"post","path":"/api/v1/tool-changes/{tool_id}/approve","tag":"tools","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"listMyUpstreamConnections","method":"get","path":"/api/v1/users/me/upstream-connections","tag":"upstream-oauth","minRole":"member","transport":"rest","specAddition":true},
+  {"operationId":"revokeMyUpstreamConnection","method":"delete","path":"/api/v1/users/me/upstream-connections/{server_id}","tag":"upstream-oauth","minRole":"member","transport":"rest","specAddition":true},
+  {"operationId":"startUpstreamConnection","method":"post","path":"/api/v1/users/me/upstream-connections/{server_id}/connect","tag":"upstream-oauth","minRole":"member","transport":"rest","specAddition":true},
+  {"operationId":"listServerConnections","method":"get","path":"/api/v1/servers/{server_id}/connections","tag":"upstream-oauth","minRole":"admin","transport":"rest","specAddition":true},
+  {"operationId":"upstreamOAuthCallback","method":"get","path":"/api/v1/upstream-oauth/callback","tag":"upstream-oauth","minRole":"public","transport":"rest","specAddition":true},
+  {"operationId":"getUpstreamClientMetadata","method":"get","path":"/api/v1/upstream-oauth/client-metadata.json","tag":"upstream-oauth","minRole":"public","transport":"rest","specAddition":true},
   {"operationId":"mcpBundleGet","method":"get","path":"/mcp/bundle/{bundle_key}","tag":"mcp","minRole":"bundle_key","transport":"mcp","specAddition":true},
   {"operationId":"mcpBundlePost","method":"post","path":"/mcp/bundle/{bundle_key}","tag":"mcp","minRole":"bundle_key","transport":"mcp","specAddition":false},
   {"operationId":"mcpBundleDelete","method":"delete","path":"/mcp/bundle/{bundle_key}","tag":"mcp","minRole":"bundle_key","transport":"mcp","specAddition":true},

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: a8148c638b9a004d00ceb72b830b97decbe4f401cc050fdeb86b7f23b502bfdb
+// openapi.yaml sha256: 1ae7f9275b9c2d0a76f4d051c08cd08a5d1692bd269129c78b2b503e5c63606b
 /**
  * JSON Schemas of contract components the server validates itself at run time (documents it
  * fetches), copied from openapi.yaml without their documentation keys. Their types are
@@ -292,6 +292,62 @@ export const ConfigDocumentSchema = {
           },
           "sandboxed": {
             "type": "boolean"
+          },
+          "auth_mode": {
+            "type": "string",
+            "enum": [
+              "none",
+              "oauth_per_user",
+              "oauth_shared"
+            ]
+          },
+          "oauth": {
+            "type": "object",
+            "properties": {
+              "client_id": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "minLength": 1,
+                "maxLength": 2048
+              },
+              "client_secret": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "minLength": 1,
+                "maxLength": 4096
+              },
+              "token_endpoint_auth_method": {
+                "oneOf": [
+                  {
+                    "type": "string",
+                    "enum": [
+                      "client_secret_basic",
+                      "client_secret_post",
+                      "none"
+                    ]
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "scopes": {
+                "type": "array",
+                "maxItems": 50,
+                "uniqueItems": true,
+                "items": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 255,
+                  "pattern": "^[\\x21\\x23-\\x5B\\x5D-\\x7E]+$"
+                }
+              }
+            },
+            "additionalProperties": false
           }
         },
         "additionalProperties": false,
@@ -314,7 +370,11 @@ export const ConfigDocumentSchema = {
               "type": "string"
             },
             "url": false,
-            "headers": false
+            "headers": false,
+            "auth_mode": {
+              "const": "none"
+            },
+            "oauth": false
           }
         },
         "else": {

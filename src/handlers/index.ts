@@ -21,6 +21,7 @@ import { createMetricsHandlers } from './metrics.js';
 import { createOAuthHandlers } from './oauth.js';
 import { createRegistryHandlers } from './registry.js';
 import { createConfigHandlers } from './config.js';
+import { createUpstreamOAuthHandlers } from './upstream-oauth.js';
 
 /** Every REST operation of the contract mapped to its handler; `tsc` fails on a gap or an extra. */
 export function createHandlers(deps: HandlerDeps): HandlerMap {
@@ -46,5 +47,6 @@ export function createHandlers(deps: HandlerDeps): HandlerMap {
     ...createOAuthHandlers(deps),
     ...createRegistryHandlers(deps),
     ...createConfigHandlers(deps),
+    ...createUpstreamOAuthHandlers(deps),
   };
 }

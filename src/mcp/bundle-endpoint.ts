@@ -124,7 +124,12 @@ export class BundleEndpoint {
     if (!bundle) return { refusal: { status: 404, code: RpcCode.SessionNotFound, message: 'Bundle not found' } };
     access.bundle = bundle.id;
     return {
-      target: { scope: bundle.id, credential: bundle.keyHash, caller: BUNDLE_CALLER, view: () => this.views.served(bundle) },
+      target: {
+        scope: bundle.id,
+        credential: bundle.keyHash,
+        caller: bundle.createdBy ? { ...BUNDLE_CALLER, actingUserId: bundle.createdBy } : BUNDLE_CALLER,
+        view: () => this.views.served(bundle),
+      },
     };
   }
 

@@ -114,6 +114,8 @@ export interface McpCaller {
   readonly apiKeyId: string | null;
   /** The OAuth client whose access token authenticated the caller, when one did. */
   readonly oauthClientId: string | null;
+  /** Whose upstream OAuth tokens the calls use when not `userId`'s: a bundle key acts for the bundle's owner. */
+  readonly actingUserId?: string | null;
 }
 
 /** A tool served by the gateway itself: `tools/call` of its name runs `call`. */

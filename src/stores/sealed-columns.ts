@@ -17,5 +17,10 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'ai_providers', id: 'id', column: 'api_key_sealed' },
   { table: 'general_settings', id: 'id', column: 'registry_token_sealed' },
   { table: 'guardrail_interceptors', id: 'id', column: 'secret_sealed' },
+  { table: 'mcp_servers', id: 'id', column: 'oauth_client_secret_sealed' },
+  { table: 'upstream_oauth_clients', id: 'id', column: 'client_secret_sealed' },
+  { table: 'upstream_oauth_flows', id: 'state_hash', column: 'code_verifier_sealed' },
+  { table: 'upstream_oauth_tokens', id: 'id', column: 'access_token_sealed' },
+  { table: 'upstream_oauth_tokens', id: 'id', column: 'refresh_token_sealed' },
   // Other features add their sealed columns below (AI provider keys, upstream secrets, bundle keys, registry tokens).
 ];

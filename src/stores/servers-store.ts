@@ -4,6 +4,7 @@ import { matching, pageOf } from './paging.js';
 import { conflictOnUnique } from './unique-violation.js';
 
 export type DbTransport = 'stdio' | 'streamable_http' | 'sse';
+export type DbAuthMode = 'none' | 'oauth_per_user' | 'oauth_shared';
 
 export interface DbServerRow {
   id: string;
@@ -37,6 +38,14 @@ export interface DbServerRow {
   network_approved: string[];
   /** Hosts the server asked for that no admin answered yet; null: nothing pending. */
   network_requested: string[] | null;
+  /** How Toolgate authorizes itself to the upstream: static headers only, or OAuth per user or shared. */
+  auth_mode: DbAuthMode;
+  /** The OAuth client an admin pre-registered at the upstream's authorization server (null: CIMD or DCR). */
+  oauth_client_id: string | null;
+  oauth_client_secret_sealed: string | null;
+  oauth_token_endpoint_auth_method: 'client_secret_basic' | 'client_secret_post' | 'none' | null;
+  /** Scopes to ask for (empty: those of the upstream's challenge, else its `scopes_supported`). */
+  oauth_scopes: string[];
   created_at: Date;
   updated_at: Date;
 }
@@ -67,11 +76,27 @@ const COLUMNS = [
   'sandboxed',
   'network_approved',
   'network_requested',
+  'auth_mode',
+  'oauth_client_id',
+  'oauth_client_secret_sealed',
+  'oauth_token_endpoint_auth_method',
+  'oauth_scopes',
   'created_at',
   'updated_at',
 ] as const;
 
-const JSON_COLUMNS = ['args', 'env', 'secret_env_keys', 'header_names', 'server_info', 'network_approved', 'network_requested'] as const;
+type OAuthColumn = 'auth_mode' | 'oauth_client_id' | 'oauth_client_secret_sealed' | 'oauth_token_endpoint_auth_method' | 'oauth_scopes';
+
+const JSON_COLUMNS = [
+  'args',
+  'env',
+  'secret_env_keys',
+  'header_names',
+  'server_info',
+  'network_approved',
+  'network_requested',
+  'oauth_scopes',
+] as const;
 
 /** JSON columns go to the driver as JSON text (arrays would otherwise become PostgreSQL arrays). */
 function toDb(row: Partial<DbServerRow>): Record<string, unknown> {
@@ -101,7 +126,10 @@ export function likePattern(text: string): string {
 export class ServersStore {
   constructor(private readonly db: Knex | Knex.Transaction) {}
 
-  async insert(row: Omit<DbServerRow, 'created_at' | 'updated_at'>): Promise<DbServerRow> {
+  /** Inserts a server; its OAuth settings default to none (static headers only). */
+  async insert(
+    row: Omit<DbServerRow, 'created_at' | 'updated_at' | OAuthColumn> & Partial<Pick<DbServerRow, OAuthColumn>>,
+  ): Promise<DbServerRow> {
     const [created] = await this.db('mcp_servers').insert(toDb(row)).returning(COLUMNS).catch(nameTaken(row.name));
     return fromDb(created as Record<string, unknown>);
   }

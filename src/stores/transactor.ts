@@ -22,6 +22,7 @@ import { PolicyRulesStore } from './policy-rules-store.js';
 import { GuardrailsStore } from './guardrails-store.js';
 import { TeamsStore } from './teams-store.js';
 import { UsersStore } from './users-store.js';
+import { UpstreamOAuthStore } from './upstream-oauth-store.js';
 
 /** Every store, all bound to one database handle (the pool, or one transaction). */
 export interface Stores {
@@ -59,6 +60,8 @@ export interface Stores {
   readonly skillAttachments: SkillAttachmentsStore;
   /** AI server generation jobs. */
   readonly generationJobs: GenerationJobsStore;
+  /** Toolgate as an OAuth client of upstream servers: registrations, pending flows, the token vault. */
+  readonly upstreamOAuth: UpstreamOAuthStore;
 }
 
 /** Builds every store on `db`. A new table's store is added here (and to `Stores`). */
@@ -88,6 +91,7 @@ export function createStores(db: Knex | Knex.Transaction): Stores {
     skills: new SkillsStore(db),
     skillAttachments: new SkillAttachmentsStore(db),
     generationJobs: new GenerationJobsStore(db),
+    upstreamOAuth: new UpstreamOAuthStore(db),
   };
 }
 

@@ -4,6 +4,7 @@ import https from 'node:https';
 import { StringDecoder } from 'node:string_decoder';
 import { Pool, type Dispatcher } from 'undici';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { UpstreamHttpError } from './upstream-errors.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
@@ -344,6 +345,8 @@ class PostHandler implements Dispatcher.DispatchHandler {
   private chunks: Buffer[] = [];
   private size = 0;
   private type = '';
+  /** The `WWW-Authenticate` of a refused POST (an OAuth upstream's challenge). */
+  private challenge: string | undefined;
 
   constructor(
     private readonly transport: LeanHttpClientTransport,
@@ -365,6 +368,10 @@ class PostHandler implements Dispatcher.DispatchHandler {
     this.started = true;
     this.status = statusCode;
     this.transport.answered(headers['mcp-session-id']);
+    if (statusCode === 401 || statusCode === 403) {
+      const challenge = headers['www-authenticate'];
+      this.challenge = Array.isArray(challenge) ? challenge.join(', ') : challenge;
+    }
     const contentType = headers['content-type'];
     this.type = mediaType(Array.isArray(contentType) ? contentType[0] : contentType);
     if (statusCode >= 200 && statusCode < 300 && statusCode !== 202 && this.hasRequest && this.type === 'text/event-stream') {
@@ -405,7 +412,7 @@ class PostHandler implements Dispatcher.DispatchHandler {
     this.chunks = [];
     if (status < 200 || status >= 300) {
       const text = body.subarray(0, ERROR_BODY_LIMIT).toString('utf8');
-      this.done(new StreamableHTTPError(status, `Error POSTing to endpoint: ${text}`));
+      this.done(new UpstreamHttpError(status, `Error POSTing to endpoint: ${text}`, this.challenge));
       return;
     }
     if (status === 202 || !this.hasRequest) {

@@ -42,6 +42,11 @@ export interface UpstreamServerSpec {
   readonly callTimeoutMs: number;
   /** Interval of the ping health probe. */
   readonly healthCheckIntervalMs: number;
+  /**
+   * OAuth: every call carries a user's token (`oauth_per_user`) or the shared one (`oauth_shared`)
+   * on a connection of its own (see UpstreamPool); absent: the configured headers only.
+   */
+  readonly auth?: 'oauth_per_user' | 'oauth_shared';
 }
 
 /** Tunables of the pool (from the process configuration). */

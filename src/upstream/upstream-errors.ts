@@ -32,6 +32,17 @@ export class UpstreamAnswerError extends McpError {
   }
 }
 
+/** An HTTP upstream refused a request; `challenge` is its `WWW-Authenticate` (an OAuth upstream's 401 or 403). */
+export class UpstreamHttpError extends StreamableHTTPError {
+  constructor(
+    code: number,
+    message: string,
+    readonly challenge?: string,
+  ) {
+    super(code, message);
+  }
+}
+
 /** Short, secret-free description of a connection failure. */
 export function describeError(err: unknown): string {
   if (err instanceof StreamableHTTPError) {
@@ -99,5 +110,11 @@ export function callError(err: unknown, what: string, name: string, timeoutMs: n
     Array.isArray((err as { issues?: unknown }).issues)
   )
     return new UpstreamError('protocol', `Upstream server "${name}" sent an invalid answer to ${what}`);
-  return new UpstreamError('unavailable', `Upstream server "${name}" is unavailable: ${describeError(err)}`);
+  const refused = err instanceof UpstreamHttpError && (err.code === 401 || err.code === 403) ? err : undefined;
+  return new UpstreamError(
+    'unavailable',
+    `Upstream server "${name}" is unavailable: ${describeError(err)}`,
+    undefined,
+    refused ? { status: refused.code ?? 0, challenge: refused.challenge ?? '' } : undefined,
+  );
 }

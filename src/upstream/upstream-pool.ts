@@ -14,12 +14,17 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { DeadlineWheel } from '../lib/deadline-wheel.js';
 import { memberSpan } from '../lib/json-members.js';
 import type { DirectReply, DirectRequestOptions } from './direct-calls.js';
+import { randomUUID } from 'node:crypto';
 import {
+  UPSTREAM_AUTHORIZATION_REQUIRED,
+  URL_ELICITATION_REQUIRED,
   UpstreamError,
   type CompletionRef,
   type ToolCallResult,
   type UpstreamCallOptions,
   type UpstreamCaller,
+  type UpstreamCredential,
+  type UpstreamCredentials,
 } from '../domain/upstream-call.js';
 import { withResultText } from '../domain/result-text.js';
 import { InvalidAnswerError, UpstreamAnswerError } from './upstream-errors.js';
@@ -133,6 +138,46 @@ export interface UpstreamListing {
 
 const IGNORE_EVENTS: UpstreamEvents = { onConnected: () => undefined, onStateChange: () => undefined, onListChanged: () => undefined };
 
+/** Bounds of the per-user connections of OAuth upstreams when the process keeps no session-affine ones. */
+const OAUTH_AFFINITY: AffinityOptions = { maxPerServer: 64, maxPerUser: 2, idleMs: 5 * 60_000 };
+
+/**
+ * The caller's way to fix a missing upstream authorization: to a client that declared URL-mode
+ * elicitation, the 2025-11-25 `URLElicitationRequiredError` with the Connect link; to others an
+ * error whose message and `data` carry it.
+ */
+function authorizationRequired(
+  serverName: string,
+  needed: Extract<UpstreamCredential, { kind: 'needs_authorization' }>,
+  options: UpstreamCallOptions,
+): UpstreamError {
+  const why = needed.reason === 'needs_consent' ? 'Your authorization of' : 'You have not connected';
+  const message = `${why} upstream server ${serverName}${needed.reason === 'needs_consent' ? ' has expired' : ''}: connect it at ${needed.connectUrl}`;
+  const elicitation = options.downstream?.affinity?.()?.capabilities.elicitation as { url?: unknown } | undefined;
+  if (elicitation && typeof elicitation.url === 'object' && elicitation.url !== null)
+    return new UpstreamError('rejected', message, {
+      code: URL_ELICITATION_REQUIRED,
+      message,
+      data: { elicitations: [{ mode: 'url', elicitationId: randomUUID(), url: needed.connectUrl, message }] },
+    });
+  return new UpstreamError('rejected', message, {
+    code: UPSTREAM_AUTHORIZATION_REQUIRED,
+    message,
+    data: { reason: 'upstream_authorization_required', server: serverName, authorization_url: needed.connectUrl },
+  });
+}
+
+/** The auth-params of a `WWW-Authenticate: Bearer …` challenge (lower-case names). */
+function bearerParams(header: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const m of header.matchAll(/([A-Za-z0-9_.-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]+))/g))
+    out[m[1]!.toLowerCase()] = m[2] !== undefined ? m[2].replace(/\\(.)/g, '$1') : m[3]!;
+  return out;
+}
+
+/** Resources, prompts and completions of a per-user OAuth server are not served yet: only its tools carry each user's token. */
+const PER_USER_ONLY_TOOLS = new UpstreamError('unavailable', 'This server authorizes each user: only its tools are served');
+
 /**
  * The shared pool of upstream MCP clients: one connection (one stdio process) per registered,
  * enabled server, used by every bundle and the gateway endpoint. Implements the catalog seam's
@@ -168,12 +213,73 @@ export class UpstreamPool implements UpstreamCaller {
   /** What each server's tools need a client to declare (found at catalog sync). */
   private readonly probe: CapabilityProbe;
 
+  /**
+   * The connections of OAuth upstreams, one per caller and token (the session-affine connections
+   * when the process keeps them, so one bound covers both): a call never runs on a connection that
+   * carries another user's token.
+   */
+  private readonly oauthConnections: AffineConnections;
+  /** Where calls to OAuth upstreams get their tokens (the vault); absent: such calls fail. */
+  private credentials: UpstreamCredentials | undefined;
+
   constructor(options: UpstreamPoolOptions & { affinity?: AffinityOptions }, events: UpstreamEvents = IGNORE_EVENTS) {
     const { affinity, ...rest } = options;
     this.options = { ...rest, deadlines: this.deadlines };
     this.events = events;
     this.affine = affinity ? new AffineConnections(affinity, this.options) : undefined;
     this.probe = new CapabilityProbe(this.options);
+    this.oauthConnections = this.affine ?? new AffineConnections(OAUTH_AFFINITY, this.options);
+  }
+
+  /** Names where calls to OAuth upstreams get their tokens (the vault is built after the pool). */
+  useCredentials(credentials: UpstreamCredentials): void {
+    this.credentials = credentials;
+  }
+
+  /**
+   * A tool call to an OAuth upstream: the acting user's token (the shared one on an `oauth_shared`
+   * server), refreshed by the vault when due, on a connection of that user and token; without a
+   * usable token, the caller's way to connect.
+   */
+  private async callWithOAuth(
+    shared: UpstreamConnection,
+    toolName: string,
+    args: Record<string, unknown>,
+    options: UpstreamCallOptions,
+  ): Promise<ToolCallResult> {
+    const spec = shared.spec;
+    const userId = spec.auth === 'oauth_shared' ? null : (options.actingUser ?? undefined);
+    if (!this.credentials) throw new UpstreamError('unavailable', 'Upstream OAuth credentials are not available');
+    if (userId === undefined)
+      throw authorizationRequired(spec.name, { kind: 'needs_authorization', connectUrl: '', reason: 'not_connected' }, options);
+    const credential = await this.credentials.credential(spec.id, userId);
+    if (credential.kind === 'needs_authorization') throw authorizationRequired(spec.name, credential, options);
+    if (spec.connection.transport === 'stdio') throw new UpstreamError('unavailable', 'OAuth is for HTTP upstreams only');
+    const withToken: UpstreamServerSpec = {
+      ...spec,
+      connection: { ...spec.connection, headers: { ...spec.connection.headers, Authorization: `Bearer ${credential.accessToken}` } },
+    };
+    const capabilities = options.downstream?.affinity?.()?.capabilities ?? {};
+    const lease = this.oauthConnections.lease(withToken, {
+      key: `oauth\n${userId ?? ''}\n${credential.fingerprint}`,
+      owner: userId ?? '(shared)',
+      capabilities,
+    });
+    if (!lease) throw new UpstreamError('unavailable', `Too many connections to upstream server ${spec.name}; try again shortly`);
+    try {
+      return await this.callToolOn(lease.connection, toolName, args, options);
+    } catch (err) {
+      // The upstream refused the token (401) or wants more scope (403 insufficient_scope): the
+      // caller connects again (with the union of scopes); a refusal that asking cannot fix passes on.
+      const refusal = err instanceof UpstreamError ? err.refusal : undefined;
+      if (!refusal || !this.credentials.refused) throw err;
+      const challenge = bearerParams(refusal.challenge);
+      if (refusal.status === 403 && challenge.error !== 'insufficient_scope') throw err;
+      const needed = await this.credentials.refused(spec.id, userId, refusal.status, (challenge.scope ?? '').split(/\s+/).filter(Boolean));
+      throw needed ? authorizationRequired(spec.name, needed, options) : err;
+    } finally {
+      lease.release();
+    }
   }
 
   /** Session-affine connections per server (busy, idle), for /metrics. */
@@ -203,6 +309,9 @@ export class UpstreamPool implements UpstreamCaller {
     } catch (err) {
       return Promise.reject(err);
     }
+    // The shared connection of a per-user OAuth server carries some user's token (for listing and
+    // probing): never used on another caller's behalf.
+    if (shared.spec.auth === 'oauth_per_user') return Promise.reject(PER_USER_ONLY_TOOLS);
     const lease = this.leaseFor(shared, options);
     if (lease === undefined) return fn(shared);
     return fn(lease.connection).finally(() => lease.release());
@@ -226,7 +335,7 @@ export class UpstreamPool implements UpstreamCaller {
       }
       this.connections.delete(spec.id);
       this.probe.forget(spec.id);
-      await Promise.all([existing.close(), this.affine?.closeServer(spec.id)]);
+      await Promise.all([existing.close(), this.affine?.closeServer(spec.id), this.oauthConnections.closeServer(spec.id)]);
     }
     const connection = new UpstreamConnection(spec, this.options, this.relay);
     this.connections.set(spec.id, connection);
@@ -240,7 +349,7 @@ export class UpstreamPool implements UpstreamCaller {
     if (!connection) return;
     this.connections.delete(serverId);
     this.probe.forget(serverId);
-    await Promise.all([connection.close(), this.affine?.closeServer(serverId)]);
+    await Promise.all([connection.close(), this.affine?.closeServer(serverId), this.oauthConnections.closeServer(serverId)]);
   }
 
   /** Drops the server's connection and connects again at once. */
@@ -251,6 +360,11 @@ export class UpstreamPool implements UpstreamCaller {
   /** Live state of a server's connection; undefined when it is not in the pool (disabled, removed). */
   state(serverId: string): UpstreamState | undefined {
     return this.connections.get(serverId)?.state;
+  }
+
+  /** Whether the server's calls carry OAuth tokens (its shared connection lists and probes only). */
+  isOAuth(serverId: string): boolean {
+    return this.connections.get(serverId)?.spec.auth !== undefined;
   }
 
   has(serverId: string): boolean {
@@ -267,13 +381,20 @@ export class UpstreamPool implements UpstreamCaller {
     this.closed = true;
     const all = [...this.connections.values()];
     this.connections.clear();
-    await Promise.all([...all.map((c) => c.close()), this.affine?.close(), this.probe.close()]);
+    await Promise.all([...all.map((c) => c.close()), this.affine?.close(), this.probe.close(), this.oauthConnections.close()]);
     this.deadlines.close();
   }
 
   private connection(serverId: string): UpstreamConnection {
     const c = this.connections.get(serverId);
     if (!c) throw new UpstreamError('unavailable', 'The upstream server is not registered or is disabled');
+    return c;
+  }
+
+  /** The shared connection for a caller's request other than a tool call: refused on a per-user OAuth server. */
+  private callerConnection(serverId: string): UpstreamConnection {
+    const c = this.connection(serverId);
+    if (c.spec.auth === 'oauth_per_user') throw PER_USER_ONLY_TOOLS;
     return c;
   }
 
@@ -286,6 +407,7 @@ export class UpstreamPool implements UpstreamCaller {
     } catch (err) {
       return Promise.reject(err);
     }
+    if (connection.spec.auth !== undefined) return this.callWithOAuth(connection, toolName, args, options);
     // Sent directly rather than through client.callTool / client.request: a gateway passes results
     // through untouched (no client-side outputSchema enforcement, no re-parsing), with the text
     // they arrived as where the transport keeps it.
@@ -340,20 +462,20 @@ export class UpstreamPool implements UpstreamCaller {
     params: { ref: CompletionRef; argument: { name: string; value: string }; context?: Record<string, unknown> },
     options: UpstreamCallOptions = {},
   ): Promise<{ completion: { values: string[]; total?: number; hasMore?: boolean }; [key: string]: unknown }> {
-    return this.connection(serverId).run('completion/complete', options, async (client, request) => {
+    return this.callerConnection(serverId).run('completion/complete', options, async (client, request) => {
       const result = await client.request({ method: 'completion/complete', params }, CompleteResultSchema, request);
       return result as { completion: { values: string[]; total?: number; hasMore?: boolean } };
     });
   }
 
   async subscribeResource(serverId: string, uri: string, options: UpstreamCallOptions = {}): Promise<void> {
-    await this.connection(serverId).run('resources/subscribe', options, (client, request) =>
+    await this.callerConnection(serverId).run('resources/subscribe', options, (client, request) =>
       client.request({ method: 'resources/subscribe', params: { uri } }, EmptyResultSchema, request),
     );
   }
 
   async unsubscribeResource(serverId: string, uri: string, options: UpstreamCallOptions = {}): Promise<void> {
-    await this.connection(serverId).run('resources/unsubscribe', options, (client, request) =>
+    await this.callerConnection(serverId).run('resources/unsubscribe', options, (client, request) =>
       client.request({ method: 'resources/unsubscribe', params: { uri } }, EmptyResultSchema, request),
     );
   }
@@ -415,6 +537,8 @@ export class UpstreamPool implements UpstreamCaller {
     } catch (err) {
       return Promise.reject(err);
     }
+    // A probe connection carries no one's OAuth token: an OAuth upstream's tools are taken as listed.
+    if (connection.spec.auth !== undefined) return Promise.resolve(new Map());
     return this.probe.needs(connection.spec, toolNames, options.timeoutMs ?? connection.spec.callTimeoutMs);
   }
 }

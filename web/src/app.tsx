@@ -27,6 +27,7 @@ import { PoliciesView } from './views/policies.js';
 import { GuardrailsView } from './views/guardrails.js';
 import { ToolChangesView } from './views/tool-changes.js';
 import { UsersView } from './views/users.js';
+import { UpstreamConnectionsView } from './views/upstream-connections.js';
 
 /** Links the client router handles; `/api/…` (OAuth login) and `/mcp/…` are real navigations. */
 const CONSOLE_LINKS = /^\/(?!api\/|mcp\/)/;
@@ -152,6 +153,7 @@ const NAV: { group: string; items: NavItem[] }[] = [
     items: [
       { href: '/keys', label: 'API keys' },
       { href: '/apps', label: 'Connected apps' },
+      { href: '/connections', label: 'Connections' },
       { href: '/users', label: 'Users & invitations', admin: true },
       { href: '/teams', label: 'Teams', admin: true },
       { href: '/policies', label: 'Tool policy', admin: true },
@@ -241,6 +243,7 @@ function Shell() {
           <Route path="/settings/ai" component={AiProvidersView} />
           <Route path="/keys" component={ApiKeysView} />
           <Route path="/apps" component={ConnectedAppsView} />
+          <Route path="/connections" component={UpstreamConnectionsView} />
           <Route path="/users" component={UsersView} />
           <Route path="/teams" component={TeamsView} />
           <Route path="/policies" component={PoliciesView} />

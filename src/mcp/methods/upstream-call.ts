@@ -30,6 +30,8 @@ export function callUpstream<T>(
     const options: UpstreamCallOptions = { signal: ctx.signal, maxTimeoutMs: deps.callTimeoutMs };
     if (onProgress) options.onProgress = onProgress;
     if (ctx.downstream) options.downstream = ctx.downstream;
+    const acting = ctx.caller.actingUserId ?? ctx.caller.userId;
+    if (acting) options.actingUser = acting;
     let pending: Promise<T>;
     try {
       pending = call(options);

@@ -20,7 +20,7 @@ const SYNC_RETRY_MS = 1000;
 
 /** A server's connection state as shown to admins (live where the pool knows it, else last recorded). */
 export interface ServerStatusView {
-  status: 'connecting' | 'connected' | 'error' | 'disabled';
+  status: 'connecting' | 'connected' | 'error' | 'disabled' | 'needs_authorization';
   lastError: string | null;
   lastConnectedAt: Date | null;
   protocolVersion: string | null;
@@ -106,6 +106,53 @@ export class CatalogSync implements UpstreamEvents {
     deps.pool.listen(this);
   }
 
+  /**
+   * OAuth servers with no usable credential for catalog sync and health (no shared credential, no
+   * user connection): not connected, shown as `needs_authorization` rather than as an error.
+   */
+  private readonly unauthorized = new Set<string>();
+  /** OAuth servers whose credential is being re-read after their connection failed (one at a time). */
+  private readonly reauthorizing = new Set<string>();
+  /** Where an OAuth server's credential for sync and health comes from (the vault); set once it is built. */
+  private credentials: { discoveryCredential(serverId: string): Promise<string | undefined> } | undefined;
+
+  /** Names the vault, which gives OAuth servers their credential for sync and health. */
+  useCredentials(credentials: { discoveryCredential(serverId: string): Promise<string | undefined> }): void {
+    this.credentials = credentials;
+  }
+
+  /** A connection to an OAuth server was stored: connect it if it waited for one (or take the new token). */
+  async authorized(serverId: string, revoked = false): Promise<void> {
+    // A connected server keeps its connection (replacing it would hide its tools meanwhile); it
+    // takes the newer credential when that connection fails. A revoked connection's token is
+    // dropped at once (the connection is replaced if it carried it).
+    if (!revoked && this.deps.pool.state(serverId)?.status === 'connected') return;
+    const row = await this.deps.servers.findById(serverId);
+    if (row?.enabled) await this.connect(row);
+  }
+
+  /**
+   * The spec of an OAuth server's shared connection (catalog sync and health): the shared
+   * credential, else the most recently refreshed user connection — used for listing and probing
+   * only; calls carry their own user's token. Undefined when there is none.
+   */
+  private async oauthSpec(row: DbServerRow, spec: UpstreamServerSpec): Promise<UpstreamServerSpec | undefined> {
+    if (spec.connection.transport === 'stdio' || row.auth_mode === 'none') return spec;
+    const token = await this.credentials?.discoveryCredential(row.id).catch((err: unknown) => {
+      this.deps.logger.warn(
+        { serverId: row.id, reason: err instanceof Error ? err.message : String(err) },
+        'upstream OAuth credential unavailable',
+      );
+      return undefined;
+    });
+    if (token === undefined) return undefined;
+    return {
+      ...spec,
+      auth: row.auth_mode,
+      connection: { ...spec.connection, headers: { ...spec.connection.headers, Authorization: `Bearer ${token}` } },
+    };
+  }
+
   // ---------------------------------------------------------------- start and stop
 
   /** Fills the in-memory catalog from the database (before the HTTP server listens). */
@@ -158,6 +205,18 @@ export class CatalogSync implements UpstreamEvents {
 
   /** Connects (or reconnects, when its connection changed) a saved, enabled server. */
   async connect(row: DbServerRow): Promise<void> {
+    if (row.auth_mode !== 'none' && row.transport !== 'stdio') {
+      const spec = await this.oauthSpec(row, this.spec(row));
+      if (!spec) {
+        this.unauthorized.add(row.id);
+        await this.deps.pool.remove(row.id);
+        return;
+      }
+      this.unauthorized.delete(row.id);
+      await this.deps.pool.upsert(spec);
+      return;
+    }
+    this.unauthorized.delete(row.id);
     const spec = this.spec(row);
     // A stdio server whose command is a Toolgate-internal one (the OpenAPI bridge) is started as
     // its launcher says; every other server as registered, if its command may run here.
@@ -214,6 +273,7 @@ export class CatalogSync implements UpstreamEvents {
   /** Disconnects a disabled or deleted server (its stdio process ends). */
   async disconnect(serverId: string): Promise<void> {
     this.awaitingSync.delete(serverId);
+    this.unauthorized.delete(serverId);
     await this.deps.pool.remove(serverId);
     await this.deps.sandbox?.forget(serverId);
   }
@@ -231,8 +291,9 @@ export class CatalogSync implements UpstreamEvents {
     const connected = live?.status === 'connected';
     const { catalog } = this.deps;
     const liveStatus = connected && this.awaitingSync.has(row.id) ? 'connecting' : live?.status;
+    const waiting = row.enabled && !live && this.unauthorized.has(row.id);
     return {
-      status: !row.enabled ? 'disabled' : (liveStatus ?? 'connecting'),
+      status: !row.enabled ? 'disabled' : waiting ? 'needs_authorization' : (liveStatus ?? 'connecting'),
       lastError: live ? live.lastError : row.enabled ? row.last_error : null,
       lastConnectedAt: live?.lastConnectedAt ?? row.last_connected_at,
       protocolVersion: live?.protocolVersion ?? row.protocol_version,
@@ -263,6 +324,9 @@ export class CatalogSync implements UpstreamEvents {
 
   /** Health: mirrors connectivity into the catalog and records it in the server row (off the request path). */
   onStateChange(serverId: string, state: UpstreamState): void {
+    // An OAuth server's connection failed: its token may have expired or been revoked; the vault
+    // refreshes it or names another connection, and the connection is replaced if the token changed.
+    if (state.status === 'error' && this.deps.pool.isOAuth(serverId)) this.reauthorize(serverId);
     const connected = state.status === 'connected';
     const known = this.deps.catalog.serverState(serverId);
     if (known && known.connected !== connected) this.deps.catalog.patchServer(serverId, { connected });
@@ -285,6 +349,14 @@ export class CatalogSync implements UpstreamEvents {
       .catch((err) => this.deps.logger.debug({ serverId, err: String(err) }, 'could not record upstream health'));
     this.pendingWrites.add(write);
     void write.finally(() => this.pendingWrites.delete(write));
+  }
+
+  private reauthorize(serverId: string): void {
+    if (this.closing || this.reauthorizing.has(serverId)) return;
+    this.reauthorizing.add(serverId);
+    void this.authorized(serverId)
+      .catch((err: unknown) => this.deps.logger.debug({ serverId, err: String(err) }, 'could not re-read the OAuth credential'))
+      .finally(() => this.reauthorizing.delete(serverId));
   }
 
   // ---------------------------------------------------------------- sync

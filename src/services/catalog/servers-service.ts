@@ -95,6 +95,8 @@ export class ServersService {
       stdioCommands?: readonly string[];
       /** Whether this host can run sandboxed servers (bubblewrap, prlimit, setpriv as root). */
       sandboxAvailable?: () => boolean;
+      /** A server's URL or OAuth client settings changed: what was discovered and registered for it is stale. */
+      oauthChanged?: (serverId: string) => Promise<void>;
     },
   ) {}
 
@@ -170,6 +172,7 @@ export class ServersService {
         sandboxed: stdio && input.sandboxed === true,
         network_approved: [],
         network_requested: null,
+        ...this.oauthColumns(stdio ? 'none' : (input.auth_mode ?? 'none'), input.oauth, undefined),
       });
       await within?.(stores, created);
       await this.deps.activity.record(stores, {
@@ -248,7 +251,12 @@ export class ServersService {
       }
       if (!stdio && row.sandboxed) next.sandboxed = false;
       if (stdio) {
-        if (changingTransport) Object.assign(next, { url: null, headers_sealed: null, header_names: [] });
+        if (changingTransport)
+          Object.assign(next, { url: null, headers_sealed: null, header_names: [], ...this.oauthColumns('none', undefined, undefined) });
+        if ((patch.auth_mode !== undefined && patch.auth_mode !== 'none') || patch.oauth)
+          throw new RequestValidationError([
+            issue('auth_mode', 'OAuth is for HTTP servers only', 'extra_forbidden', patch.auth_mode ?? null),
+          ]);
         if (patch.command !== undefined) next.command = patch.command;
         if (patch.args !== undefined) next.args = patch.args;
         if (patch.cwd !== undefined) next.cwd = patch.cwd;
@@ -262,6 +270,8 @@ export class ServersService {
         if (changingTransport)
           Object.assign(next, { command: null, args: [], env: {}, cwd: null, secret_env_sealed: null, secret_env_keys: [] });
         if (patch.url !== undefined) next.url = patch.url;
+        if (patch.auth_mode !== undefined || patch.oauth !== undefined)
+          Object.assign(next, this.oauthColumns(patch.auth_mode ?? row.auth_mode, patch.oauth, row));
         if (patch.headers !== undefined) {
           const merged = mergePatch(changingTransport ? {} : this.open(row.headers_sealed), patch.headers);
           next.headers_sealed = this.seal(merged);
@@ -289,6 +299,8 @@ export class ServersService {
       });
       return saved;
     });
+    if (before && (before.url !== updated.url || patch.oauth !== undefined || patch.auth_mode !== undefined))
+      await this.deps.oauthChanged?.(id);
     if (before && before.name !== updated.name) await this.deps.sync.reloadCatalog(id);
     this.deps.announce?.(id);
     if (updated.enabled) await this.deps.sync.connect(updated);
@@ -420,6 +432,16 @@ export class ServersService {
       tool_changes: row.tool_changes,
       sandboxed: row.sandboxed,
       network: { approved_hosts: row.network_approved, requested_hosts: row.network_requested },
+      auth_mode: row.auth_mode,
+      oauth:
+        row.auth_mode === 'none'
+          ? null
+          : {
+              client_id: row.oauth_client_id,
+              has_client_secret: row.oauth_client_secret_sealed !== null,
+              token_endpoint_auth_method: row.oauth_token_endpoint_auth_method,
+              scopes: row.oauth_scopes,
+            },
       redacted: false,
     };
   }
@@ -480,6 +502,48 @@ export class ServersService {
       });
     });
     this.deps.announce?.(id);
+  }
+
+  /**
+   * The OAuth columns of a server for `mode` and the settings `input` (a patch of `before`'s when
+   * updating: absent leaves alone, null clears). The client secret is sealed; with `none` they are cleared.
+   */
+  private oauthColumns(
+    mode: DbServerRow['auth_mode'],
+    input: Schemas['ServerOAuthSettingsInput'] | undefined,
+    before: DbServerRow | undefined,
+  ): Pick<
+    DbServerRow,
+    'auth_mode' | 'oauth_client_id' | 'oauth_client_secret_sealed' | 'oauth_token_endpoint_auth_method' | 'oauth_scopes'
+  > {
+    if (mode === 'none')
+      return {
+        auth_mode: 'none',
+        oauth_client_id: null,
+        oauth_client_secret_sealed: null,
+        oauth_token_endpoint_auth_method: null,
+        oauth_scopes: [],
+      };
+    const pick = <K extends keyof Schemas['ServerOAuthSettingsInput'], T>(
+      key: K,
+      old: T,
+      map: (v: NonNullable<Schemas['ServerOAuthSettingsInput'][K]>) => T,
+    ): T => {
+      const v = input?.[key];
+      if (v === undefined) return old;
+      return v === null ? (null as T) : map(v as NonNullable<Schemas['ServerOAuthSettingsInput'][K]>);
+    };
+    const clientId = pick('client_id', before?.oauth_client_id ?? null, (v) => v);
+    const secret = pick('client_secret', before?.oauth_client_secret_sealed ?? null, (v) => this.deps.secrets.seal(v));
+    if (secret !== null && clientId === null)
+      throw new RequestValidationError([issue('oauth', 'A client secret needs its client_id', 'missing', '[redacted]')]);
+    return {
+      auth_mode: mode,
+      oauth_client_id: clientId,
+      oauth_client_secret_sealed: clientId === null ? null : secret,
+      oauth_token_endpoint_auth_method: pick('token_endpoint_auth_method', before?.oauth_token_endpoint_auth_method ?? null, (v) => v),
+      oauth_scopes: pick('scopes', before?.oauth_scopes ?? [], (v) => [...v]) ?? [],
+    };
   }
 
   /**
@@ -570,6 +634,7 @@ export function redactedFor(caller: { role: Role }, view: ServerView): ServerVie
     url: view.url === null ? null : withoutQuery(view.url),
     header_names: [],
     network: { approved_hosts: [], requested_hosts: null },
+    oauth: null,
     redacted: true,
   };
 }

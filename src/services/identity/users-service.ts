@@ -97,6 +97,8 @@ export class UsersService {
         throw new ForbiddenError('You cannot change your own role or deactivate yourself', 'forbidden');
       }
       const saved = await users.update(userId, { role: patch.role, is_active: patch.is_active, name: patch.name }, this.clock.now());
+      // A deactivated user's upstream OAuth tokens leave the vault with them (in the same transaction).
+      if (deactivates) await stores.upstreamOAuth.deleteTokensOfUser(userId);
       await this.activity.record(stores, {
         action,
         target: { type: 'user', id: target.id, name: target.name || target.email },

@@ -28,6 +28,8 @@ const FIELDS = [
   'health_check_interval_seconds',
   'tool_changes',
   'sandboxed',
+  'auth_mode',
+  'oauth',
 ] as const;
 
 /** `KEY=value` (or `Name: value` for headers) lines as an object; a line without a separator is an error. */
@@ -76,9 +78,17 @@ export function ServerForm(props: { server?: Server; onDone: (server: Server) =>
   const [interval, setIntervalSecs] = useState(own('health_check_interval_seconds'));
   const [toolChanges, setToolChanges] = useState<'require_approval' | 'accept'>(s?.tool_changes ?? 'require_approval');
   const [sandboxed, setSandboxed] = useState(s?.sandboxed ?? false);
+  const [authMode, setAuthMode] = useState<Schema<'ServerAuthMode'>>(s?.auth_mode ?? 'none');
+  const [clientId, setClientId] = useState(s?.oauth?.client_id ?? '');
+  const [clientSecret, setClientSecret] = useState('');
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const stdio = transport === 'stdio';
+  // The OAuth client settings as the contract takes them: a blank client id means CIMD or DCR.
+  const oauthInput = (): Schema<'ServerOAuthSettingsInput'> => ({
+    client_id: clientId.trim() || null,
+    ...(clientSecret ? { client_secret: clientSecret } : {}),
+  });
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -121,7 +131,11 @@ export function ServerForm(props: { server?: Server; onDone: (server: Server) =>
                 ...(cwd.trim() ? { cwd: cwd.trim() } : {}),
                 ...(sandboxed ? { sandboxed: true } : {}),
               }
-            : { url: url.trim(), ...(Object.keys(headerObj).length ? { headers: headerObj } : {}) }),
+            : {
+                url: url.trim(),
+                ...(Object.keys(headerObj).length ? { headers: headerObj } : {}),
+                ...(authMode !== 'none' ? { auth_mode: authMode, oauth: oauthInput() } : {}),
+              }),
         };
         result = await call(api.POST('/api/v1/servers', { body }));
       } else {
@@ -153,6 +167,9 @@ export function ServerForm(props: { server?: Server; onDone: (server: Server) =>
           for (const k of removeHeaders) if (!(k in headerObj)) headerPatch[k] = null;
           if (Object.keys(headerPatch).length) patch.headers = headerPatch;
           if (s.transport === 'stdio') patch.command = null;
+          if (authMode !== s.auth_mode) patch.auth_mode = authMode;
+          if (authMode !== 'none' && (clientSecret || (clientId.trim() || null) !== (s.oauth?.client_id ?? null)))
+            patch.oauth = oauthInput();
         }
         if (!Object.keys(patch).length) {
           props.onCancel();
@@ -162,6 +179,7 @@ export function ServerForm(props: { server?: Server; onDone: (server: Server) =>
       }
       setSecretEnv('');
       setHeaders('');
+      setClientSecret('');
       props.onDone(result);
     } catch (err) {
       setErrors(formErrors(err, FIELDS));
@@ -268,6 +286,39 @@ export function ServerForm(props: { server?: Server; onDone: (server: Server) =>
               value={removeHeaders}
               onValue={setRemoveHeaders}
             />
+          )}
+          <SelectField
+            label="Authorization"
+            name="auth_mode"
+            value={authMode}
+            onValue={setAuthMode}
+            error={f.auth_mode}
+            options={[
+              { value: 'none', label: 'None or request headers' },
+              { value: 'oauth_per_user', label: 'OAuth: each person connects (their calls carry their own token)' },
+              { value: 'oauth_shared', label: 'OAuth: one shared credential (client credentials, or an admin connects)' },
+            ]}
+            hint="People connect OAuth servers under Connections."
+          />
+          {authMode !== 'none' && (
+            <>
+              <TextField
+                label="Pre-registered client id"
+                name="client_id"
+                value={clientId}
+                onValue={setClientId}
+                error={f.oauth}
+                hint="Blank: Toolgate registers itself (client metadata document, or dynamic registration)."
+              />
+              <TextField
+                label={s?.oauth?.has_client_secret ? 'Replace client secret' : 'Client secret'}
+                name="client_secret"
+                type="password"
+                value={clientSecret}
+                onValue={setClientSecret}
+                hint="Stored encrypted; never shown again."
+              />
+            </>
           )}
         </>
       )}

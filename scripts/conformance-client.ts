@@ -1,0 +1,220 @@
+/**
+ * Toolgate's upstream connector as the client under test of the MCP conformance suite's client
+ * scenarios. The suite runs `npm run -s conformance:client -- <server-url>` with
+ * `MCP_CONFORMANCE_SCENARIO` (and `MCP_CONFORMANCE_CONTEXT` for scenarios with credentials) set.
+ * This script registers the URL as an upstream server on a running Toolgate (`TOOLGATE_URL` and
+ * `TOOLGATE_KEY`, an owner's or admin's API key), or on one it starts itself when they are unset;
+ * completes the authorization when the upstream asks for it (the suite's authorization server
+ * approves at once: the authorization URL is followed with plain HTTP redirects up to Toolgate's
+ * callback); then calls every tool of the server through a bundle, as an MCP client of Toolgate
+ * would, and removes what it made. It exits 0 when every step worked.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+
+const serverUrl = process.argv.at(-1);
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as Record<string, unknown>;
+
+/** A JSON answer, read loosely (this script checks what it uses). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of the REST API and MCP, read by field
+type Json = any;
+
+function log(message: string): void {
+  process.stderr.write(`[conformance:client] ${message}\n`);
+}
+
+async function toolgate(): Promise<{ base: string; key: string; stop: () => Promise<void> }> {
+  const base = process.env.TOOLGATE_URL?.replace(/\/+$/, '');
+  const key = process.env.TOOLGATE_KEY;
+  if (base && key) return { base, key, stop: async () => undefined };
+  // Loaded only here: a run against a running Toolgate (the suite starts one client per scenario,
+  // many at once) should not load the whole server.
+  const [{ loadConfig }, { createLogger }, { startServer }, { bootstrapOwner }] = await Promise.all([
+    import('../src/config.js'),
+    import('../src/logger.js'),
+    import('../src/server.js'),
+    import('../src/services/identity/bootstrap-service.js'),
+  ]);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolgate-conformance-'));
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    TOOLGATE_DATA_DIR: dataDir,
+    TOOLGATE_LOG_LEVEL: 'warn',
+    TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1:*,localhost:*,[::1]:*',
+    TOOLGATE_DEFAULT_RATE_LIMIT_RPM: '100000',
+    // The suite's authorization servers expect the client ID metadata document URL its own clients use.
+    TOOLGATE_UPSTREAM_CLIENT_METADATA_URL: 'https://conformance-test.local/client-metadata.json',
+  });
+  const logger = createLogger(config, new Writable({ write: (chunk: Buffer, _e, cb) => (process.stderr.write(chunk), cb()) }));
+  const server = await startServer(config, { logger });
+  const { key: ownerKey } = await bootstrapOwner(server.services, { email: 'conformance@example.com', name: 'Conformance' });
+  return {
+    base: server.url,
+    key: ownerKey,
+    stop: async () => {
+      await server.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  if (!serverUrl || !/^https?:\/\//.test(serverUrl)) throw new Error('usage: conformance:client -- <server-url>');
+  const tg = await toolgate();
+  const rest = async (method: string, route: string, body?: unknown): Promise<Json> => {
+    const res = await fetch(`${tg.base}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${tg.key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+  let serverId: string | undefined;
+  let bundleId: string | undefined;
+  try {
+    // Whether the upstream asks for authorization: an unauthenticated initialize.
+    const probe = await fetch(serverUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '0' } },
+      }),
+    });
+    await probe.body?.cancel();
+    // Some servers let initialize through and protect only what follows: a tools/list tells.
+    let oauth = probe.status === 401;
+    if (!oauth && probe.ok) {
+      const session = probe.headers.get('mcp-session-id');
+      const list = await fetch(serverUrl, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+          ...(session ? { 'mcp-session-id': session } : {}),
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      });
+      await list.body?.cancel();
+      oauth = list.status === 401;
+    }
+    const clientId = typeof context.client_id === 'string' ? context.client_id : undefined;
+    const clientSecret = typeof context.client_secret === 'string' ? context.client_secret : undefined;
+    const shared = oauth && clientId !== undefined && clientSecret !== undefined && scenario.startsWith('auth/client-credentials');
+    const server = await rest('POST', '/api/v1/servers', {
+      name: `conformance-${Date.now().toString(36)}`,
+      transport: 'streamable_http',
+      url: serverUrl,
+      auth_mode: !oauth ? 'none' : shared ? 'oauth_shared' : 'oauth_per_user',
+      ...(oauth && clientId ? { oauth: { client_id: clientId, ...(clientSecret ? { client_secret: clientSecret } : {}) } } : {}),
+    });
+    serverId = server.id as string;
+    log(`registered ${serverUrl} as ${serverId} (${server.auth_mode})`);
+    // Connect as a person would: the authorization URL, the authorization server's redirects, Toolgate's callback.
+    const connectNow = async (): Promise<void> => {
+      const started = await rest('POST', `/api/v1/users/me/upstream-connections/${serverId}/connect`);
+      let next: string = started.authorization_url;
+      for (let hop = 0; hop < 10; hop += 1) {
+        const res = await fetch(next, { redirect: 'manual' });
+        await res.body?.cancel();
+        const location = res.headers.get('location');
+        if (res.status < 300 || res.status >= 400 || !location) {
+          if (next.startsWith(tg.base)) break;
+          throw new Error(`authorization stopped at ${res.status} without a redirect`);
+        }
+        if (next.startsWith(`${tg.base}/api/v1/upstream-oauth/callback`)) break;
+        next = new URL(location, next).toString();
+      }
+    };
+    if (oauth && !shared) await connectNow();
+    // Connected with its tools listed, or a reason.
+    let view: Json;
+    for (let i = 0; i < 100; i += 1) {
+      view = await rest('GET', `/api/v1/servers/${serverId}`);
+      if (view.status === 'connected' && view.tool_count > 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    if (view.status !== 'connected') throw new Error(`the server is ${view.status}: ${view.last_error ?? ''}`);
+    const tools = (await rest('GET', `/api/v1/servers/${serverId}/tools?page_size=100`)).items as { id: string; name: string }[];
+    const bundle = await rest('POST', '/api/v1/bundles', {
+      name: `conformance-${Date.now().toString(36)}`,
+      tools: tools.map((t) => ({ tool_id: t.id })),
+    });
+    bundleId = bundle.id as string;
+    const endpoint = `${tg.base}/mcp/bundle/${bundle.bundle_key as string}`;
+    let id = 1;
+    const rpc = async (
+      method: string,
+      params: Record<string, unknown>,
+      session?: string,
+    ): Promise<{ body: Json; session: string | null }> => {
+      const res = await fetch(endpoint, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } : {}),
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: id++, method, params }),
+      });
+      const text = await res.text();
+      const json = res.headers.get('content-type')?.includes('text/event-stream')
+        ? text
+            .split('\n')
+            .filter((l) => l.startsWith('data:'))
+            .map((l) => JSON.parse(l.slice(5)) as Record<string, unknown>)
+            .find((m) => 'result' in m || 'error' in m)
+        : text
+          ? JSON.parse(text)
+          : undefined;
+      return { body: json, session: res.headers.get('mcp-session-id') };
+    };
+    const init = await rpc('initialize', {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 'conformance-client', version: '1' },
+    });
+    const session = init.session ?? undefined;
+    await fetch(endpoint, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } : {}),
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
+    for (const tool of tools) {
+      let answer = await rpc('tools/call', { name: tool.name, arguments: {} }, session);
+      // The upstream wants more scope (or a new consent): connect again, as the link says, a bounded number of times.
+      for (let again = 0; again < 2 && [-32006, -32042].includes(answer.body?.error?.code); again += 1) {
+        log(`connecting again: ${String(answer.body.error.message)}`);
+        await connectNow();
+        answer = await rpc('tools/call', { name: tool.name, arguments: {} }, session);
+      }
+      if (answer.body?.error) throw new Error(`tools/call ${tool.name}: ${JSON.stringify(answer.body.error)}`);
+      log(`called ${tool.name}`);
+    }
+  } finally {
+    if (bundleId) await rest('DELETE', `/api/v1/bundles/${bundleId}`).catch(() => undefined);
+    if (serverId) await rest('DELETE', `/api/v1/servers/${serverId}`).catch(() => undefined);
+    await tg.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    log(err instanceof Error ? err.message : String(err));
+    process.exit(1);
+  },
+);
