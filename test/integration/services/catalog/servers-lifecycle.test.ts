@@ -16,6 +16,12 @@ describe('upstream processes: one per server, ended by disable, delete and shutd
 
   /** Fixture processes started (directly or not) by this test process. */
   const running = () => descendantPids(MARK).length;
+  /**
+   * Waits until exactly `n` fixture processes run: after a sync the capability probe lists the tools
+   * over short-lived processes of its own (src/upstream/capability-probe.ts), so the count is
+   * judged once they have ended; a second long-lived process per server never settles.
+   */
+  const settlesAt = (n: number) => waitFor(`${n} fixture processes`, () => running() === n, 20_000);
   const baseline = { count: 0 };
 
   before(async () => {
@@ -39,7 +45,7 @@ describe('upstream processes: one per server, ended by disable, delete and shutd
     await waitConnected(t!.owner, b.id);
     const pool = t!.server.services.pool;
     await Promise.all(Array.from({ length: 30 }, (_, i) => pool.callTool(i % 2 ? a.id : b.id, 'echo', { text: String(i) })));
-    expect(running()).to.equal(baseline.count + 2);
+    await settlesAt(baseline.count + 2);
     expect(pool.state(a.id)?.pid).to.be.a('number');
     expect(descendantPids(MARK)).to.include(pool.state(a.id)!.pid!);
   });
@@ -48,7 +54,7 @@ describe('upstream processes: one per server, ended by disable, delete and shutd
     const res = await t!.owner.post(`/api/v1/servers/${a.id}/disable`);
     expect(res.status).to.equal(200);
     expect(res.body).to.include({ status: 'disabled', enabled: false });
-    expect(running()).to.equal(baseline.count + 1);
+    await settlesAt(baseline.count + 1);
     const catalog = t!.server.services.catalog;
     expect(catalog.serverState(a.id)).to.deep.equal({ name: 'life-a', enabled: false, connected: false });
     expect(catalog.toolsOfServer(a.id).length).to.be.greaterThan(0);
@@ -75,7 +81,7 @@ describe('upstream processes: one per server, ended by disable, delete and shutd
     expect(res.status).to.equal(200);
     expect(res.body.status).to.be.oneOf(['connecting', 'connected']);
     await waitConnected(t!.owner, a.id);
-    expect(running()).to.equal(baseline.count + 2);
+    await settlesAt(baseline.count + 2);
     const catalog = t!.server.services.catalog;
     await waitFor('tools available again', () => catalog.toolsOfServer(a.id).every((x) => x.available));
     expect(
@@ -89,7 +95,7 @@ describe('upstream processes: one per server, ended by disable, delete and shutd
   it('DELETE ends the process and removes the server’s tools from the catalog', async () => {
     const toolId = t!.server.services.catalog.toolsOfServer(b.id)[0]!.id;
     expect((await t!.owner.delete(`/api/v1/servers/${b.id}`)).status).to.equal(204);
-    expect(running()).to.equal(baseline.count + 1);
+    await settlesAt(baseline.count + 1);
     expect(t!.server.services.catalog.tool(toolId)).to.equal(undefined);
     expect(t!.server.services.catalog.serverState(b.id)).to.equal(undefined);
     const rows = await t!.server.services.db.knex('mcp_tools').where({ server_id: b.id });
@@ -103,7 +109,7 @@ describe('upstream processes: one per server, ended by disable, delete and shutd
       .sort();
     await t!.stop();
     t = undefined;
-    expect(running()).to.equal(baseline.count);
+    await settlesAt(baseline.count);
 
     const ownerKey = t0Key;
     t = await startTestServer({ reuse: { dataDir, schema } });
@@ -118,7 +124,7 @@ describe('upstream processes: one per server, ended by disable, delete and shutd
     ).to.deep.equal(ids);
     const s = await waitConnected(owner, a.id);
     expect(s.status).to.equal('connected');
-    expect(running()).to.equal(baseline.count + 1);
+    await settlesAt(baseline.count + 1);
     await waitFor('catalog marked connected', () => catalog.serverState(a.id)?.connected === true);
     expect(
       catalog

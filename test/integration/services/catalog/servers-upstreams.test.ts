@@ -421,7 +421,14 @@ describe('upstream MCP servers, real processes on loopback', function () {
       const pool = t.server.services.pool;
       const own = await startFixtureHttp('http');
       try {
-        const s = await register(t.owner, { name: 'http-crash', transport: 'streamable_http', url: own.url });
+        // A short health-check interval: once the fast reconnects are spent (a loaded machine may take
+        // longer to start the fixture again), the next attempt comes within seconds, not a minute.
+        const s = await register(t.owner, {
+          name: 'http-crash',
+          transport: 'streamable_http',
+          url: own.url,
+          health_check_interval_seconds: 10,
+        });
         await waitConnected(t.owner, s.id);
         const started = Date.now();
         const inFlight = rejection(() => pool.callTool(s.id, 'sleep', { ms: 30000 }, { timeoutMs: 3000 }));
