@@ -273,8 +273,8 @@ export const SETTINGS: readonly Setting[] = [
   {
     env: 'TOOLGATE_UPSTREAM_AFFINE_SPARES',
     key: 'upstreamAffineSpares',
-    schema: { type: 'integer', minimum: 0, maximum: 1, default: 0 },
-    doc: 'Warm session-affine connections kept ready per stdio or HTTP+SSE upstream (0 or 1). 1: a caller that declared sampling, elicitation or roots does not wait for a process to start (a spare declares all three), at the price of a second process per stdio server. 0 (default): one process per server until such a caller comes; its first call waits for its own connection.',
+    schema: { type: 'integer', minimum: 0, maximum: 8, default: 0 },
+    doc: 'Warm session-affine connections kept ready per stdio or HTTP+SSE upstream (0 to 8). n: up to n callers that declared sampling, elicitation or roots at the same moment do not wait for a process to start (a spare declares all three; a taken spare is replaced at once), at the price of n more processes per stdio server. 0 (default): one process per server until such a caller comes; its first call waits for its own connection.',
   },
   {
     env: 'TOOLGATE_UPSTREAM_AFFINE_IDLE_MS',

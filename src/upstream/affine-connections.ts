@@ -12,8 +12,9 @@ export interface AffinityOptions {
   /** How long an unused session-affine connection is kept for its caller before it is closed. */
   readonly idleMs: number;
   /**
-   * Warm connections kept ready per server (0 or 1), so a caller's first call does not wait for a
-   * stdio process to start: taken by a call that finds no idle connection of its caller.
+   * Warm connections kept ready per server (0 to 8), so a caller's first call does not wait for a
+   * stdio process to start: each taken by a call that finds no idle connection of its caller, and
+   * replaced at once.
    */
   readonly spares?: number;
 }
@@ -61,8 +62,8 @@ export const SILENT: UpstreamEvents = { onConnected: () => undefined, onStateCha
 export class AffineConnections {
   private readonly entries = new Set<Entry>();
   private readonly byServer = new Map<string, Set<Entry>>();
-  /** The warm spare of each server (declaring every relayed feature, so it fits any caller). */
-  private readonly spares = new Map<string, UpstreamConnection>();
+  /** The warm spares of each server (declaring every relayed feature, so they fit any caller). */
+  private readonly spares = new Map<string, UpstreamConnection[]>();
   private closed = false;
 
   constructor(
@@ -111,10 +112,11 @@ export class AffineConnections {
     if (!held) this.byServer.set(spec.id, (held = new Set()));
     // The server's warm spare when it is up (a fresh one starts in its place), else a new connection
     // declaring exactly the caller's features.
-    const spare = this.spares.get(spec.id);
+    const warm = this.spares.get(spec.id);
+    const at = warm ? warm.findIndex((c) => c.state.status === 'connected') : -1;
+    const spare = at >= 0 ? warm!.splice(at, 1)[0] : undefined;
     let connection: UpstreamConnection;
-    if (spare && spare.state.status === 'connected') {
-      this.spares.delete(spec.id);
+    if (spare) {
       connection = spare;
       this.warm(spec);
     } else {
@@ -127,26 +129,31 @@ export class AffineConnections {
     return this.take(entry);
   }
 
-  /** Starts the warm spare of a server that cannot attribute (stdio, HTTP+SSE), if spares are kept. */
+  /** Starts warm spares of a server that cannot attribute (stdio, HTTP+SSE) until it has `spares` of them. */
   warm(spec: UpstreamServerSpec): void {
-    if (this.closed || !this.options.spares || this.spares.has(spec.id)) return;
-    const spare = new UpstreamConnection(spec, this.poolOptions, SILENT, RELAY_CLIENT_CAPABILITIES);
-    this.spares.set(spec.id, spare);
-    spare.start();
+    const wanted = this.options.spares ?? 0;
+    if (this.closed || wanted === 0) return;
+    let held = this.spares.get(spec.id);
+    if (!held) this.spares.set(spec.id, (held = []));
+    while (held.length < wanted) {
+      const spare = new UpstreamConnection(spec, this.poolOptions, SILENT, RELAY_CLIENT_CAPABILITIES);
+      held.push(spare);
+      spare.start();
+    }
   }
 
   /** Closes every session-affine connection to a server, and its spare (it was changed, disabled or removed). */
   async closeServer(serverId: string): Promise<void> {
-    const spare = this.spares.get(serverId);
+    const spares = this.spares.get(serverId) ?? [];
     this.spares.delete(serverId);
     const servers = this.byServer.get(serverId);
-    await Promise.all([spare?.close(), ...[...(servers ?? [])].map((e) => this.drop(e))]);
+    await Promise.all([...spares.map((c) => c.close()), ...[...(servers ?? [])].map((e) => this.drop(e))]);
   }
 
   /** Closes every connection. */
   async close(): Promise<void> {
     this.closed = true;
-    const spares = [...this.spares.values()];
+    const spares = [...this.spares.values()].flat();
     this.spares.clear();
     await Promise.all([...spares.map((c) => c.close()), ...[...this.entries].map((e) => this.drop(e))]);
   }

@@ -46,13 +46,13 @@ const { values } = parseArgs({
   options: { only: { type: 'string' }, scenario: { type: 'string' }, endpoint: { type: 'string' }, upstream: { type: 'string' } },
 });
 await ensureNode22Tools();
-// A warm spare per stdio/SSE upstream: a scenario expects an elicitation within 600 ms of the call,
-// less than a stdio process takes to start. Twelve runs share one key within minutes: no rate limit in the way.
+// Warm spares per stdio/SSE upstream: a scenario expects an elicitation within 600 ms of the call,
+// less than a stdio process takes to start, and the suite starts several such callers at once. Twelve runs share one key within minutes: no rate limit in the way.
 const t = await startTestServer({
   env: {
     ...LOOPBACK_UPSTREAMS,
     TOOLGATE_LOG_LEVEL: 'warn',
-    TOOLGATE_UPSTREAM_AFFINE_SPARES: '1',
+    TOOLGATE_UPSTREAM_AFFINE_SPARES: '4',
     TOOLGATE_DEFAULT_RATE_LIMIT_RPM: '100000',
   },
 });

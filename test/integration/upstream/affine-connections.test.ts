@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import type { CallerAffinity, DownstreamPeer, ToolCallResult } from '../../../src/domain/upstream-call.js';
 import { createLogger } from '../../../src/logger.js';
 import { UpstreamPool } from '../../../src/upstream/upstream-pool.js';
-import { fixtureStdio, waitFor } from '../../helpers/upstreams.js';
+import { descendantPids, fixtureStdio, waitFor } from '../../helpers/upstreams.js';
 
 const quiet = createLogger({ logLevel: 'error' }, new Writable({ write: (_c, _e, cb) => cb() }));
 
@@ -102,5 +102,42 @@ describe('UpstreamPool: session-affine connections (bounds, reuse, idle reaping)
     expect(pool.affinityStats()).to.have.length(1);
     await pool.remove('s1');
     expect(pool.affinityStats()).to.deep.equal([]);
+  });
+
+  it('keeps the configured number of warm spares: that many callers at once each take a process started before them, and each is replaced', async () => {
+    const marker = f.args.join(' ');
+    const before = new Set(descendantPids(marker));
+    const warm = new UpstreamPool({
+      logger: quiet,
+      clientInfo: { name: 'affinity-test', version: '1' },
+      connectTimeoutMs: 30_000,
+      retryBaseMs: 100,
+      retryMaxMs: 1000,
+      maxFastRetries: 3,
+      affinity: { maxPerServer: 8, maxPerUser: 8, idleMs: 30_000, spares: 3 },
+    });
+    const ours = () => descendantPids(marker).filter((p) => !before.has(p));
+    try {
+      await warm.upsert({
+        id: 'w',
+        name: 'fixture',
+        connection: { transport: 'stdio', command: f.command, args: f.args, env: {}, cwd: f.cwd },
+        callTimeoutMs: 30_000,
+        healthCheckIntervalMs: 60_000,
+      });
+      await warm.callTool('w', 'whoami', {});
+      // The pooled process and three spares; give the spares time to finish their handshake.
+      await waitFor('the pooled process and three spares', () => ours().length === 4, 20_000);
+      await new Promise((r) => setTimeout(r, 3000));
+      const started = new Set(ours());
+      const callers = ['a', 'b', 'c'].map((k) => peer(`caller ${k}`, k));
+      const pids = await Promise.all(callers.map((c) => warm.callTool('w', 'whoami', {}, { downstream: c }).then(pidOf)));
+      expect(new Set(pids).size).to.equal(3);
+      for (const pid of pids) expect(started.has(pid), `pid ${pid} was started before the calls`).to.equal(true);
+      // Each spare taken is replaced: three callers' processes, the pooled one and three new spares.
+      await waitFor('three new spares', () => ours().length === 7, 20_000);
+    } finally {
+      await warm.close();
+    }
   });
 });
