@@ -1,3 +1,10 @@
+/**
+ * The composition root: the one place where the process's parts are built and wired (stores,
+ * live state, services, the MCP transport, the upstream pool, telemetry, the change bus) and torn
+ * down in order. It holds no rules of its own — each line constructs or connects a part defined
+ * elsewhere — so its length grows with the number of parts, and splitting it would scatter the
+ * start and stop order that is only readable in one place (docs/architecture.md).
+ */
 import path from 'node:path';
 import type { Config } from './config.js';
 import type { UpstreamCaller } from './domain/upstream-call.js';

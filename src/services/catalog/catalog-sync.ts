@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { CatalogTool, JsonSchemaObject } from '../../domain/catalog.js';
+import type { CatalogTool } from '../../domain/catalog.js';
 import { isFeatureList, type ClientFeature } from '../../domain/client-features.js';
 import { BUILTIN_SERVER_DEFAULTS, type ServerDefaults } from '../../domain/server-defaults.js';
 import { stdioLaunchAllowed } from '../../domain/stdio-commands.js';
@@ -10,7 +9,8 @@ import type { CatalogStore, DbPromptRow, DbResourceRow, DbToolRow } from '../../
 import type { DbServerRow, ServersStore } from '../../stores/servers-store.js';
 import type { Transactor } from '../../stores/transactor.js';
 import type { UpstreamEvents, UpstreamServerSpec, UpstreamState } from '../../upstream/upstream-connection.js';
-import type { UpstreamListing, UpstreamPool } from '../../upstream/upstream-pool.js';
+import type { UpstreamPool } from '../../upstream/upstream-pool.js';
+import { asObjectSchema, dedupeTools, promptUpsert, resourceUpserts, sameFeatures, toolUpsert } from './listing-rows.js';
 import type { InMemoryCatalog, ServerCatalogEntry } from '../../live/in-memory-catalog.js';
 
 const SYNC_DEBOUNCE_MS = 50;
@@ -30,19 +30,6 @@ export interface ServerStatusView {
   resourceCount: number;
   promptCount: number;
 }
-
-/** Coerces an upstream's schema into an object schema (MCP requires `type: object`). */
-export function asObjectSchema(value: unknown): JsonSchemaObject {
-  if (value && typeof value === 'object' && !Array.isArray(value)) {
-    const v = value as Record<string, unknown>;
-    return (v.type === 'object' ? v : { ...v, type: 'object' }) as JsonSchemaObject;
-  }
-  return { type: 'object' };
-}
-
-const nullable = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
-const objOrNull = (v: unknown): Record<string, unknown> | null =>
-  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 
 /** How sandboxed stdio servers are started (src/sandbox/server-sandbox.ts). */
 export interface ServerJail {
@@ -596,69 +583,4 @@ export class CatalogSync implements UpstreamEvents {
     }
     return { ...base, connection: { transport: row.transport, url: row.url ?? '', headers: this.open(row.headers_sealed) } };
   }
-}
-
-/**
- * Tool names are unique per server: the first definition of a name wins. A name holding U+0000
- * cannot be stored nor sensibly called, so such a tool is left out.
- */
-/** Whether two lists of client features are the same (absent and empty alike). */
-function sameFeatures(a: readonly string[] | null | undefined, b: readonly string[] | null | undefined): boolean {
-  return (a ?? []).join() === (b ?? []).join();
-}
-
-function dedupeTools(tools: Tool[]): Tool[] {
-  const seen = new Set<string>();
-  return tools.filter((t) => (seen.has(t.name) || t.name.includes('\0') ? false : (seen.add(t.name), true)));
-}
-
-function toolUpsert(t: Tool) {
-  return {
-    name: t.name,
-    title: nullable(t.title ?? (t.annotations?.title as string | undefined)),
-    description: nullable(t.description),
-    input_schema: asObjectSchema(t.inputSchema),
-    output_schema: t.outputSchema ? asObjectSchema(t.outputSchema) : null,
-    annotations: objOrNull(t.annotations),
-    meta: objOrNull(t._meta),
-    execution: objOrNull(t.execution),
-  };
-}
-
-function resourceUpserts(listing: UpstreamListing) {
-  const fromResource = (r: Resource) => ({
-    uri: r.uri,
-    is_template: false,
-    name: r.name,
-    title: nullable(r.title),
-    description: nullable(r.description),
-    mime_type: nullable(r.mimeType),
-    size: typeof r.size === 'number' ? r.size : null,
-    annotations: objOrNull(r.annotations),
-  });
-  const fromTemplate = (r: ResourceTemplate) => ({
-    uri: r.uriTemplate,
-    is_template: true,
-    name: r.name,
-    title: nullable(r.title),
-    description: nullable(r.description),
-    mime_type: nullable(r.mimeType),
-    size: null,
-    annotations: objOrNull(r.annotations),
-  });
-  // A URI holding U+0000 cannot be stored (nor read back by a client): left out, like such tools.
-  return [...listing.resources.map(fromResource), ...listing.resourceTemplates.map(fromTemplate)].filter((r) => !r.uri.includes('\0'));
-}
-
-function promptUpsert(p: Prompt) {
-  return {
-    name: p.name,
-    title: nullable(p.title),
-    description: nullable(p.description),
-    arguments: (p.arguments ?? []).map((a) => ({
-      name: a.name,
-      ...(a.description !== undefined ? { description: a.description } : {}),
-      ...(a.required !== undefined ? { required: a.required } : {}),
-    })),
-  };
 }

@@ -1,3 +1,11 @@
+/**
+ * The server registry (ServersService below): one job, the lifecycle of a registered upstream
+ * server — create, update, enable/disable, delete, refresh — with the rules each write must keep
+ * (outbound policy, reserved headers, transport-specific fields, sealed secrets, sandbox and
+ * network approval, upstream OAuth client settings) in the same transaction as the row. The rules
+ * all read and write the same row, so they stay together; the catalog sync, the sandbox and the
+ * OAuth vault they hand off to live in their own files.
+ */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
