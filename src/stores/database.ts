@@ -197,8 +197,9 @@ export function openDatabase(
       client: ClientPgLite,
       dialect: 'postgres',
       connection: { pglite: embedded } as Knex.StaticConnectionConfig,
-      // One connection, and start-up initialises the files: give it room beyond the pool setting.
-      acquireConnectionTimeout: Math.max(10000, timeouts.acquireTimeoutMs),
+      // One connection, and start-up opens the files (or, the first time, creates them in a process
+      // of its own, which takes seconds more on a busy machine): room beyond the pool setting.
+      acquireConnectionTimeout: Math.max(fresh ? 60_000 : 10_000, timeouts.acquireTimeoutMs),
       migrations,
       log,
     });

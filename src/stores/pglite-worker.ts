@@ -6,6 +6,9 @@
 import { inspect } from 'node:util';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 
@@ -47,9 +50,46 @@ function failureOf(err: unknown): PGliteFailure {
   return { message: e.message, name: e.name, fields };
 }
 
+/**
+ * PostgreSQL settings for the embedded database. PGlite starts PostgreSQL with its defaults,
+ * among them 128 MB of shared buffers, allocated inside the WebAssembly memory (which never
+ * shrinks): 60 MiB of the process's RSS for a cache of pages that the file-system cache already
+ * holds. Toolgate's database is small and its hot path reads nothing from it; 16 MB keeps every
+ * catalog and index page of a large install in the buffers (BENCHMARKS.md, "The embedded default's memory").
+ */
+const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=8MB', '-c', 'max_connections=4'];
+
+/**
+ * Makes a new data directory in a short-lived process of its own: creating the cluster (initdb,
+ * itself a WebAssembly program, then the first start) leaves 150–200 MiB of freed memory in the
+ * C allocator's arenas, which a process that goes on serving keeps for its whole life (a thread
+ * that ends does not give it back either). Only the first start pays the extra process.
+ */
+async function createInThrowawayProcess(dir: string): Promise<void> {
+  const pglite = JSON.stringify(import.meta.resolve('@electric-sql/pglite'));
+  const script = [
+    `const { PGlite } = await import(${pglite});`,
+    `const db = new PGlite(${JSON.stringify(dir)}, { startParams: ${JSON.stringify(START_PARAMS)} });`,
+    'await db.waitReady;',
+    'await db.close();',
+  ].join('\n');
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-2000)));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+  if (code !== 0) throw new Error(`creating the embedded database failed (exit ${code}): ${stderr.trim().split('\n').at(-1) ?? ''}`);
+}
+
 const port = parentPort!;
 const { dataDir } = workerData as { dataDir: string };
-const db = new PGlite(dataDir);
+if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
+  // On failure this thread's own PGlite tries again below, and its start-up error is the one reported.
+  await createInThrowawayProcess(dataDir).catch(() => undefined);
+}
+const db = new PGlite(dataDir, { startParams: START_PARAMS });
 
 /**
  * Full collections of this thread's heap. Starting PGlite leaves about 430 MiB of garbage

@@ -116,4 +116,49 @@ describe('the embedded database in its own thread (PGliteThread)', function () {
     await db.close();
     expect(isConnectionError(await db.query('select 1').catch((e: unknown) => e))).to.equal(true);
   });
+
+  it('creates a new data directory in a process of its own, and runs with its small memory settings', async () => {
+    const cluster = path.join(dir, 'pglite');
+    const before = new Set(childPids());
+    const db = new PGliteThread(cluster);
+    try {
+      // While the directory is being made, a child process of this one does it.
+      let sawCreator = false;
+      const watching = setInterval(() => (sawCreator ||= childPids().some((pid) => !before.has(pid))), 20);
+      await db.waitReady;
+      clearInterval(watching);
+      expect(sawCreator).to.equal(true);
+      expect(fs.existsSync(path.join(cluster, 'PG_VERSION'))).to.equal(true);
+      const settings = await db.query("select name, setting, unit from pg_settings where name in ('shared_buffers', 'max_connections') order by name");
+      expect(settings.rows).to.deep.equal([
+        { name: 'max_connections', setting: '4', unit: null },
+        { name: 'shared_buffers', setting: '1024', unit: '8kB' },
+      ]);
+      await db.query('create table kept (id int)');
+    } finally {
+      await db.close();
+    }
+    // An existing directory opens in the thread itself: no process, and what was written is there.
+    const again = new PGliteThread(cluster);
+    const during = new Set(childPids());
+    try {
+      await again.waitReady;
+      expect(childPids().filter((pid) => !during.has(pid) && !before.has(pid))).to.deep.equal([]);
+      expect((await again.query("select to_regclass('kept') is not null as here")).rows).to.deep.equal([{ here: true }]);
+    } finally {
+      await again.close();
+    }
+  });
 });
+
+/** The process ids of this process's children (Linux /proc). */
+function childPids(): number[] {
+  const tasks = fs.readdirSync(`/proc/${process.pid}/task`);
+  return tasks.flatMap((t) =>
+    fs
+      .readFileSync(`/proc/${process.pid}/task/${t}/children`, 'utf8')
+      .split(' ')
+      .filter(Boolean)
+      .map(Number),
+  );
+}
