@@ -29,6 +29,7 @@ const SMOKE: { name: string; script: string; args?: string[]; env?: Record<strin
   { name: 'auth-hot-path', script: 'bench/auth-hot-path.ts' },
   { name: 'script-tools', script: 'bench/script-tools.ts' },
   { name: 'guardrails', script: 'bench/guardrails.ts', env: { BENCH_QUICK: '1' } },
+  { name: 'steadiness', script: 'bench/steadiness.ts', env: { BENCH_QUICK: '1', STEADY_RUNS: '1' } },
 ];
 
 const only = new Set(process.argv.slice(2));
