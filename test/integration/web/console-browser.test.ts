@@ -8,6 +8,7 @@ import { RawSession } from '../../helpers/mcp-http.js';
 import { createUser } from '../../helpers/identity.js';
 import { seedSecret } from '../../helpers/secrets.js';
 import { LOOPBACK_UPSTREAMS, startTestServer, type TestServer } from '../../helpers/test-server.js';
+import { FakeAuthorizationServer, ProtectedMcpServer } from '../../fixtures/oauth-upstream.js';
 import { EVERYTHING_BIN, startFixtureHttp, waitFor, type ChildServer } from '../../helpers/upstreams.js';
 
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'console');
@@ -325,6 +326,41 @@ describe('web console in a browser', function () {
     await page.getByRole('button', { name: 'Save network list' }).click();
     await page.getByText(/Not a host/).waitFor();
     await t.owner.delete(`/api/v1/servers/${created.body.id}`);
+  });
+
+  it('shows admins who has connected a server behind OAuth, and until when, never a token', async () => {
+    const as = await new FakeAuthorizationServer({ dcr: true }).start();
+    const protectedMcp = await new ProtectedMcpServer(as).start();
+    let id = '';
+    try {
+      const created = await t.owner.post('/api/v1/servers', {
+        name: 'oauth-upstream',
+        transport: 'streamable_http',
+        url: protectedMcp.url,
+        auth_mode: 'oauth_per_user',
+      });
+      expect(created.status, created.text).to.equal(201);
+      id = created.body.id;
+      await page.goto(`/servers/${id}`);
+      await page.getByRole('heading', { name: 'Connections' }).waitFor();
+      await page.getByText(/Nobody has connected this server yet/).waitFor();
+      // The owner connects, as a browser would: Toolgate's authorization URL, the AS's redirect, the callback.
+      const started = await t.owner.post(`/api/v1/users/me/upstream-connections/${id}/connect`);
+      expect(started.status, started.text).to.equal(200);
+      const approved = await fetch(started.body.authorization_url, { redirect: 'manual' });
+      expect((await fetch(approved.headers.get('location')!, { redirect: 'manual' })).status).to.be.oneOf([302, 303]);
+      await page.reload();
+      const row = page.getByRole('row', { name: /owner@example\.com/ });
+      await row.getByText('connected', { exact: true }).waitFor();
+      expect(await row.locator('time').count(), 'expiry and refresh times').to.equal(2);
+      await screenshot('server-connections');
+      const html = await page.content();
+      expect(as.tokens.size).to.be.greaterThan(0);
+      for (const token of as.tokens.keys()) expect(html).to.not.include(token);
+    } finally {
+      if (id) await t.owner.delete(`/api/v1/servers/${id}`);
+      await Promise.all([protectedMcp.close(), as.close()]);
+    }
   });
 
   it('shows the call on the dashboard, refreshing without a reload (or says the dashboard is not available yet)', async () => {

@@ -26,10 +26,18 @@ import {
   useConfirm,
 } from '../ui/kit.js';
 import { statusTone } from './dashboard.js';
+import { ServerConnectionsSection } from './server-connections.js';
 import { ServerForm } from './server-form.js';
 
 type Server = Schema<'MCPServer'>;
 type Tab = 'tools' | 'resources' | 'prompts' | 'skills';
+
+/** How Toolgate authorizes itself to the server, in words. */
+const AUTH_MODES: Record<Server['auth_mode'], string> = {
+  none: 'static headers only',
+  oauth_per_user: 'OAuth, each person’s own token',
+  oauth_shared: 'OAuth, one shared credential',
+};
 
 export async function serverAction(id: string, action: 'enable' | 'disable' | 'refresh'): Promise<Server> {
   const params = { params: { path: { server_id: id } } };
@@ -175,6 +183,8 @@ export function ServerDetailView() {
                     {s.header_names.length ? s.header_names.map((k) => <code key={k}>{k} </code>) : '—'}
                     {s.header_names.length > 0 && <span class="muted small"> (values are write-only)</span>}
                   </dd>
+                  <dt>Authorization</dt>
+                  <dd>{AUTH_MODES[s.auth_mode]}</dd>
                 </>
               )}
               <dt>Upstream</dt>
@@ -199,6 +209,7 @@ export function ServerDetailView() {
             </dl>
           </Section>
           {isAdmin && s.sandboxed && <NetworkSection server={s} onSaved={(updated) => server.set(updated)} />}
+          {isAdmin && s.auth_mode !== 'none' && <ServerConnectionsSection server={s} />}
           {isAdmin ? (
             <>
               <Tabs
