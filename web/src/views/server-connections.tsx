@@ -46,9 +46,7 @@ export function ServerConnectionsSection(props: { server: Server }) {
                         {c.user_id === null ? 'Shared credential' : (c.user_email ?? 'a deleted user')}
                         <div class="muted small mono clamp">{c.issuer}</div>
                       </th>
-                      <td>
-                        {c.status === 'connected' ? <Pill tone="ok">connected</Pill> : <Pill tone="warn">must connect again</Pill>}
-                      </td>
+                      <td>{c.status === 'connected' ? <Pill tone="ok">connected</Pill> : <Pill tone="warn">must connect again</Pill>}</td>
                       <td class="mono small">{c.scopes.length ? c.scopes.join(' ') : '—'}</td>
                       <td>
                         <Time iso={c.expires_at} relative />
