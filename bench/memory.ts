@@ -27,7 +27,9 @@ const RUN_MS = Number(process.env.MEMORY_RUN_S ?? 20) * 1000;
 const PG_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const MiB = 1048576;
 /** Which databases to measure (`MEMORY_MODES=pglite` for the embedded one alone). */
-const MODES = (process.env.MEMORY_MODES ?? 'pglite,postgresql').split(',').filter((m): m is 'pglite' | 'postgresql' => m === 'pglite' || m === 'postgresql');
+const MODES = (process.env.MEMORY_MODES ?? 'pglite,postgresql')
+  .split(',')
+  .filter((m): m is 'pglite' | 'postgresql' => m === 'pglite' || m === 'postgresql');
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 
 async function start(args: string[], env: Record<string, string> = {}, ipc = false): Promise<{ child: ChildProcess; info: any }> {

@@ -8,7 +8,10 @@
  * - SG: `supergateway --stdio … --outputTransport streamableHttp --stateful` (one child per session);
  * - MP: `mcp-proxy --server stream -- …` (the TypeScript mcp-proxy; installed with the Node 22 dev
  *   tools by `npm run tools:node22`, as a dependency of its tunnel feature refuses Node 20, and run
- *   here on the same Node as the others).
+ *   here on the same Node as the others);
+ * - MH: `mcp-hub --port … --config …` (a hub of several servers behind one endpoint, like Toolgate's
+ *   gateway; its `/mcp` speaks the legacy HTTP+SSE transport, so its sessions are event streams and
+ *   each call's answer arrives on the stream, bench/sse-session.ts; its tool is `echo__echo`).
  *
  * Every system gets real sessions (initialize, notifications/initialized, Mcp-Session-Id), and B1:
  * closed-loop `tools/call` echo with 1 KiB in and out at 1/8/32 clients, trials interleaved, the
@@ -27,6 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { benchNodeFlags, gatewayEntry } from './production-flags.js';
 import { writeResult } from './harness.js';
+import { SseSession } from './sse-session.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.join(HERE, '..');
@@ -97,6 +101,10 @@ interface System {
   readonly path: string;
   readonly headers: Record<string, string>;
   sessions: string[];
+  /** The echo tool's name on this system. */
+  tool?: string;
+  /** Sessions of a legacy HTTP+SSE endpoint (MH), one per client, instead of `sessions`. */
+  sse?: SseSession[];
 }
 
 /** Waits until `url` answers an initialize (the proxy is up and has its stdio server). */
@@ -162,6 +170,33 @@ async function startPeer(id: string, script: string, args: string[], p: string):
   return system;
 }
 
+/** mcp-hub in front of its own copy of the stdio server, its sessions opened once its server is connected. */
+async function startHub(clients: number): Promise<System> {
+  const script = path.join(ROOT, 'node_modules/mcp-hub/dist/cli.js');
+  const port = await freePort();
+  const config = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-mcp-hub-')), 'mcp-hub.json');
+  fs.writeFileSync(config, JSON.stringify({ mcpServers: { echo: { command: UPSTREAM[0], args: UPSTREAM.slice(1) } } }));
+  const system = await startPeer('MH', script, ['--port', String(port), '--config', config], '/mcp');
+  (system as { origin: string }).origin = `http://127.0.0.1:${port}`;
+  system.tool = 'echo__echo';
+  // Sessions are never closed before the hub is stopped: closing one crashes mcp-hub 4.2.1
+  // ("Maximum call stack size exceeded" in its close handler).
+  let probe: SseSession | undefined;
+  for (let i = 0; i < 300 && !probe; i++) {
+    probe = await SseSession.open(system.origin, system.path, 'bench-peers').catch(() => undefined);
+    if (!probe) await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!probe) throw new Error('mcp-hub did not come up');
+  for (let i = 0; i < 300; i++) {
+    const list = await probe.request(JSON.stringify({ jsonrpc: '2.0', id: `list-${i}`, method: 'tools/list', params: {} }));
+    if (list.includes(`"${system.tool}"`)) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  system.sse = [probe];
+  for (let c = 1; c < clients; c++) system.sse.push(await SseSession.open(system.origin, system.path, 'bench-peers'));
+  return system;
+}
+
 async function main(): Promise<void> {
   pin(process.pid, 1);
   const sgPort = await freePort();
@@ -199,6 +234,9 @@ async function main(): Promise<void> {
     // Threads and children started since the first pin.
     for (const pid of family(s.child.pid!)) pin(pid, 0);
   }
+  const hub = await startHub(Math.max(...CLIENTS));
+  for (const pid of family(hub.child.pid!)) pin(pid, 0);
+  systems.push(hub);
 
   const results: Record<string, Record<string, unknown>[]> = {};
   const rss: Record<string, { proxy: number; children: number }> = {};
@@ -234,7 +272,10 @@ async function main(): Promise<void> {
 
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const pick = (key: string, field: string) => median(results[key]!.map((r) => Number(r[field])));
-  const table: string[] = ['| B1 echo 1 KiB (median of trials) | Toolgate (T) | supergateway (SG) | mcp-proxy (MP) |', '|---|---|---|---|'];
+  const table: string[] = [
+    '| B1 echo 1 KiB (median of trials) | Toolgate (T) | supergateway (SG) | mcp-proxy (MP) | mcp-hub (MH) |',
+    '|---|---|---|---|---|',
+  ];
   for (const c of CLIENTS) {
     const cell = (field: string) => systems.map((s) => pick(`${s.id}@${c}`, field)).join(' | ');
     table.push(`| req/s, ${c} client(s) | ${cell('rps')} |`);
@@ -251,7 +292,7 @@ async function main(): Promise<void> {
     `| RSS after 32 clients, proxy / children MiB | ${systems.map((s) => `${rss[s.id]!.proxy} / ${rss[s.id]!.children}`).join(' | ')} |`,
   );
   const best = (field: string, better: 'min' | 'max') => {
-    const peers = ['SG', 'MP'].map((id) => pick(`${id}@32`, field));
+    const peers = ['SG', 'MP', 'MH'].map((id) => pick(`${id}@32`, field));
     return better === 'min' ? Math.min(...peers) : Math.max(...peers);
   };
   const derived = {
@@ -260,7 +301,7 @@ async function main(): Promise<void> {
       Math.round((pick('T@32', 'cpu_us_per_call_with_children') / best('cpu_us_per_call_with_children', 'min')) * 100) / 100,
     throughput_T_over_best_peer_32: Math.round((pick('T@32', 'rps') / best('rps', 'max')) * 100) / 100,
     added_p50_T_minus_best_peer_1:
-      Math.round((pick('T@1', 'p50_ms') - Math.min(pick('SG@1', 'p50_ms'), pick('MP@1', 'p50_ms'))) * 1000) / 1000,
+      Math.round((pick('T@1', 'p50_ms') - Math.min(pick('SG@1', 'p50_ms'), pick('MP@1', 'p50_ms'), pick('MH@1', 'p50_ms'))) * 1000) / 1000,
   };
   const out = { at: new Date().toISOString(), load: os.loadavg(), quick: QUICK, trials: TRIALS, run_ms: RUN_MS, results, rss, derived };
   const file = writeResult('peers', out.at, out);
@@ -273,7 +314,7 @@ async function main(): Promise<void> {
 async function closedLoop(s: System, clients: number, ms: number) {
   const pool = new Pool(s.origin, { connections: clients, pipelining: 1 });
   const body = (id: number) =>
-    JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text: TEXT } } });
+    JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: s.tool ?? 'echo', arguments: { text: TEXT } } });
   const latencies: number[] = [];
   let failed = 0;
   let seq = 1;
@@ -291,9 +332,15 @@ async function closedLoop(s: System, clients: number, ms: number) {
       while (performance.now() < end) {
         const t0 = performance.now();
         try {
-          const res = await pool.request({ method: 'POST', path: s.path, headers, body: body(seq++) });
-          const text = await res.body.text();
-          if (res.statusCode === 200 && text.includes(EXPECTED) && !text.includes('"error"')) latencies.push(performance.now() - t0);
+          let text: string;
+          let ok = true;
+          if (s.sse) text = await s.sse[c]!.request(body(seq++));
+          else {
+            const res = await pool.request({ method: 'POST', path: s.path, headers, body: body(seq++) });
+            text = await res.body.text();
+            ok = res.statusCode === 200;
+          }
+          if (ok && text.includes(EXPECTED) && !text.includes('"error"')) latencies.push(performance.now() - t0);
           else failed += 1;
         } catch {
           failed += 1;
