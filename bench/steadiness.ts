@@ -47,6 +47,8 @@ interface Run {
   gateway_rps_32: number;
   direct_rps_32: number;
   errors: number;
+  /** The machine's 1-minute load average at the end of the run (other work on the cores shows here). */
+  loadavg_1m: number;
   trials: { clients: number; mode: 'D' | 'G'; result: RunResult; cpu_us_per_call: number | null }[];
 }
 
@@ -86,6 +88,7 @@ async function oneRun(db: Db, run: number, upstreamPort: number, direct: Target)
       gateway_rps_32: rps('G'),
       direct_rps_32: rps('D'),
       errors: trials.reduce((a, t) => a + t.result.errors, 0),
+      loadavg_1m: round(os.loadavg()[0]!, 2),
       trials,
     };
   } finally {
@@ -118,7 +121,7 @@ async function main(): Promise<void> {
         const r = await oneRun(db, run, upstream.info.port, direct);
         (byDb[db] ??= []).push(r);
         process.stderr.write(
-          `${db} run ${run}: CPU ${r.cpu_us_per_call_32} µs/call @32, throughput ${r.throughput_over_d_32} × D @32, added p50 ${r.added_p50_ms_1} ms @1, errors ${r.errors}\n`,
+          `${db} run ${run}: CPU ${r.cpu_us_per_call_32} µs/call @32, throughput ${r.throughput_over_d_32} × D @32, added p50 ${r.added_p50_ms_1} ms @1, errors ${r.errors}, load ${r.loadavg_1m}\n`,
         );
       }
     }
