@@ -26,6 +26,39 @@ function log(message: string): void {
   process.stderr.write(`[conformance:client] ${message}\n`);
 }
 
+/**
+ * Arguments a schema accepts, as a client filling a form with sample values would: each property's
+ * default, else its first enum value, else a value of its type.
+ */
+function exampleArguments(schema: Json): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const properties = (schema?.properties ?? {}) as Record<string, Json>;
+  for (const [name, p] of Object.entries(properties)) out[name] = exampleValue(p);
+  return out;
+}
+
+function exampleValue(p: Json): unknown {
+  if (p?.default !== undefined) return p.default;
+  if (Array.isArray(p?.enum) && p.enum.length) return p.enum[0];
+  if (p?.const !== undefined) return p.const;
+  const type = Array.isArray(p?.type) ? p.type[0] : p?.type;
+  switch (type) {
+    case 'number':
+    case 'integer':
+      return 1;
+    case 'boolean':
+      return true;
+    case 'array':
+      return [];
+    case 'object':
+      return exampleArguments(p);
+    case 'null':
+      return null;
+    default:
+      return 'example';
+  }
+}
+
 async function toolgate(): Promise<{ base: string; key: string; stop: () => Promise<void> }> {
   const base = process.env.TOOLGATE_URL?.replace(/\/+$/, '');
   const key = process.env.TOOLGATE_KEY;
@@ -144,62 +177,91 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 100));
     }
     if (view.status !== 'connected') throw new Error(`the server is ${view.status}: ${view.last_error ?? ''}`);
-    const tools = (await rest('GET', `/api/v1/servers/${serverId}/tools?page_size=100`)).items as { id: string; name: string }[];
+    const tools = (await rest('GET', `/api/v1/servers/${serverId}/tools?page_size=100`)).items as {
+      id: string;
+      name: string;
+      input_schema?: Json;
+    }[];
     const bundle = await rest('POST', '/api/v1/bundles', {
       name: `conformance-${Date.now().toString(36)}`,
       tools: tools.map((t) => ({ tool_id: t.id })),
     });
     bundleId = bundle.id as string;
     const endpoint = `${tg.base}/mcp/bundle/${bundle.bundle_key as string}`;
-    let id = 1;
-    const rpc = async (
-      method: string,
-      params: Record<string, unknown>,
-      session?: string,
-    ): Promise<{ body: Json; session: string | null }> => {
-      const res = await fetch(endpoint, {
+    // What the scenario asks to call (MCP_CONFORMANCE_CONTEXT `toolCalls`), else every tool with example arguments.
+    const planned = Array.isArray(context.toolCalls)
+      ? (context.toolCalls as { name: string; arguments?: Record<string, unknown> }[])
+      : tools.map((t) => ({ name: t.name, arguments: exampleArguments(t.input_schema) }));
+    const post = (message: Record<string, unknown>, session?: string): Promise<Response> =>
+      fetch(endpoint, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
           accept: 'application/json, text/event-stream',
           ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } : {}),
         },
-        body: JSON.stringify({ jsonrpc: '2.0', id: id++, method, params }),
+        body: JSON.stringify(message),
       });
-      const text = await res.text();
-      const json = res.headers.get('content-type')?.includes('text/event-stream')
-        ? text
-            .split('\n')
+    let id = 1;
+    // A request, its answer read as it streams; requests of Toolgate on the stream are answered as a
+    // headless client would: an elicitation accepted as offered (empty content), anything else refused.
+    const rpc = async (
+      method: string,
+      params: Record<string, unknown>,
+      session?: string,
+    ): Promise<{ body: Json; session: string | null }> => {
+      const requestId = id++;
+      const res = await post({ jsonrpc: '2.0', id: requestId, method, params }, session);
+      const sessionOut = res.headers.get('mcp-session-id');
+      if (!res.headers.get('content-type')?.includes('text/event-stream')) {
+        const text = await res.text();
+        return { body: text ? JSON.parse(text) : undefined, session: sessionOut };
+      }
+      const decoder = new TextDecoder();
+      let buffer = '';
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let end: number;
+        while ((end = buffer.search(/\r?\n\r?\n/)) !== -1) {
+          const event = buffer.slice(0, end);
+          buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, '');
+          const data = event
+            .split(/\r?\n/)
             .filter((l) => l.startsWith('data:'))
-            .map((l) => JSON.parse(l.slice(5)) as Record<string, unknown>)
-            .find((m) => 'result' in m || 'error' in m)
-        : text
-          ? JSON.parse(text)
-          : undefined;
-      return { body: json, session: res.headers.get('mcp-session-id') };
+            .map((l) => l.slice(5).trimStart())
+            .join('\n');
+          if (!data) continue;
+          const message = JSON.parse(data) as Json;
+          if (message.id === requestId && ('result' in message || 'error' in message)) {
+            await res.body?.cancel().catch(() => undefined);
+            return { body: message, session: sessionOut };
+          }
+          if (typeof message.method === 'string' && message.id !== undefined) {
+            const answer =
+              message.method === 'elicitation/create'
+                ? { result: { action: 'accept', content: {} } }
+                : { error: { code: -32601, message: 'Method not found' } };
+            log(`answering ${String(message.method)}`);
+            await (await post({ jsonrpc: '2.0', id: message.id, ...answer }, session ?? sessionOut ?? undefined)).body?.cancel();
+          }
+        }
+      }
+      return { body: undefined, session: sessionOut };
     };
     const init = await rpc('initialize', {
       protocolVersion: '2025-11-25',
-      capabilities: {},
+      capabilities: { elicitation: { form: {} } },
       clientInfo: { name: 'conformance-client', version: '1' },
     });
     const session = init.session ?? undefined;
-    await fetch(endpoint, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } : {}),
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-    });
-    for (const tool of tools) {
-      let answer = await rpc('tools/call', { name: tool.name, arguments: {} }, session);
+    await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).body?.cancel();
+    for (const tool of planned) {
+      let answer = await rpc('tools/call', { name: tool.name, arguments: tool.arguments ?? {} }, session);
       // The upstream wants more scope (or a new consent): connect again, as the link says, a bounded number of times.
       for (let again = 0; again < 2 && [-32006, -32042].includes(answer.body?.error?.code); again += 1) {
         log(`connecting again: ${String(answer.body.error.message)}`);
         await connectNow();
-        answer = await rpc('tools/call', { name: tool.name, arguments: {} }, session);
+        answer = await rpc('tools/call', { name: tool.name, arguments: tool.arguments ?? {} }, session);
       }
       if (answer.body?.error) throw new Error(`tools/call ${tool.name}: ${JSON.stringify(answer.body.error)}`);
       log(`called ${tool.name}`);
