@@ -59,6 +59,57 @@ function exampleValue(p: Json): unknown {
   }
 }
 
+/**
+ * Whether the server speaks 2026-07-28 (a `server/discover` in that revision's form, retried once
+ * after an UnsupportedProtocolVersion that names it) and then whether it asks for authorization
+ * (its `server/discover` or `tools/list` answers 401).
+ */
+async function probeModern(url: string): Promise<{ speaks: boolean; oauth: boolean }> {
+  const send = (id: number, method: string) =>
+    fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': method,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method,
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+            'io.modelcontextprotocol/clientInfo': { name: 'probe', version: '0' },
+          },
+        },
+      }),
+    });
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const res = await send(attempt, 'server/discover');
+    if (res.status === 401) {
+      await res.body?.cancel();
+      return { speaks: true, oauth: true };
+    }
+    const text = await res.text();
+    let body: Json;
+    try {
+      body = JSON.parse(text.startsWith('{') ? text : (/^data:(.*)$/m.exec(text)?.[1] ?? ''));
+    } catch {
+      return { speaks: false, oauth: false };
+    }
+    if (Array.isArray(body?.result?.supportedVersions) && body.result.supportedVersions.includes('2026-07-28')) {
+      const list = await send(2, 'tools/list');
+      await list.body?.cancel();
+      return { speaks: true, oauth: list.status === 401 };
+    }
+    if (body?.error?.code !== -32022) break;
+  }
+  return { speaks: false, oauth: false };
+}
+
 async function toolgate(): Promise<{ base: string; key: string; stop: () => Promise<void> }> {
   const base = process.env.TOOLGATE_URL?.replace(/\/+$/, '');
   const key = process.env.TOOLGATE_KEY;
@@ -111,21 +162,24 @@ async function main(): Promise<void> {
   let serverId: string | undefined;
   let bundleId: string | undefined;
   try {
-    // Whether the upstream asks for authorization: an unauthenticated initialize.
-    const probe = await fetch(serverUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '0' } },
-      }),
-    });
-    await probe.body?.cancel();
+    // Whether the upstream asks for authorization: a 2026-07-28 server/discover, else an unauthenticated initialize.
+    const modern = await probeModern(serverUrl);
+    const probe = modern.speaks
+      ? undefined
+      : await fetch(serverUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 0,
+            method: 'initialize',
+            params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '0' } },
+          }),
+        });
+    await probe?.body?.cancel();
     // Some servers let initialize through and protect only what follows: a tools/list tells.
-    let oauth = probe.status === 401;
-    if (!oauth && probe.ok) {
+    let oauth = modern.oauth || probe?.status === 401;
+    if (!oauth && probe?.ok) {
       const session = probe.headers.get('mcp-session-id');
       const list = await fetch(serverUrl, {
         method: 'POST',

@@ -107,9 +107,12 @@ export class LeanHttpClientTransport implements Transport, RawMessageSource {
   }
 
   /** `options.tag` (a direct request's call) comes back with every message of the request's answer stream. */
-  async send(message: JSONRPCMessage | JSONRPCMessage[], options?: TaggedSendOptions): Promise<void> {
+  async send(
+    message: JSONRPCMessage | JSONRPCMessage[],
+    options?: TaggedSendOptions & { headers?: Record<string, string> },
+  ): Promise<void> {
     try {
-      await this.post(message, options?.tag);
+      await this.post(message, options?.tag, options?.headers);
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));
       if (!this.closed) this.onerror?.(error);
@@ -180,7 +183,7 @@ export class LeanHttpClientTransport implements Transport, RawMessageSource {
    * transport does). A socket error before any answer, on a pool that has answered before, is
    * taken for a kept-alive socket the server closed as it was reused: the POST is sent once more.
    */
-  private post(message: JSONRPCMessage | JSONRPCMessage[], tag: object | undefined): Promise<void> {
+  protected post(message: JSONRPCMessage | JSONRPCMessage[], tag: object | undefined, extra?: Record<string, string>): Promise<void> {
     if (this.closed) return Promise.reject(new Error('transport closed'));
     const body = JSON.stringify(message);
     const list = Array.isArray(message) ? message : [message];
@@ -188,7 +191,7 @@ export class LeanHttpClientTransport implements Transport, RawMessageSource {
     const hasRequest = requestIds.length > 0;
     const initialized = !Array.isArray(message) && 'method' in message && message.method === 'notifications/initialized';
     const trace = tracingOn ? traceHeadersOf(message) : undefined;
-    const headers = trace ? { ...this.postHeaders(), ...trace } : this.postHeaders();
+    const headers = trace || extra ? { ...this.postHeaders(), ...trace, ...extra } : this.postHeaders();
     // An SSE answer may carry the upstream's requests: they are delivered with the request's tag,
     // or (an untagged request, sent by the SDK client) in the request's async context.
     const scope = hasRequest && tag === undefined ? new AsyncResource('toolgate.upstream.post') : undefined;
@@ -241,7 +244,7 @@ export class LeanHttpClientTransport implements Transport, RawMessageSource {
    * Hands parsed JSON-RPC message(s) to the client, each offered on the raw seam first (with
    * `text`, the text of a single message); a shape that is not JSON-RPC is an error.
    */
-  private deliver(data: unknown, text?: string, tag?: object): void {
+  protected deliver(data: unknown, text?: string, tag?: object): void {
     const list = Array.isArray(data) ? data : [data];
     for (const m of list) {
       if (typeof m !== 'object' || m === null || (m as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
@@ -507,7 +510,7 @@ class PostHandler implements Dispatcher.DispatchHandler {
     this.chunks = [];
     if (status < 200 || status >= 300) {
       const text = body.subarray(0, ERROR_BODY_LIMIT).toString('utf8');
-      this.done(new UpstreamHttpError(status, `Error POSTing to endpoint: ${text}`, this.challenge));
+      this.done(new UpstreamHttpError(status, `Error POSTing to endpoint: ${text}`, this.challenge, text));
       return;
     }
     if (status === 202 || !this.hasRequest) {
