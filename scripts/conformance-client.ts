@@ -309,6 +309,13 @@ async function main(): Promise<void> {
     });
     const session = init.session ?? undefined;
     await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).body?.cancel();
+    if (scenario === 'json-schema-2020-12-preservation') {
+      // The scenario's client hands the focal tool's inputSchema back, as it received it (from Toolgate's tools/list), to the echo tool.
+      const listed = (await rpc('tools/list', {}, session)).body?.result?.tools as Json[] | undefined;
+      const focal = listed?.find((t) => t.name === 'json_schema_2020_12_tool');
+      const echo = planned.find((p) => p.name === 'json_schema_echo');
+      if (focal && echo) echo.arguments = { schema: focal.inputSchema };
+    }
     for (const tool of planned) {
       let answer = await rpc('tools/call', { name: tool.name, arguments: tool.arguments ?? {} }, session);
       // The upstream wants more scope (or a new consent): connect again, as the link says, a bounded number of times.
