@@ -116,7 +116,14 @@ export class DualEraHttpClientTransport extends LeanHttpClientTransport {
         requestState: undefined,
         failure: undefined,
       });
-    return this.sendModern(id, method, params, options?.tag);
+    try {
+      await this.sendModern(id, method, params, options?.tag);
+    } catch (err) {
+      // No answer will come: nothing of the request is kept.
+      this.listRequests.delete(id);
+      this.exchanges.delete(id);
+      throw err;
+    }
   }
 
   /** A request in the 2026-07-28 form: `_meta` and the standard (and custom) headers. */
