@@ -84,11 +84,15 @@ export class DualEraHttpClientTransport extends LeanHttpClientTransport {
     super.answered(this.modern || this.discovering ? undefined : sessionId);
   }
 
-  override async send(message: JSONRPCMessage | JSONRPCMessage[], options?: TaggedSendOptions): Promise<void> {
+  // Not async: a legacy upstream's requests (the hot tools/call) pay no promise of their own here.
+  override send(message: JSONRPCMessage | JSONRPCMessage[], options?: TaggedSendOptions): Promise<void> {
     if (!Array.isArray(message) && 'method' in message && 'id' in message && message.method === 'initialize')
       return this.initialize(message as Message, options);
     if (!this.modern || Array.isArray(message)) return super.send(message, options);
-    const m = message as Message;
+    return this.sendInModernEra(message as Message, options);
+  }
+
+  private async sendInModernEra(m: Message, options: TaggedSendOptions | undefined): Promise<void> {
     if (m.method === undefined) {
       // A response: the client's answer to an input request; a stateless server takes no other.
       const input = typeof m.id === 'string' ? this.inputs.get(m.id) : undefined;
@@ -201,20 +205,18 @@ export class DualEraHttpClientTransport extends LeanHttpClientTransport {
   }
 
   /** In 2026-07-28 (and while discovering), an error status whose body is a JSON-RPC error is the request's answer. */
-  protected override async post(
+  protected override post(
     message: JSONRPCMessage | JSONRPCMessage[],
     tag: object | undefined,
     extra?: Record<string, string>,
   ): Promise<void> {
     if (!this.modern && !this.discovering) return super.post(message, tag, extra);
-    try {
-      await super.post(message, tag, extra);
-    } catch (err) {
+    return super.post(message, tag, extra).catch((err: unknown) => {
       const id = !Array.isArray(message) && 'id' in message ? (message.id as Id) : undefined;
       const reply = id === undefined ? undefined : errorAnswerOf(err, id);
       if (!reply) throw err;
       this.deliver(reply, JSON.stringify(reply), tag);
-    }
+    });
   }
 
   protected override deliver(data: unknown, text?: string, tag?: object): void {
