@@ -34,6 +34,8 @@ const SDK_FACING_VERSION = '2025-11-25';
 const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
 const META_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
+/** Longest the version discovery waits for its answer before the server is taken for a legacy one. */
+const DISCOVERY_TIMEOUT_MS = 5000;
 /** Input-required rounds one request may take before it fails (a server that asks for ever). */
 const MAX_ROUNDS = 10;
 /** Requests whose answer may be an input-required result. */
@@ -69,6 +71,7 @@ export class DualEraHttpClientTransport extends LeanHttpClientTransport {
   /** Input requests handed to the client, by the id they were given. */
   private readonly inputs = new Map<string, { exchange: Exchange; key: string }>();
   private inputSeq = 0;
+  private discoverySeq = 0;
 
   /** 2026-07-28 once the server was found to speak it (the SDK client is told 2025-11-25). */
   get protocolVersionInUse(): string | undefined {
@@ -154,7 +157,7 @@ export class DualEraHttpClientTransport extends LeanHttpClientTransport {
     };
     const id = message.id as Id;
     for (let attempt = 0; attempt < 2; attempt += 1) {
-      const answer = await this.discover(id);
+      const answer = await this.discover();
       const error = answer?.error;
       if (isObject(error)) {
         const supported = isObject(error.data) ? error.data.supported : undefined;
@@ -187,19 +190,31 @@ export class DualEraHttpClientTransport extends LeanHttpClientTransport {
     return super.send(message as JSONRPCMessage, options);
   }
 
-  /** One `server/discover`: its answer, or undefined when the POST failed (an authorization challenge fails it). */
-  private discover(id: Id): Promise<Message | undefined> {
+  /**
+   * One `server/discover`: its answer, or undefined when the POST failed or no answer came within
+   * DISCOVERY_TIMEOUT_MS (a legacy server that leaves an unknown method unanswered); an
+   * authorization challenge fails it. Its id is its own, so a late answer never passes for the
+   * answer to `initialize`.
+   */
+  private discover(): Promise<Message | undefined> {
+    this.discoverySeq += 1;
+    const id = `tg-discover-${this.discoverySeq}`;
     return new Promise<Message | undefined>((resolve, reject) => {
-      this.discovering = { id, settle: resolve };
+      const timer = setTimeout(() => settle(undefined), DISCOVERY_TIMEOUT_MS);
+      timer.unref();
+      const settle = (answer: Message | undefined, err?: unknown) => {
+        if (this.discovering?.id !== id) return;
+        this.discovering = undefined;
+        clearTimeout(timer);
+        if (err) reject(err);
+        else resolve(answer);
+      };
+      this.discovering = { id, settle };
       this.sendModern(id, 'server/discover', {}, undefined).then(
         () => {
           // A JSON answer was delivered by now; an SSE one settles when its message arrives.
         },
-        (err: unknown) => {
-          this.discovering = undefined;
-          if (err instanceof UpstreamHttpError && (err.code === 401 || err.code === 403)) reject(err);
-          else resolve(undefined);
-        },
+        (err: unknown) => settle(undefined, err instanceof UpstreamHttpError && (err.code === 401 || err.code === 403) ? err : undefined),
       );
     });
   }
@@ -223,9 +238,7 @@ export class DualEraHttpClientTransport extends LeanHttpClientTransport {
     if ((!this.modern && !this.discovering) || !isObject(data) || data.method !== undefined) return super.deliver(data, text, tag);
     const id = data.id as Id;
     if (this.discovering && id === this.discovering.id) {
-      const { settle } = this.discovering;
-      this.discovering = undefined;
-      settle(data);
+      this.discovering.settle(data);
       return;
     }
     if (this.pings.delete(id)) {

@@ -1,8 +1,11 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { REQUEST_STATE, STATELESS_VERSION, startStatelessServer, type StatelessServer } from '../../fixtures/stateless-server.js';
+import { DualEraHttpClientTransport } from '../../../src/upstream/dual-era-http-transport.js';
 import { LOOPBACK_UPSTREAMS, startTestServer, type TestServer } from '../../helpers/test-server.js';
 import { register, waitConnected } from '../../helpers/upstreams.js';
 
@@ -114,6 +117,42 @@ describe('An upstream that speaks only MCP 2026-07-28 (stateless)', () => {
       else expect(String(outcome.err)).to.match(/Method not found|-32601/);
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('Version discovery toward a legacy upstream', () => {
+  it('takes a server that leaves server/discover unanswered for a legacy one, and initializes it', async function () {
+    this.timeout(20_000);
+    const methods: string[] = [];
+    const server = http.createServer((req, res) => {
+      let text = '';
+      req.on('data', (c: Buffer) => (text += c.toString()));
+      req.on('end', () => {
+        if (req.method !== 'POST') return void res.writeHead(405).end();
+        const msg = JSON.parse(text) as { id?: unknown; method: string };
+        methods.push(msg.method);
+        if (msg.method === 'server/discover') return; // never answered
+        if (msg.id === undefined) return void res.writeHead(202).end();
+        const result =
+          msg.method === 'initialize'
+            ? { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'legacy', version: '1' } }
+            : {};
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const transport = new DualEraHttpClientTransport(new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`));
+    const client = new Client({ name: 'discovery-test', version: '1' });
+    try {
+      await client.connect(transport);
+      expect(client.getServerVersion()).to.deep.include({ name: 'legacy' });
+      expect(transport.protocolVersionInUse).to.equal(undefined);
+      expect(methods.slice(0, 2)).to.deep.equal(['server/discover', 'initialize']);
+    } finally {
+      await client.close();
+      server.closeAllConnections();
+      server.close();
     }
   });
 });
