@@ -26,6 +26,90 @@ function log(message: string): void {
   process.stderr.write(`[conformance:client] ${message}\n`);
 }
 
+/**
+ * Arguments a schema accepts, as a client filling a form with sample values would: each property's
+ * default, else its first enum value, else a value of its type.
+ */
+function exampleArguments(schema: Json): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const properties = (schema?.properties ?? {}) as Record<string, Json>;
+  for (const [name, p] of Object.entries(properties)) out[name] = exampleValue(p);
+  return out;
+}
+
+function exampleValue(p: Json): unknown {
+  if (p?.default !== undefined) return p.default;
+  if (Array.isArray(p?.enum) && p.enum.length) return p.enum[0];
+  if (p?.const !== undefined) return p.const;
+  const type = Array.isArray(p?.type) ? p.type[0] : p?.type;
+  switch (type) {
+    case 'number':
+    case 'integer':
+      return 1;
+    case 'boolean':
+      return true;
+    case 'array':
+      return [];
+    case 'object':
+      return exampleArguments(p);
+    case 'null':
+      return null;
+    default:
+      return 'example';
+  }
+}
+
+/**
+ * Whether the server speaks 2026-07-28 (a `server/discover` in that revision's form, retried once
+ * after an UnsupportedProtocolVersion that names it) and then whether it asks for authorization
+ * (its `server/discover` or `tools/list` answers 401).
+ */
+async function probeModern(url: string): Promise<{ speaks: boolean; oauth: boolean }> {
+  const send = (id: number, method: string) =>
+    fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': method,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method,
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+            'io.modelcontextprotocol/clientInfo': { name: 'probe', version: '0' },
+          },
+        },
+      }),
+    });
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const res = await send(attempt, 'server/discover');
+    if (res.status === 401) {
+      await res.body?.cancel();
+      return { speaks: true, oauth: true };
+    }
+    const text = await res.text();
+    let body: Json;
+    try {
+      body = JSON.parse(text.startsWith('{') ? text : (/^data:(.*)$/m.exec(text)?.[1] ?? ''));
+    } catch {
+      return { speaks: false, oauth: false };
+    }
+    if (Array.isArray(body?.result?.supportedVersions) && body.result.supportedVersions.includes('2026-07-28')) {
+      const list = await send(2, 'tools/list');
+      await list.body?.cancel();
+      return { speaks: true, oauth: list.status === 401 };
+    }
+    if (body?.error?.code !== -32022) break;
+  }
+  return { speaks: false, oauth: false };
+}
+
 async function toolgate(): Promise<{ base: string; key: string; stop: () => Promise<void> }> {
   const base = process.env.TOOLGATE_URL?.replace(/\/+$/, '');
   const key = process.env.TOOLGATE_KEY;
@@ -78,21 +162,24 @@ async function main(): Promise<void> {
   let serverId: string | undefined;
   let bundleId: string | undefined;
   try {
-    // Whether the upstream asks for authorization: an unauthenticated initialize.
-    const probe = await fetch(serverUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '0' } },
-      }),
-    });
-    await probe.body?.cancel();
+    // Whether the upstream asks for authorization: a 2026-07-28 server/discover, else an unauthenticated initialize.
+    const modern = await probeModern(serverUrl);
+    const probe = modern.speaks
+      ? undefined
+      : await fetch(serverUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 0,
+            method: 'initialize',
+            params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '0' } },
+          }),
+        });
+    await probe?.body?.cancel();
     // Some servers let initialize through and protect only what follows: a tools/list tells.
-    let oauth = probe.status === 401;
-    if (!oauth && probe.ok) {
+    let oauth = modern.oauth || probe?.status === 401;
+    if (!oauth && probe?.ok) {
       const session = probe.headers.get('mcp-session-id');
       const list = await fetch(serverUrl, {
         method: 'POST',
@@ -144,62 +231,98 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 100));
     }
     if (view.status !== 'connected') throw new Error(`the server is ${view.status}: ${view.last_error ?? ''}`);
-    const tools = (await rest('GET', `/api/v1/servers/${serverId}/tools?page_size=100`)).items as { id: string; name: string }[];
+    const tools = (await rest('GET', `/api/v1/servers/${serverId}/tools?page_size=100`)).items as {
+      id: string;
+      name: string;
+      input_schema?: Json;
+    }[];
     const bundle = await rest('POST', '/api/v1/bundles', {
       name: `conformance-${Date.now().toString(36)}`,
       tools: tools.map((t) => ({ tool_id: t.id })),
     });
     bundleId = bundle.id as string;
     const endpoint = `${tg.base}/mcp/bundle/${bundle.bundle_key as string}`;
-    let id = 1;
-    const rpc = async (
-      method: string,
-      params: Record<string, unknown>,
-      session?: string,
-    ): Promise<{ body: Json; session: string | null }> => {
-      const res = await fetch(endpoint, {
+    // What the scenario asks to call (MCP_CONFORMANCE_CONTEXT `toolCalls`), else every tool with example arguments.
+    const planned = Array.isArray(context.toolCalls)
+      ? (context.toolCalls as { name: string; arguments?: Record<string, unknown> }[])
+      : tools.map((t) => ({ name: t.name, arguments: exampleArguments(t.input_schema) }));
+    const post = (message: Record<string, unknown>, session?: string): Promise<Response> =>
+      fetch(endpoint, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
           accept: 'application/json, text/event-stream',
           ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } : {}),
         },
-        body: JSON.stringify({ jsonrpc: '2.0', id: id++, method, params }),
+        body: JSON.stringify(message),
       });
-      const text = await res.text();
-      const json = res.headers.get('content-type')?.includes('text/event-stream')
-        ? text
-            .split('\n')
+    let id = 1;
+    // A request, its answer read as it streams; requests of Toolgate on the stream are answered as a
+    // headless client would: an elicitation accepted as offered (empty content), anything else refused.
+    const rpc = async (
+      method: string,
+      params: Record<string, unknown>,
+      session?: string,
+    ): Promise<{ body: Json; session: string | null }> => {
+      const requestId = id++;
+      const res = await post({ jsonrpc: '2.0', id: requestId, method, params }, session);
+      const sessionOut = res.headers.get('mcp-session-id');
+      if (!res.headers.get('content-type')?.includes('text/event-stream')) {
+        const text = await res.text();
+        return { body: text ? JSON.parse(text) : undefined, session: sessionOut };
+      }
+      const decoder = new TextDecoder();
+      let buffer = '';
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let end: number;
+        while ((end = buffer.search(/\r?\n\r?\n/)) !== -1) {
+          const event = buffer.slice(0, end);
+          buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, '');
+          const data = event
+            .split(/\r?\n/)
             .filter((l) => l.startsWith('data:'))
-            .map((l) => JSON.parse(l.slice(5)) as Record<string, unknown>)
-            .find((m) => 'result' in m || 'error' in m)
-        : text
-          ? JSON.parse(text)
-          : undefined;
-      return { body: json, session: res.headers.get('mcp-session-id') };
+            .map((l) => l.slice(5).trimStart())
+            .join('\n');
+          if (!data) continue;
+          const message = JSON.parse(data) as Json;
+          if (message.id === requestId && ('result' in message || 'error' in message)) {
+            await res.body?.cancel().catch(() => undefined);
+            return { body: message, session: sessionOut };
+          }
+          if (typeof message.method === 'string' && message.id !== undefined) {
+            const answer =
+              message.method === 'elicitation/create'
+                ? { result: { action: 'accept', content: {} } }
+                : { error: { code: -32601, message: 'Method not found' } };
+            log(`answering ${String(message.method)}`);
+            await (await post({ jsonrpc: '2.0', id: message.id, ...answer }, session ?? sessionOut ?? undefined)).body?.cancel();
+          }
+        }
+      }
+      return { body: undefined, session: sessionOut };
     };
     const init = await rpc('initialize', {
       protocolVersion: '2025-11-25',
-      capabilities: {},
+      capabilities: { elicitation: { form: {} } },
       clientInfo: { name: 'conformance-client', version: '1' },
     });
     const session = init.session ?? undefined;
-    await fetch(endpoint, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } : {}),
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-    });
-    for (const tool of tools) {
-      let answer = await rpc('tools/call', { name: tool.name, arguments: {} }, session);
+    await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).body?.cancel();
+    if (scenario === 'json-schema-2020-12-preservation') {
+      // The scenario's client hands the focal tool's inputSchema back, as it received it (from Toolgate's tools/list), to the echo tool.
+      const listed = (await rpc('tools/list', {}, session)).body?.result?.tools as Json[] | undefined;
+      const focal = listed?.find((t) => t.name === 'json_schema_2020_12_tool');
+      const echo = planned.find((p) => p.name === 'json_schema_echo');
+      if (focal && echo) echo.arguments = { schema: focal.inputSchema };
+    }
+    for (const tool of planned) {
+      let answer = await rpc('tools/call', { name: tool.name, arguments: tool.arguments ?? {} }, session);
       // The upstream wants more scope (or a new consent): connect again, as the link says, a bounded number of times.
       for (let again = 0; again < 2 && [-32006, -32042].includes(answer.body?.error?.code); again += 1) {
         log(`connecting again: ${String(answer.body.error.message)}`);
         await connectNow();
-        answer = await rpc('tools/call', { name: tool.name, arguments: {} }, session);
+        answer = await rpc('tools/call', { name: tool.name, arguments: tool.arguments ?? {} }, session);
       }
       if (answer.body?.error) throw new Error(`tools/call ${tool.name}: ${JSON.stringify(answer.body.error)}`);
       log(`called ${tool.name}`);

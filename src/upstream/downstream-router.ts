@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { DownstreamRpcError, type DownstreamPeer } from '../domain/upstream-call.js';
 import { scopedStorage } from '../lib/scoped-storage.js';
+import { withElicitationDefaults } from './elicitation-defaults.js';
 
 /**
  * What the pool's client declares toward every upstream: it can relay sampling, elicitation and
@@ -121,7 +122,8 @@ export class DownstreamRouter {
         const peer = call?.peer;
         if (!peer || !peer.has(capability)) throw new McpError(ErrorCode.MethodNotFound, 'Method not found');
         try {
-          return await peer.request(request.method, request.params, extra.signal);
+          const answer = await peer.request(request.method, request.params, extra.signal);
+          return capability === 'elicitation' ? withElicitationDefaults(request.params, answer) : answer;
         } catch (err) {
           if (err instanceof DownstreamRpcError) throw new McpError(err.code, err.message, err.data);
           throw err;

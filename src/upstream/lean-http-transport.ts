@@ -22,6 +22,15 @@ export interface LeanHttpTransportOptions {
   readonly streamReconnectDelayMs?: number;
   /** Longest `close()` waits for the session DELETE. */
   readonly deleteTimeoutMs?: number;
+  /** GETs that resume one request's answer stream, in a row without a message, before it is given up. */
+  readonly maxResumeAttempts?: number;
+}
+
+/** Where a request's answer stream goes when it is resumed: its pending request ids, tag or async context. */
+interface AnswerStream {
+  readonly pending: Set<string | number>;
+  readonly tag: object | undefined;
+  readonly scope: AsyncResource | undefined;
 }
 
 /** Bytes of an error body kept for the error message. */
@@ -39,7 +48,9 @@ const ERROR_BODY_LIMIT = 2048;
  * request whose POST carried them, or, for a request sent untagged by the SDK client, in that
  * request's async context (what attributes the upstream's requests to their caller). Every message
  * is offered with its text on the raw seam first (`RawMessageSource`). Redirects are not followed
- * (a 3xx is an error, as the outbound policy was checked for this URL only).
+ * (a 3xx is an error, as the outbound policy was checked for this URL only). An answer stream that
+ * ends before the answer came is resumed as MCP 2025-11-25 says (SEP-1699): a GET with
+ * `Last-Event-ID`, after the server's `retry` delay; the standalone GET stream honours `retry` too.
  */
 export class LeanHttpClientTransport implements Transport, RawMessageSource {
   onclose?: () => void;
@@ -96,9 +107,12 @@ export class LeanHttpClientTransport implements Transport, RawMessageSource {
   }
 
   /** `options.tag` (a direct request's call) comes back with every message of the request's answer stream. */
-  async send(message: JSONRPCMessage | JSONRPCMessage[], options?: TaggedSendOptions): Promise<void> {
+  async send(
+    message: JSONRPCMessage | JSONRPCMessage[],
+    options?: TaggedSendOptions & { headers?: Record<string, string> },
+  ): Promise<void> {
     try {
-      await this.post(message, options?.tag);
+      await this.post(message, options?.tag, options?.headers);
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));
       if (!this.closed) this.onerror?.(error);
@@ -169,20 +183,21 @@ export class LeanHttpClientTransport implements Transport, RawMessageSource {
    * transport does). A socket error before any answer, on a pool that has answered before, is
    * taken for a kept-alive socket the server closed as it was reused: the POST is sent once more.
    */
-  private post(message: JSONRPCMessage | JSONRPCMessage[], tag: object | undefined): Promise<void> {
+  protected post(message: JSONRPCMessage | JSONRPCMessage[], tag: object | undefined, extra?: Record<string, string>): Promise<void> {
     if (this.closed) return Promise.reject(new Error('transport closed'));
     const body = JSON.stringify(message);
     const list = Array.isArray(message) ? message : [message];
-    const hasRequest = list.some((m) => 'method' in m && 'id' in m && m.id !== undefined);
+    const requestIds = list.flatMap((m) => ('method' in m && 'id' in m && m.id !== undefined ? [m.id] : []));
+    const hasRequest = requestIds.length > 0;
     const initialized = !Array.isArray(message) && 'method' in message && message.method === 'notifications/initialized';
     const trace = tracingOn ? traceHeadersOf(message) : undefined;
-    const headers = trace ? { ...this.postHeaders(), ...trace } : this.postHeaders();
+    const headers = trace || extra ? { ...this.postHeaders(), ...trace, ...extra } : this.postHeaders();
     // An SSE answer may carry the upstream's requests: they are delivered with the request's tag,
     // or (an untagged request, sent by the SDK client) in the request's async context.
     const scope = hasRequest && tag === undefined ? new AsyncResource('toolgate.upstream.post') : undefined;
     return new Promise<void>((resolve, reject) => {
       const attempt = (retry: boolean) => {
-        const handler = new PostHandler(this, hasRequest, scope, tag, (err) => {
+        const handler = new PostHandler(this, hasRequest ? { pending: new Set(requestIds), tag, scope } : undefined, (err) => {
           if (err === undefined) {
             if (initialized) this.openStream();
             resolve();
@@ -202,16 +217,17 @@ export class LeanHttpClientTransport implements Transport, RawMessageSource {
     if (typeof sessionId === 'string' && sessionId) this.session = sessionId;
   }
 
-  /** @internal Delivers the text of an SSE event: claimed raw, or parsed and handed on; not JSON is an error. */
-  deliverEvent(text: string, tag?: object): void {
+  /** @internal Delivers the text of an SSE event: claimed raw, or parsed and handed on; not JSON is an error. Returns what it parsed. */
+  deliverEvent(text: string, tag?: object): unknown {
     let data: unknown;
     try {
       data = JSON.parse(text);
     } catch {
       this.onerror?.(new Error('upstream sent an SSE event that is not JSON'));
-      return;
+      return undefined;
     }
     this.deliverParsed(data, text, tag);
+    return data;
   }
 
   /** @internal Delivers parsed message(s) and the text they were parsed from. */
@@ -228,7 +244,7 @@ export class LeanHttpClientTransport implements Transport, RawMessageSource {
    * Hands parsed JSON-RPC message(s) to the client, each offered on the raw seam first (with
    * `text`, the text of a single message); a shape that is not JSON-RPC is an error.
    */
-  private deliver(data: unknown, text?: string, tag?: object): void {
+  protected deliver(data: unknown, text?: string, tag?: object): void {
     const list = Array.isArray(data) ? data : [data];
     for (const m of list) {
       if (typeof m !== 'object' || m === null || (m as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
@@ -243,6 +259,7 @@ export class LeanHttpClientTransport implements Transport, RawMessageSource {
   /** Parses an SSE body as it arrives; `standalone` marks the GET stream (reopened when it ends). */
   private readEvents(res: http.IncomingMessage, standalone: boolean): void {
     let lastEventId: string | undefined;
+    let retryMs: number | undefined;
     const parser = createParser({
       onEvent: (event: EventSourceMessage) => {
         if (event.id) lastEventId = event.id;
@@ -251,13 +268,70 @@ export class LeanHttpClientTransport implements Transport, RawMessageSource {
         if (standalone) this.streamAttempts = 0;
         this.deliverEvent(event.data);
       },
+      onRetry: (ms) => (retryMs = ms),
     });
     res.setEncoding('utf8');
     res.on('data', (chunk: string) => parser.feed(chunk));
     res.once('error', (err) => {
       if (!this.closed) this.onerror?.(new Error(`SSE stream disconnected: ${err.message}`));
     });
-    if (standalone) res.once('close', () => this.streamEnded(lastEventId));
+    if (standalone) res.once('close', () => this.streamEnded(lastEventId, retryMs));
+  }
+
+  /**
+   * @internal A request's answer stream ended before every answer came: after the server's
+   * `retry` delay (else the reconnect delay), a GET with `Last-Event-ID` takes it up where it
+   * stopped; its messages go to the request's tag or async context, as the POST's would have. A
+   * stream without an event id cannot be resumed (the request's own deadline then ends it).
+   */
+  resumeAnswers(stream: AnswerStream, lastEventId: string | undefined, retryMs: number | undefined, attempt = 0): void {
+    if (this.closed || stream.pending.size === 0 || !lastEventId) return;
+    if (attempt >= (this.options.maxResumeAttempts ?? 5)) {
+      this.onerror?.(new Error('upstream answer stream ended before the answer and could not be resumed'));
+      return;
+    }
+    const delay = retryMs ?? this.options.streamReconnectDelayMs ?? 1000;
+    const timer = setTimeout(() => {
+      this.open('GET', this.headers({ accept: 'text/event-stream', 'last-event-id': lastEventId })).then(
+        (res) => {
+          const status = res.statusCode ?? 0;
+          if (status < 200 || status >= 300) {
+            res.resume();
+            if (!this.closed) this.onerror?.(new StreamableHTTPError(status, `Failed to resume SSE stream: HTTP ${status}`));
+            return;
+          }
+          let lastId = lastEventId;
+          let retry = retryMs;
+          let progressed = false;
+          const parser = createParser({
+            onEvent: (event: EventSourceMessage) => {
+              if (event.id) lastId = event.id;
+              if (event.event && event.event !== 'message') return;
+              if (!event.data) return;
+              progressed = true;
+              const data = event.data;
+              const parsed = stream.scope
+                ? stream.scope.runInAsyncScope(() => this.deliverEvent(data))
+                : this.deliverEvent(data, stream.tag);
+              settleAnswers(stream.pending, parsed);
+            },
+            onRetry: (ms) => (retry = ms),
+          });
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            parser.feed(chunk);
+            // Everything this stream was resumed for has come: the rest of it is not ours to read.
+            if (stream.pending.size === 0) res.destroy();
+          });
+          res.once('error', () => undefined);
+          res.once('close', () => this.resumeAnswers(stream, lastId, retry, progressed ? 0 : attempt + 1));
+        },
+        (err: Error) => {
+          if (!this.closed) this.onerror?.(err);
+        },
+      );
+    }, delay);
+    timer.unref();
   }
 
   /** Opens the standalone GET stream for server-initiated messages (405: the server has none). */
@@ -286,10 +360,11 @@ export class LeanHttpClientTransport implements Transport, RawMessageSource {
   }
 
   /** The GET stream ended: reopen it a bounded number of times (the connection's probe covers the rest). */
-  private streamEnded(lastEventId: string | undefined): void {
+  private streamEnded(lastEventId: string | undefined, retryMs: number | undefined): void {
     const max = this.options.maxStreamReconnects ?? 2;
     if (this.closed || this.streamAttempts >= max) return;
-    const delay = (this.options.streamReconnectDelayMs ?? 1000) * 1.5 ** this.streamAttempts;
+    // The server's `retry` is the least it asked us to wait; our backoff grows from there.
+    const delay = (retryMs ?? this.options.streamReconnectDelayMs ?? 1000) * 1.5 ** this.streamAttempts;
     this.streamAttempts += 1;
     this.streamTimer = setTimeout(() => this.openStream(lastEventId), delay);
     this.streamTimer.unref();
@@ -324,6 +399,15 @@ function mediaType(header: string | undefined): string {
   return (semi === -1 ? header : header.slice(0, semi)).trim().toLowerCase();
 }
 
+/** Removes from `pending` the ids that `data` (a parsed message or batch) answers. */
+function settleAnswers(pending: Set<string | number>, data: unknown): void {
+  for (const m of Array.isArray(data) ? data : [data]) {
+    if (typeof m !== 'object' || m === null || !('result' in m || 'error' in m)) continue;
+    const id = (m as { id?: unknown }).id;
+    if (typeof id === 'string' || typeof id === 'number') pending.delete(id);
+  }
+}
+
 /** A socket-level failure (the connection was closed or reset under the request). */
 function isSocketError(err: Error): boolean {
   const code = (err as { code?: unknown }).code;
@@ -350,12 +434,21 @@ class PostHandler implements Dispatcher.DispatchHandler {
 
   constructor(
     private readonly transport: LeanHttpClientTransport,
-    private readonly hasRequest: boolean,
-    private readonly scope: AsyncResource | undefined,
-    /** The request's tag, handed back with every message of its answer. */
-    private readonly tag: object | undefined,
+    /** The request(s) of the POST, their tag or async context (undefined: only notifications or answers). */
+    private readonly answers: AnswerStream | undefined,
     private readonly settle: (err?: Error) => void,
-  ) {}
+  ) {
+    this.hasRequest = answers !== undefined;
+    this.scope = answers?.scope;
+    this.tag = answers?.tag;
+  }
+
+  private readonly hasRequest: boolean;
+  private readonly scope: AsyncResource | undefined;
+  /** The request's tag, handed back with every message of its answer. */
+  private readonly tag: object | undefined;
+  private lastEventId: string | undefined;
+  private retryMs: number | undefined;
 
   onRequestStart(): void {}
 
@@ -377,12 +470,16 @@ class PostHandler implements Dispatcher.DispatchHandler {
     if (statusCode >= 200 && statusCode < 300 && statusCode !== 202 && this.hasRequest && this.type === 'text/event-stream') {
       const parser = createParser({
         onEvent: (event: EventSourceMessage) => {
+          if (event.id) this.lastEventId = event.id;
           if (event.event && event.event !== 'message') return;
           if (!event.data) return; // priming events carry only an id
           const data = event.data;
-          if (this.scope) this.scope.runInAsyncScope(() => this.transport.deliverEvent(data));
-          else this.transport.deliverEvent(data, this.tag);
+          const parsed = this.scope
+            ? this.scope.runInAsyncScope(() => this.transport.deliverEvent(data))
+            : this.transport.deliverEvent(data, this.tag);
+          if (this.answers) settleAnswers(this.answers.pending, parsed);
         },
+        onRetry: (ms) => (this.retryMs = ms),
       });
       this.sse = parser;
       this.decoder = new StringDecoder('utf8');
@@ -405,6 +502,7 @@ class PostHandler implements Dispatcher.DispatchHandler {
     if (this.sse) {
       const rest = this.decoder!.end();
       if (rest) this.sse.feed(rest);
+      if (this.answers && this.answers.pending.size > 0) this.transport.resumeAnswers(this.answers, this.lastEventId, this.retryMs);
       return;
     }
     const status = this.status;
@@ -412,7 +510,7 @@ class PostHandler implements Dispatcher.DispatchHandler {
     this.chunks = [];
     if (status < 200 || status >= 300) {
       const text = body.subarray(0, ERROR_BODY_LIMIT).toString('utf8');
-      this.done(new UpstreamHttpError(status, `Error POSTing to endpoint: ${text}`, this.challenge));
+      this.done(new UpstreamHttpError(status, `Error POSTing to endpoint: ${text}`, this.challenge, text));
       return;
     }
     if (status === 202 || !this.hasRequest) {

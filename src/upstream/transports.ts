@@ -9,7 +9,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { LeanHttpClientTransport } from './lean-http-transport.js';
+import { DualEraHttpClientTransport } from './dual-era-http-transport.js';
 import { LeanStdioClientTransport } from './lean-stdio-transport.js';
 
 /** How to reach one upstream server (secrets already opened). */
@@ -41,7 +41,7 @@ export function createTransport(c: UpstreamTransportSpec): Transport {
   }
   const url = new URL(c.url);
   if (c.transport === 'sse') return new SSEClientTransport(url, { requestInit: { headers: { ...c.headers } }, fetch: linkedSignalFetch });
-  return new LeanHttpClientTransport(url, { headers: c.headers });
+  return new DualEraHttpClientTransport(url, { headers: c.headers });
 }
 
 /** The stdio server's process id while it runs; null for other transports. */

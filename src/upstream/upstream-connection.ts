@@ -106,6 +106,11 @@ export interface UpstreamEvents {
 }
 
 const PROBE_TIMEOUT_MS = 10_000;
+
+/** The revision a transport speaks when it is not the one the SDK client negotiated (a 2026-07-28 server). */
+function protocolVersionInUse(transport: Transport): string | undefined {
+  return (transport as { protocolVersionInUse?: string }).protocolVersionInUse;
+}
 /** How early a timer may fire by the wall clock (ms rounding): a timeout this close to the deadline is ours. */
 const CLOCK_SLACK_MS = 5;
 
@@ -459,13 +464,16 @@ export class UpstreamConnection {
       status: 'connected',
       lastError: null,
       lastConnectedAt: new Date(),
-      protocolVersion: negotiated,
+      protocolVersion: protocolVersionInUse(transport) ?? negotiated,
       serverInfo: client.getServerVersion() ?? null,
       capabilities: client.getServerCapabilities() ?? null,
       failures: 0,
       pid: stdioPid(transport),
     });
-    this.options.logger.info({ server: this.spec.name, protocolVersion: negotiated }, 'upstream connected');
+    this.options.logger.info(
+      { server: this.spec.name, protocolVersion: protocolVersionInUse(transport) ?? negotiated },
+      'upstream connected',
+    );
     clearInterval(this.probeTimer);
     this.probeTimer = setInterval(() => void this.probe(), this.spec.healthCheckIntervalMs);
     this.probeTimer.unref();

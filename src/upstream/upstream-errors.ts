@@ -38,6 +38,8 @@ export class UpstreamHttpError extends StreamableHTTPError {
     code: number,
     message: string,
     readonly challenge?: string,
+    /** The start of the answer's body (a JSON-RPC error, from a 2026-07-28 server). */
+    readonly body?: string,
   ) {
     super(code, message);
   }
