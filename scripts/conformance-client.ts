@@ -106,16 +106,41 @@ async function main(): Promise<void> {
       });
       await list.body?.cancel();
       oauth = list.status === 401;
+    } else if (!oauth && probe.status === 400) {
+      // A stateless server (2026-07-28) refuses initialize: a tools/list of that protocol tells.
+      const version = '2026-07-28';
+      const list = await fetch(serverUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': version },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/list',
+          params: { _meta: { 'io.modelcontextprotocol/protocolVersion': version, 'io.modelcontextprotocol/clientCapabilities': {} } },
+        }),
+      });
+      await list.body?.cancel();
+      oauth = list.status === 401;
     }
     const clientId = typeof context.client_id === 'string' ? context.client_id : undefined;
-    const clientSecret = typeof context.client_secret === 'string' ? context.client_secret : undefined;
+    // A private key (auth/client-credentials-jwt) is the client's credential for private_key_jwt.
+    const privateKey = typeof context.private_key_pem === 'string' ? context.private_key_pem : undefined;
+    const clientSecret = privateKey ?? (typeof context.client_secret === 'string' ? context.client_secret : undefined);
     const shared = oauth && clientId !== undefined && clientSecret !== undefined && scenario.startsWith('auth/client-credentials');
     const server = await rest('POST', '/api/v1/servers', {
       name: `conformance-${Date.now().toString(36)}`,
       transport: 'streamable_http',
       url: serverUrl,
       auth_mode: !oauth ? 'none' : shared ? 'oauth_shared' : 'oauth_per_user',
-      ...(oauth && clientId ? { oauth: { client_id: clientId, ...(clientSecret ? { client_secret: clientSecret } : {}) } } : {}),
+      ...(oauth && clientId
+        ? {
+            oauth: {
+              client_id: clientId,
+              ...(clientSecret ? { client_secret: clientSecret } : {}),
+              ...(privateKey ? { token_endpoint_auth_method: 'private_key_jwt' } : {}),
+            },
+          }
+        : {}),
     });
     serverId = server.id as string;
     log(`registered ${serverUrl} as ${serverId} (${server.auth_mode})`);

@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
  */
 
 export type DbUpstreamClientKind = 'pre_registered' | 'cimd' | 'dcr';
-export type DbTokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
+export type DbTokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'none';
 
 export interface DbUpstreamClientRow {
   id: string;

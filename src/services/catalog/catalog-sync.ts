@@ -135,7 +135,8 @@ export class CatalogSync implements UpstreamEvents {
     if (token === undefined) return undefined;
     return {
       ...spec,
-      auth: row.auth_mode,
+      // A token-exchange server is per user on the call path: each call carries its own user's token.
+      auth: row.auth_mode === 'oauth_shared' ? 'oauth_shared' : 'oauth_per_user',
       connection: { ...spec.connection, headers: { ...spec.connection.headers, Authorization: `Bearer ${token}` } },
     };
   }
