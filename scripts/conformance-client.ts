@@ -106,21 +106,6 @@ async function main(): Promise<void> {
       });
       await list.body?.cancel();
       oauth = list.status === 401;
-    } else if (!oauth && probe.status === 400) {
-      // A stateless server (2026-07-28) refuses initialize: a tools/list of that protocol tells.
-      const version = '2026-07-28';
-      const list = await fetch(serverUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': version },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tools/list',
-          params: { _meta: { 'io.modelcontextprotocol/protocolVersion': version, 'io.modelcontextprotocol/clientCapabilities': {} } },
-        }),
-      });
-      await list.body?.cancel();
-      oauth = list.status === 401;
     }
     const clientId = typeof context.client_id === 'string' ? context.client_id : undefined;
     // A private key (auth/client-credentials-jwt) is the client's credential for private_key_jwt.
