@@ -148,9 +148,19 @@ async function main(): Promise<void> {
     if (oauth && !shared) await connectNow();
     // Connected with its tools listed, or a reason.
     let view: Json;
+    let reconnects = 0;
+    let authorizedOnce = false;
     for (let i = 0; i < 100; i += 1) {
       view = await rest('GET', `/api/v1/servers/${serverId}`);
       if (view.status === 'connected' && view.tool_count > 0) break;
+      // Authorized once, then refused (its authorization server changed): connect again, as a person would, twice at most.
+      if (view.status !== 'needs_authorization') authorizedOnce = true;
+      else if (oauth && !shared && authorizedOnce && reconnects < 2) {
+        reconnects += 1;
+        authorizedOnce = false;
+        log('the server needs authorization again: connecting again');
+        await connectNow();
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
     if (view.status !== 'connected') throw new Error(`the server is ${view.status}: ${view.last_error ?? ''}`);

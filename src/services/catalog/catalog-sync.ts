@@ -101,10 +101,17 @@ export class CatalogSync implements UpstreamEvents {
   /** OAuth servers whose credential is being re-read after their connection failed (one at a time). */
   private readonly reauthorizing = new Set<string>();
   /** Where an OAuth server's credential for sync and health comes from (the vault); set once it is built. */
-  private credentials: { discoveryCredential(serverId: string): Promise<string | undefined> } | undefined;
+  private credentials:
+    | {
+        discoveryCredential(serverId: string): Promise<string | undefined>;
+        discoveryRefused?(serverId: string, accessToken: string): Promise<void>;
+      }
+    | undefined;
+  /** The token each OAuth server's shared connection carries (to tell the vault which one was refused). */
+  private readonly discoveryTokens = new Map<string, string>();
 
   /** Names the vault, which gives OAuth servers their credential for sync and health. */
-  useCredentials(credentials: { discoveryCredential(serverId: string): Promise<string | undefined> }): void {
+  useCredentials(credentials: NonNullable<CatalogSync['credentials']>): void {
     this.credentials = credentials;
   }
 
@@ -133,6 +140,7 @@ export class CatalogSync implements UpstreamEvents {
       return undefined;
     });
     if (token === undefined) return undefined;
+    this.discoveryTokens.set(row.id, token);
     return {
       ...spec,
       // A token-exchange server is per user on the call path: each call carries its own user's token.
@@ -314,7 +322,19 @@ export class CatalogSync implements UpstreamEvents {
   onStateChange(serverId: string, state: UpstreamState): void {
     // An OAuth server's connection failed: its token may have expired or been revoked; the vault
     // refreshes it or names another connection, and the connection is replaced if the token changed.
-    if (state.status === 'error' && this.deps.pool.isOAuth(serverId)) this.reauthorize(serverId);
+    if (state.status === 'error' && this.deps.pool.isOAuth(serverId)) {
+      // A 401 to the token itself (revoked, or the server moved to another authorization server):
+      // the vault stops offering that connection first, so the server takes another or waits for one.
+      const token = this.discoveryTokens.get(serverId);
+      const refused = this.credentials?.discoveryRefused;
+      if (token && refused && /\(HTTP 401\)/.test(state.lastError ?? '')) {
+        this.discoveryTokens.delete(serverId);
+        void refused
+          .call(this.credentials, serverId, token)
+          .catch((err: unknown) => this.deps.logger.debug({ serverId, err: String(err) }, 'could not mark the OAuth credential refused'))
+          .finally(() => this.reauthorize(serverId));
+      } else this.reauthorize(serverId);
+    }
     const connected = state.status === 'connected';
     const known = this.deps.catalog.serverState(serverId);
     if (known && known.connected !== connected) this.deps.catalog.patchServer(serverId, { connected });

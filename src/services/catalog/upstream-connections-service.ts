@@ -279,6 +279,19 @@ export class UpstreamConnectionsService implements UpstreamCredentials {
     return c.kind === 'token' ? c.accessToken : undefined;
   }
 
+  /**
+   * The upstream refused the token of the server's shared connection (401): the vault row that
+   * holds it (the shared credential, or the user connection catalog sync was using) is marked
+   * `needs_consent`, so the sync takes another connection or shows `needs_authorization`. A row
+   * whose token changed since (refreshed meanwhile) is left alone.
+   */
+  async discoveryRefused(serverId: string, accessToken: string): Promise<void> {
+    const row = await this.deps.store.discoveryToken(serverId);
+    if (!row || this.deps.secrets.open(row.access_token_sealed) !== accessToken) return;
+    await this.deps.store.updateToken(row.id, { status: 'needs_consent' });
+    this.deps.logger.info({ serverId }, 'upstream refused the OAuth token of its shared connection');
+  }
+
   private async tokenExchangeOwner(serverId: string): Promise<string | undefined> {
     const server = await this.deps.servers.findById(serverId);
     if (server?.auth_mode !== 'oauth_token_exchange') return undefined;

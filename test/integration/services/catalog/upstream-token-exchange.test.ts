@@ -4,7 +4,7 @@ import { FakeAuthorizationServer, ProtectedMcpServer } from '../../../fixtures/o
 import { createUser, type TestUser } from '../../../helpers/identity.js';
 import { mcpFetch, modernRequest, responseOf } from '../../../helpers/mcp-http.js';
 import { capturedLogs, LOOPBACK_UPSTREAMS, startTestServer, type TestServer } from '../../../helpers/test-server.js';
-import { register, waitConnected } from '../../../helpers/upstreams.js';
+import { register, waitConnected, waitFor } from '../../../helpers/upstreams.js';
 
 /** A bundle created by `user` (its key acts for `user`) holding every tool of `serverId`; answers its MCP endpoint. */
 async function bundleOf(t: TestServer, user: TestUser, serverId: string): Promise<string> {
@@ -195,6 +195,38 @@ describe('upstream OAuth: token exchange and client authentication', function ()
         });
         await waitConnected(admin.client, server.id, 1);
         expect(as.counts.clientCredentialGrants).to.equal(1);
+      } finally {
+        await Promise.all([mcp.close(), as.close()]);
+      }
+    });
+  });
+
+  describe('an OAuth server whose shared connection is refused (401)', () => {
+    it('stops offering that connection and shows needs_authorization, not error', async () => {
+      const as = await new FakeAuthorizationServer({ dcr: true }).start();
+      const mcp = await new ProtectedMcpServer(as).start();
+      try {
+        const server = await register(admin.client, {
+          name: 'refused-shared',
+          transport: 'streamable_http',
+          url: mcp.url,
+          auth_mode: 'oauth_per_user',
+        });
+        const user = await createUser(t, 'admin');
+        const started = await user.client.post(`/api/v1/users/me/upstream-connections/${server.id}/connect`);
+        const approved = await fetch(started.body.authorization_url, { redirect: 'manual' });
+        expect((await fetch(approved.headers.get('location')!, { redirect: 'manual' })).status).to.equal(302);
+        await waitConnected(admin.client, server.id, 1);
+        // The upstream no longer accepts the token (revoked, or its authorization server changed).
+        as.tokens.clear();
+        t.server.services.pool.reconnect(server.id, 'test');
+        const view = await waitFor('needs_authorization', async () => {
+          const res = await admin.client.get(`/api/v1/servers/${server.id}`);
+          return res.body.status === 'needs_authorization' ? res.body : false;
+        });
+        expect(view.status).to.equal('needs_authorization');
+        const row = await t.server.services.stores.upstreamOAuth.token({ serverId: server.id, userId: user.id });
+        expect(row!.status).to.equal('needs_consent');
       } finally {
         await Promise.all([mcp.close(), as.close()]);
       }
