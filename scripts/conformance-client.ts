@@ -113,7 +113,8 @@ async function main(): Promise<void> {
     const clientSecret = privateKey ?? (typeof context.client_secret === 'string' ? context.client_secret : undefined);
     const shared = oauth && clientId !== undefined && clientSecret !== undefined && scenario.startsWith('auth/client-credentials');
     const server = await rest('POST', '/api/v1/servers', {
-      name: `conformance-${Date.now().toString(36)}`,
+      // Unique also when the suite starts two scenarios in the same millisecond.
+      name: `conformance-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
       transport: 'streamable_http',
       url: serverUrl,
       auth_mode: !oauth ? 'none' : shared ? 'oauth_shared' : 'oauth_per_user',
