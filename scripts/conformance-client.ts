@@ -195,14 +195,25 @@ async function main(): Promise<void> {
       oauth = list.status === 401;
     }
     const clientId = typeof context.client_id === 'string' ? context.client_id : undefined;
-    const clientSecret = typeof context.client_secret === 'string' ? context.client_secret : undefined;
+    // A private key (auth/client-credentials-jwt) is the client's credential for private_key_jwt.
+    const privateKey = typeof context.private_key_pem === 'string' ? context.private_key_pem : undefined;
+    const clientSecret = privateKey ?? (typeof context.client_secret === 'string' ? context.client_secret : undefined);
     const shared = oauth && clientId !== undefined && clientSecret !== undefined && scenario.startsWith('auth/client-credentials');
     const server = await rest('POST', '/api/v1/servers', {
-      name: `conformance-${Date.now().toString(36)}`,
+      // Unique also when the suite starts two scenarios in the same millisecond.
+      name: `conformance-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
       transport: 'streamable_http',
       url: serverUrl,
       auth_mode: !oauth ? 'none' : shared ? 'oauth_shared' : 'oauth_per_user',
-      ...(oauth && clientId ? { oauth: { client_id: clientId, ...(clientSecret ? { client_secret: clientSecret } : {}) } } : {}),
+      ...(oauth && clientId
+        ? {
+            oauth: {
+              client_id: clientId,
+              ...(clientSecret ? { client_secret: clientSecret } : {}),
+              ...(privateKey ? { token_endpoint_auth_method: 'private_key_jwt' } : {}),
+            },
+          }
+        : {}),
     });
     serverId = server.id as string;
     log(`registered ${serverUrl} as ${serverId} (${server.auth_mode})`);
@@ -225,9 +236,19 @@ async function main(): Promise<void> {
     if (oauth && !shared) await connectNow();
     // Connected with its tools listed, or a reason.
     let view: Json;
+    let reconnects = 0;
+    let authorizedOnce = false;
     for (let i = 0; i < 100; i += 1) {
       view = await rest('GET', `/api/v1/servers/${serverId}`);
       if (view.status === 'connected' && view.tool_count > 0) break;
+      // Authorized once, then refused (its authorization server changed): connect again, as a person would, twice at most.
+      if (view.status !== 'needs_authorization') authorizedOnce = true;
+      else if (oauth && !shared && authorizedOnce && reconnects < 2) {
+        reconnects += 1;
+        authorizedOnce = false;
+        log('the server needs authorization again: connecting again');
+        await connectNow();
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
     if (view.status !== 'connected') throw new Error(`the server is ${view.status}: ${view.last_error ?? ''}`);

@@ -68,6 +68,7 @@ import { OAuthServerService } from './services/identity/oauth-server-service.js'
 import { RateLimiter } from './redis/rate-limiter.js';
 import { RetentionService } from './services/operations/retention-service.js';
 import { UpstreamConnectionsService } from './services/catalog/upstream-connections-service.js';
+import { ToolgateIssuerKeys } from './services/catalog/toolgate-issuer-keys.js';
 import { UpstreamOAuthClient } from './upstream/upstream-oauth.js';
 import { ADMIN_VIEW, ServersService } from './services/catalog/servers-service.js';
 import { SessionsService } from './services/identity/sessions-service.js';
@@ -165,6 +166,8 @@ export interface Services {
   readonly catalogService: CatalogService;
   /** Upstream servers behind OAuth: Connect, the token vault, the credential each call carries. */
   readonly upstreamConnections: UpstreamConnectionsService;
+  /** Toolgate's signing keys (token-exchange subject tokens, its JWKS). */
+  readonly issuerKeys: ToolgateIssuerKeys;
 
   // The downstream side.
   /** Every bundle in memory (by id and key hash), for the MCP hot path. */
@@ -510,8 +513,10 @@ function buildServices(input: {
   // A listing fetched with other credentials (or none) must not outlive a registry change.
   generalSettings.onChange(() => skillCatalogs.clearCache());
   const skills = new SkillsService({ tx, skills: stores.skills, catalogs: skillCatalogs, tools: skillTools, activity: activityLog, clock });
+  const issuerKeys = new ToolgateIssuerKeys({ store: stores.upstreamOAuth, secrets });
   const upstreamConnections = new UpstreamConnectionsService({
     tx,
+    issuerKeys,
     store: stores.upstreamOAuth,
     servers: stores.servers,
     client: new UpstreamOAuthClient((url, init) => outboundPolicy.fetch(url, init)),
@@ -690,6 +695,7 @@ function buildServices(input: {
     servers,
     catalogService,
     upstreamConnections,
+    issuerKeys,
     bundleRegistry,
     bundles,
     registryApi: new RegistryApiService({ bundles: stores.bundles, registry: bundleRegistry, memberships: teamMemberships }),

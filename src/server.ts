@@ -128,6 +128,7 @@ async function startLocked(config: Config, options: StartOptions, logger: Logger
       api: services.oauthServer,
       base: (headers) => publicUrl.of(headers),
       hasBundle: (bundleId) => services.bundleRegistry.get(bundleId) !== undefined,
+      jwks: () => services.issuerKeys.jwks(),
     }),
     console: consoleStatic({
       dir: options.consoleDir ?? CONSOLE_DIR,

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 1ae7f9275b9c2d0a76f4d051c08cd08a5d1692bd269129c78b2b503e5c63606b
+// openapi.yaml sha256: ea7415a44a4dae9767c7185ad10ace53b9e565384906d556aab60d0d049e92ac
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -4475,15 +4475,15 @@ export interface components {
          */
         MCPServerStatus: "connecting" | "connected" | "error" | "disabled" | "needs_authorization";
         /**
-         * @description How Toolgate authorizes itself to an HTTP upstream. `none`: static `headers` only (the default). `oauth_per_user`: each user connects once (authorization code with PKCE at the upstream's authorization server); every call carries the calling user's own token. `oauth_shared`: one credential for everyone: client credentials when a pre-registered client with a secret is configured, else one admin's consent. Token exchange (RFC 8693) is not offered yet.
+         * @description How Toolgate authorizes itself to an HTTP upstream. `none`: static `headers` only (the default). `oauth_per_user`: each user connects once (authorization code with PKCE at the upstream's authorization server); every call carries the calling user's own token. `oauth_shared`: one credential for everyone: client credentials when a pre-registered client with a secret or a private key is configured, else one admin's consent. `oauth_token_exchange` (RFC 8693), for upstreams whose authorization server trusts Toolgate as an identity provider: nobody connects; on a user's first call Toolgate presents a subject token it signs itself (a JWT with `iss` = Toolgate's issuer, `sub` = the user's id, `email`, `aud` = the upstream's authorization server, five minutes' life; verifiable with Toolgate's JWKS at `/oauth/jwks`) to the upstream's token endpoint with grant type `urn:ietf:params:oauth:grant-type:token-exchange` and `resource` = the upstream, authenticated as the pre-registered client (`oauth.client_id`, required), and keeps the issued token per user in the vault until it expires. Catalog sync and health use the most recently issued user token, else one exchanged for Toolgate's first owner.
          * @enum {string}
          */
-        ServerAuthMode: "none" | "oauth_per_user" | "oauth_shared";
+        ServerAuthMode: "none" | "oauth_per_user" | "oauth_shared" | "oauth_token_exchange";
         /**
-         * @description How the pre-registered client authenticates at the token endpoint (`none`: a public client).
+         * @description How the pre-registered client authenticates at the token endpoint (`none`: a public client; `private_key_jwt`: a JWT assertion signed with the client's private key, RFC 7523, whose PEM is given as `client_secret`).
          * @enum {string}
          */
-        TokenEndpointAuthMethod: "client_secret_basic" | "client_secret_post" | "none";
+        TokenEndpointAuthMethod: "client_secret_basic" | "client_secret_post" | "private_key_jwt" | "none";
         /** @description The OAuth client settings of a server. With `client_id` Toolgate uses this client, registered by the admin at the upstream's authorization server (required by servers without dynamic registration, such as GitHub and Slack). Without it Toolgate registers itself: with its client ID metadata document (CIMD) when the authorization server supports it, else by dynamic client registration (RFC 7591). The secret is sealed and never returned (`has_client_secret`). */
         ServerOAuthSettings: {
             client_id: string | null;
@@ -4495,7 +4495,7 @@ export interface components {
         /** @description OAuth client settings (see `ServerOAuthSettings`). On update, absent fields are unchanged and null clears. */
         ServerOAuthSettingsInput: {
             client_id?: string | null;
-            /** @description Sealed at rest; never returned. */
+            /** @description Sealed at rest; never returned. With `token_endpoint_auth_method` `private_key_jwt`: the client's private key, PEM (PKCS#8; EC P-256/P-384/P-521, RSA or Ed25519), which signs the client assertions (422 when it is not one). */
             client_secret?: string | null;
             /** @description Default: `client_secret_basic` with a secret, `none` without. */
             token_endpoint_auth_method?: components["schemas"]["TokenEndpointAuthMethod"] | null;

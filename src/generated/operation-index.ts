@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 1ae7f9275b9c2d0a76f4d051c08cd08a5d1692bd269129c78b2b503e5c63606b
+// openapi.yaml sha256: ea7415a44a4dae9767c7185ad10ace53b9e565384906d556aab60d0d049e92ac
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */

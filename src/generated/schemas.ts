@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: 1ae7f9275b9c2d0a76f4d051c08cd08a5d1692bd269129c78b2b503e5c63606b
+// openapi.yaml sha256: ea7415a44a4dae9767c7185ad10ace53b9e565384906d556aab60d0d049e92ac
 /**
  * JSON Schemas of contract components the server validates itself at run time (documents it
  * fetches), copied from openapi.yaml without their documentation keys. Their types are
@@ -298,7 +298,8 @@ export const ConfigDocumentSchema = {
             "enum": [
               "none",
               "oauth_per_user",
-              "oauth_shared"
+              "oauth_shared",
+              "oauth_token_exchange"
             ]
           },
           "oauth": {
@@ -318,7 +319,7 @@ export const ConfigDocumentSchema = {
                   "null"
                 ],
                 "minLength": 1,
-                "maxLength": 4096
+                "maxLength": 8192
               },
               "token_endpoint_auth_method": {
                 "oneOf": [
@@ -327,6 +328,7 @@ export const ConfigDocumentSchema = {
                     "enum": [
                       "client_secret_basic",
                       "client_secret_post",
+                      "private_key_jwt",
                       "none"
                     ]
                   },

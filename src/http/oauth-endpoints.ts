@@ -7,7 +7,9 @@
  *   `/.well-known/oauth-protected-resource` (the same document: the fallback clients try), and
  *   `/.well-known/oauth-protected-resource/mcp/gateway/bundles/{bundle_id}` for one bundle;
  * - `GET /.well-known/oauth-authorization-server` (RFC 8414) and `/.well-known/openid-configuration`;
- * - `GET /oauth/authorize`, `POST /oauth/token`, `POST /oauth/revoke` (RFC 7009), `POST /oauth/register` (RFC 7591).
+ * - `GET /oauth/authorize`, `POST /oauth/token`, `POST /oauth/revoke` (RFC 7009), `POST /oauth/register` (RFC 7591);
+ * - `GET /oauth/jwks`: Toolgate's public signing keys (RFC 7517), which verify the subject tokens
+ *   it presents to upstream authorization servers in a token exchange (RFC 8693).
  *
  * The consent page itself (`/oauth/consent`) is the console's. Codes and tokens travel only in the
  * redirect to the client and the token response: the access log records paths without queries,
@@ -31,6 +33,8 @@ export interface OAuthEndpointsDeps {
   base: (headers: Headers) => string;
   /** Whether a bundle exists (its resource metadata is served only then). */
   hasBundle: (bundleId: string) => boolean;
+  /** Toolgate's public signing keys (the JWKS); absent: no `/oauth/jwks`. */
+  jwks?: () => Promise<unknown>;
 }
 
 const PRM = '/.well-known/oauth-protected-resource';
@@ -56,10 +60,11 @@ function protectedResourceMetadata(base: string, resource: OAuthResource): Recor
 }
 
 /** RFC 8414 metadata (also served as OpenID discovery: the same issuer and endpoints). */
-function authorizationServerMetadata(base: string, api: OAuthServerApi): Record<string, unknown> {
+function authorizationServerMetadata(base: string, api: OAuthServerApi, jwks: boolean): Record<string, unknown> {
   const registration = api.registrationPolicy() !== 'off';
   return {
     issuer: base,
+    ...(jwks ? { jwks_uri: `${base}/oauth/jwks` } : {}),
     authorization_endpoint: `${base}/oauth/authorize`,
     token_endpoint: `${base}/oauth/token`,
     revocation_endpoint: `${base}/oauth/revoke`,
@@ -146,6 +151,14 @@ export function oauthEndpoints(deps: OAuthEndpointsDeps): Middleware {
     }
     const known =
       resource || AS_METADATA.has(path) || ['/oauth/authorize', '/oauth/token', '/oauth/revoke', '/oauth/register'].includes(path);
+    if (path === '/oauth/jwks' && deps.jwks) {
+      if (!get) return methodNotAllowed(ctx, 'GET');
+      cors(ctx);
+      ctx.set('Cache-Control', 'public, max-age=300');
+      ctx.status = 200;
+      ctx.body = await deps.jwks();
+      return;
+    }
     if (!known) return next();
     if (path !== '/oauth/authorize') cors(ctx);
     if (ctx.method === 'OPTIONS') {
@@ -156,7 +169,7 @@ export function oauthEndpoints(deps: OAuthEndpointsDeps): Middleware {
       if (!get) return methodNotAllowed(ctx, 'GET');
       ctx.set('Cache-Control', 'public, max-age=300');
       ctx.status = 200;
-      ctx.body = resource ? protectedResourceMetadata(base, resource) : authorizationServerMetadata(base, api);
+      ctx.body = resource ? protectedResourceMetadata(base, resource) : authorizationServerMetadata(base, api, deps.jwks !== undefined);
       return;
     }
     try {

@@ -22,5 +22,6 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'upstream_oauth_flows', id: 'state_hash', column: 'code_verifier_sealed' },
   { table: 'upstream_oauth_tokens', id: 'id', column: 'access_token_sealed' },
   { table: 'upstream_oauth_tokens', id: 'id', column: 'refresh_token_sealed' },
+  { table: 'toolgate_signing_keys', id: 'kid', column: 'private_key_sealed' },
   // Other features add their sealed columns below (AI provider keys, upstream secrets, bundle keys, registry tokens).
 ];

@@ -4,7 +4,7 @@ import { matching, pageOf } from './paging.js';
 import { conflictOnUnique } from './unique-violation.js';
 
 export type DbTransport = 'stdio' | 'streamable_http' | 'sse';
-export type DbAuthMode = 'none' | 'oauth_per_user' | 'oauth_shared';
+export type DbAuthMode = 'none' | 'oauth_per_user' | 'oauth_shared' | 'oauth_token_exchange';
 
 export interface DbServerRow {
   id: string;
@@ -43,7 +43,7 @@ export interface DbServerRow {
   /** The OAuth client an admin pre-registered at the upstream's authorization server (null: CIMD or DCR). */
   oauth_client_id: string | null;
   oauth_client_secret_sealed: string | null;
-  oauth_token_endpoint_auth_method: 'client_secret_basic' | 'client_secret_post' | 'none' | null;
+  oauth_token_endpoint_auth_method: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'none' | null;
   /** Scopes to ask for (empty: those of the upstream's challenge, else its `scopes_supported`). */
   oauth_scopes: string[];
   created_at: Date;

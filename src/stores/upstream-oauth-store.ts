@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
  */
 
 export type DbUpstreamClientKind = 'pre_registered' | 'cimd' | 'dcr';
-export type DbTokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
+export type DbTokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'none';
 
 export interface DbUpstreamClientRow {
   id: string;
@@ -195,4 +195,36 @@ export class UpstreamOAuthStore {
       .orderByRaw('user_id is not null, refreshed_at desc')
       .first();
   }
+
+  /** Toolgate's signing keys (for subject tokens and its JWKS), oldest first. */
+  async signingKeys(): Promise<DbSigningKeyRow[]> {
+    return this.db('toolgate_signing_keys').select('kid', 'alg', 'private_key_sealed', 'public_jwk', 'created_at').orderBy('created_at');
+  }
+
+  /** Adds a signing key unless one with its kid exists (two instances creating the first key at once keep both; the oldest signs). */
+  async insertSigningKey(row: Omit<DbSigningKeyRow, 'created_at'>): Promise<void> {
+    await this.db('toolgate_signing_keys')
+      .insert({ ...row, public_jwk: JSON.stringify(row.public_jwk) })
+      .onConflict('kid')
+      .ignore();
+  }
+
+  /** The id and email of a user (the claims of a subject token), when active. */
+  async activeUser(userId: string): Promise<{ id: string; email: string } | undefined> {
+    return this.db('users').select('id', 'email').where({ id: userId, is_active: true }).first();
+  }
+
+  /** The first active owner (whom token-exchange catalog syncs act as when no user has a token yet). */
+  async firstOwner(): Promise<{ id: string; email: string } | undefined> {
+    return this.db('users').select('id', 'email').where({ role: 'owner', is_active: true }).orderBy('created_at').first();
+  }
+}
+
+/** One of Toolgate's signing keys: the private key sealed, the public one as a JWK. */
+export interface DbSigningKeyRow {
+  kid: string;
+  alg: string;
+  private_key_sealed: string;
+  public_jwk: Record<string, unknown>;
+  created_at: Date;
 }

@@ -8,6 +8,7 @@
  * decides what to ask and in which order. It holds no state: the vault (a service) keeps what
  * comes back, sealed.
  */
+import { createPrivateKey, webcrypto } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
 
 /** The `fetch` this module uses (the outbound-address policy's, in production). */
@@ -37,8 +38,9 @@ export interface UpstreamAuthInfo {
 /** The client Toolgate is at one authorization server. */
 export interface UpstreamClient {
   readonly clientId: string;
+  /** The secret; with `private_key_jwt`, the PEM private key that signs the client assertions. */
   readonly clientSecret: string | null;
-  readonly tokenEndpointAuthMethod: 'client_secret_basic' | 'client_secret_post' | 'none';
+  readonly tokenEndpointAuthMethod: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'none';
 }
 
 /** Tokens from a token endpoint, as the vault keeps them. */
@@ -199,7 +201,7 @@ export class UpstreamOAuthClient {
         params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'toolgate', version: '0.1.0' } },
       });
       await init.body?.cancel().catch(() => undefined);
-      if (!init.ok) return challenged(init);
+      if (!init.ok) return challenged(init) ?? (init.status === 400 ? await this.probeStateless(post, challenged) : undefined);
       const session = init.headers.get('mcp-session-id');
       const list = await post(
         { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
@@ -210,6 +212,33 @@ export class UpstreamOAuthClient {
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * A server of the stateless protocol (2026-07-28) refuses `initialize` (400) and protects its
+   * requests: the challenge to a `tools/list` of that protocol (version header and `_meta`).
+   */
+  private async probeStateless(
+    post: (body: unknown, headers?: Record<string, string>) => Promise<Response>,
+    challenged: (res: Response) => Record<string, string> | undefined,
+  ): Promise<Record<string, string> | undefined> {
+    const version = '2026-07-28';
+    const list = await post(
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/list',
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': version,
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      },
+      { 'mcp-protocol-version': version },
+    );
+    await list.body?.cancel().catch(() => undefined);
+    return challenged(list);
   }
 
   /** The metadata of the authorization server `issuer`, in the MCP discovery order, its `issuer` checked. */
@@ -292,11 +321,17 @@ export class UpstreamOAuthClient {
     return url.toString();
   }
 
-  private auth(client: UpstreamClient): oauth.ClientAuth {
+  private async auth(client: UpstreamClient): Promise<oauth.ClientAuth> {
     if (client.tokenEndpointAuthMethod === 'none' || client.clientSecret === null) return oauth.None();
+    if (client.tokenEndpointAuthMethod === 'private_key_jwt') {
+      const key = await signingKey(client.clientSecret);
+      if (!key) throw new UpstreamOAuthError('token', 'The private key of the client cannot sign');
+      // oauth4webapi signs the assertion: iss = sub = client_id, aud = the issuer, a jti, 60 s of life.
+      return oauth.PrivateKeyJwt(key);
+    }
     return client.tokenEndpointAuthMethod === 'client_secret_post'
       ? oauth.ClientSecretPost(client.clientSecret)
-      : oauth.ClientSecretBasic(client.clientSecret);
+      : clientSecretBasic(client.clientSecret);
   }
 
   private tokens(r: oauth.TokenEndpointResponse, asked: readonly string[], now: Date): UpstreamTokens {
@@ -328,7 +363,7 @@ export class UpstreamOAuthClient {
       const res = await oauth.authorizationCodeGrantRequest(
         info.as,
         { client_id: client.clientId },
-        this.auth(client),
+        await this.auth(client),
         params,
         p.redirectUri,
         p.codeVerifier,
@@ -352,7 +387,7 @@ export class UpstreamOAuthClient {
     now: Date,
   ): Promise<UpstreamTokens> {
     try {
-      const res = await oauth.refreshTokenGrantRequest(info.as, { client_id: client.clientId }, this.auth(client), refreshToken, {
+      const res = await oauth.refreshTokenGrantRequest(info.as, { client_id: client.clientId }, await this.auth(client), refreshToken, {
         ...this.options<oauth.TokenEndpointRequestOptions>(info.as.token_endpoint ?? ''),
         additionalParameters: { resource: info.resource },
       });
@@ -377,11 +412,47 @@ export class UpstreamOAuthClient {
       const res = await oauth.clientCredentialsGrantRequest(
         info.as,
         { client_id: client.clientId },
-        this.auth(client),
+        await this.auth(client),
         params,
         this.options<oauth.ClientCredentialsGrantRequestOptions>(info.as.token_endpoint ?? ''),
       );
       return this.tokens(await oauth.processClientCredentialsResponse(info.as, { client_id: client.clientId }, res), scopes, now);
+    } catch (err) {
+      throw this.tokenError(err);
+    }
+  }
+
+  /**
+   * Token exchange (RFC 8693): `subjectToken` (a JWT naming the user, `subject_token_type`
+   * `urn:ietf:params:oauth:token-type:jwt`) for an access token of `resource`, the client
+   * authenticated as configured.
+   */
+  async tokenExchange(
+    info: Pick<UpstreamAuthInfo, 'as' | 'resource'>,
+    client: UpstreamClient,
+    subjectToken: string,
+    scopes: readonly string[],
+    now: Date,
+  ): Promise<UpstreamTokens> {
+    try {
+      const params: Record<string, string> = {
+        subject_token: subjectToken,
+        subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
+        requested_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+        resource: info.resource,
+      };
+      if (scopes.length) params.scope = scopes.join(' ');
+      const res = await oauth.genericTokenEndpointRequest(
+        info.as,
+        { client_id: client.clientId },
+        await this.auth(client),
+        'urn:ietf:params:oauth:grant-type:token-exchange',
+        params,
+        this.options<oauth.TokenEndpointRequestOptions>(info.as.token_endpoint ?? ''),
+      );
+      const t = this.tokens(await oauth.processGenericTokenEndpointResponse(info.as, { client_id: client.clientId }, res), scopes, now);
+      // An exchanged token is renewed by exchanging again, never by a refresh token.
+      return { ...t, refreshToken: null };
     } catch (err) {
       throw this.tokenError(err);
     }
@@ -393,6 +464,51 @@ export class UpstreamOAuthClient {
       return new UpstreamOAuthError('invalid_grant', 'The authorization server refused the grant (invalid_grant)');
     return new UpstreamOAuthError('token', 'The token endpoint failed');
   }
+}
+
+/**
+ * `client_secret_basic` (RFC 6749 §2.3.1): id and secret form-urlencoded, then base64. Encoded
+ * with the WHATWG application/x-www-form-urlencoded serializer, which leaves `-._*` and
+ * alphanumerics as they are: oauth4webapi's own ClientSecretBasic also escapes `-_.!~*'()`, which
+ * a decoding server reads the same, but many authorization servers (the conformance suite's among
+ * them) compare the header without decoding and refuse `pre%2Dregistered%2Dclient`.
+ */
+export function clientSecretBasic(clientSecret: string): oauth.ClientAuth {
+  const encode = (text: string) => new URLSearchParams({ v: text }).toString().slice(2);
+  return (_as, client, _body, headers) => {
+    headers.set('authorization', `Basic ${Buffer.from(`${encode(client.client_id)}:${encode(clientSecret)}`).toString('base64')}`);
+  };
+}
+
+/**
+ * The JWS algorithm a PEM (PKCS#8) private key signs with: ES256/384/512 by curve, RS256, EdDSA;
+ * undefined when it is not such a key.
+ */
+export function privateKeyAlg(pem: string): 'ES256' | 'ES384' | 'ES512' | 'RS256' | 'EdDSA' | undefined {
+  try {
+    const key = createPrivateKey({ key: pem, format: 'pem' });
+    if (key.asymmetricKeyType === 'rsa') return 'RS256';
+    if (key.asymmetricKeyType === 'ed25519') return 'EdDSA';
+    if (key.asymmetricKeyType !== 'ec') return undefined;
+    const curve = key.asymmetricKeyDetails?.namedCurve;
+    return curve === 'prime256v1' ? 'ES256' : curve === 'secp384r1' ? 'ES384' : curve === 'secp521r1' ? 'ES512' : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The PEM private key as a WebCrypto signing key (what oauth4webapi's PrivateKeyJwt takes). */
+async function signingKey(pem: string): Promise<webcrypto.CryptoKey | undefined> {
+  const alg = privateKeyAlg(pem);
+  if (!alg) return undefined;
+  const der = createPrivateKey({ key: pem, format: 'pem' }).export({ format: 'der', type: 'pkcs8' });
+  const params =
+    alg === 'RS256'
+      ? { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }
+      : alg === 'EdDSA'
+        ? { name: 'Ed25519' }
+        : { name: 'ECDSA', namedCurve: { ES256: 'P-256', ES384: 'P-384', ES512: 'P-521' }[alg] };
+  return webcrypto.subtle.importKey('pkcs8', der, params, false, ['sign']);
 }
 
 /** A new PKCE code verifier and state (random, URL-safe). */

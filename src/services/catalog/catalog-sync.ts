@@ -51,6 +51,12 @@ export interface ServerJail {
  * connect, on `list_changed`, on refresh), and records connection health. It is the pool's event
  * listener. The registry (`ServersService`) tells it when a server is saved, enabled or removed.
  */
+/** What catalog sync asks of the vault: a credential for sync and health, and to drop one the upstream refused. */
+type VaultCredentials = {
+  discoveryCredential(serverId: string): Promise<string | undefined>;
+  discoveryRefused?(serverId: string, accessToken: string): Promise<void>;
+};
+
 export class CatalogSync implements UpstreamEvents {
   private readonly syncs = new Map<string, { running: Promise<void>; again: boolean }>();
   private readonly syncTimers = new Map<string, NodeJS.Timeout>();
@@ -101,10 +107,12 @@ export class CatalogSync implements UpstreamEvents {
   /** OAuth servers whose credential is being re-read after their connection failed (one at a time). */
   private readonly reauthorizing = new Set<string>();
   /** Where an OAuth server's credential for sync and health comes from (the vault); set once it is built. */
-  private credentials: { discoveryCredential(serverId: string): Promise<string | undefined> } | undefined;
+  private credentials: VaultCredentials | undefined;
+  /** The token each OAuth server's shared connection carries (to tell the vault which one was refused). */
+  private readonly discoveryTokens = new Map<string, string>();
 
   /** Names the vault, which gives OAuth servers their credential for sync and health. */
-  useCredentials(credentials: { discoveryCredential(serverId: string): Promise<string | undefined> }): void {
+  useCredentials(credentials: VaultCredentials): void {
     this.credentials = credentials;
   }
 
@@ -133,9 +141,11 @@ export class CatalogSync implements UpstreamEvents {
       return undefined;
     });
     if (token === undefined) return undefined;
+    this.discoveryTokens.set(row.id, token);
     return {
       ...spec,
-      auth: row.auth_mode,
+      // A token-exchange server is per user on the call path: each call carries its own user's token.
+      auth: row.auth_mode === 'oauth_shared' ? 'oauth_shared' : 'oauth_per_user',
       connection: { ...spec.connection, headers: { ...spec.connection.headers, Authorization: `Bearer ${token}` } },
     };
   }
@@ -311,9 +321,11 @@ export class CatalogSync implements UpstreamEvents {
 
   /** Health: mirrors connectivity into the catalog and records it in the server row (off the request path). */
   onStateChange(serverId: string, state: UpstreamState): void {
-    // An OAuth server's connection failed: its token may have expired or been revoked; the vault
-    // refreshes it or names another connection, and the connection is replaced if the token changed.
-    if (state.status === 'error' && this.deps.pool.isOAuth(serverId)) this.reauthorize(serverId);
+    // An OAuth server's connection failed: the vault refreshes the token or names another connection
+    // (after a 401, revoked or another authorization server, it first stops offering the refused one),
+    // and the connection is replaced if the token changed.
+    if (state.status === 'error' && this.deps.pool.isOAuth(serverId))
+      this.reauthorize(serverId, /\(HTTP 401\)/.test(state.lastError ?? ''));
     const connected = state.status === 'connected';
     const known = this.deps.catalog.serverState(serverId);
     if (known && known.connected !== connected) this.deps.catalog.patchServer(serverId, { connected });
@@ -338,10 +350,12 @@ export class CatalogSync implements UpstreamEvents {
     void write.finally(() => this.pendingWrites.delete(write));
   }
 
-  private reauthorize(serverId: string): void {
+  private reauthorize(serverId: string, refused: boolean): void {
     if (this.closing || this.reauthorizing.has(serverId)) return;
     this.reauthorizing.add(serverId);
-    void this.authorized(serverId)
+    const token = refused ? this.discoveryTokens.get(serverId) : undefined;
+    void Promise.resolve(token === undefined ? undefined : this.credentials?.discoveryRefused?.(serverId, token))
+      .then(() => this.authorized(serverId))
       .catch((err: unknown) => this.deps.logger.debug({ serverId, err: String(err) }, 'could not re-read the OAuth credential'))
       .finally(() => this.reauthorizing.delete(serverId));
   }

@@ -26,6 +26,7 @@ import { pageResult, pageWindow, type PageOf, type PageQuery } from '../paginati
 import { roleAtLeast, type Role } from '../../domain/principal.js';
 import { BUILTIN_SERVER_DEFAULTS, type ServerDefaults } from '../../domain/server-defaults.js';
 import { stdioLaunchAllowed } from '../../domain/stdio-commands.js';
+import { privateKeyAlg } from '../../upstream/upstream-oauth.js';
 
 type Schemas = components['schemas'];
 export type ServerView = Schemas['MCPServer'];
@@ -542,14 +543,29 @@ export class ServersService {
       return v === null ? (null as T) : map(v as NonNullable<Schemas['ServerOAuthSettingsInput'][K]>);
     };
     const clientId = pick('client_id', before?.oauth_client_id ?? null, (v) => v);
+    const method = pick('token_endpoint_auth_method', before?.oauth_token_endpoint_auth_method ?? null, (v) => v);
+    const given = input?.client_secret;
+    // A private key is checked before it is sealed: a bad one is the admin's mistake (422), not a failed call later.
+    if (method === 'private_key_jwt' && typeof given === 'string' && privateKeyAlg(given) === undefined)
+      throw new RequestValidationError([
+        issue('oauth.client_secret', 'Not a PEM (PKCS#8) EC, RSA or Ed25519 private key', 'invalid_private_key', '[redacted]'),
+      ]);
     const secret = pick('client_secret', before?.oauth_client_secret_sealed ?? null, (v) => this.deps.secrets.seal(v));
     if (secret !== null && clientId === null)
       throw new RequestValidationError([issue('oauth', 'A client secret needs its client_id', 'missing', '[redacted]')]);
+    if (method === 'private_key_jwt' && secret === null)
+      throw new RequestValidationError([
+        issue('oauth.client_secret', 'private_key_jwt needs the private key (client_secret)', 'missing', null),
+      ]);
+    if (mode === 'oauth_token_exchange' && clientId === null)
+      throw new RequestValidationError([
+        issue('oauth.client_id', 'Token exchange needs the client Toolgate is at the upstream authorization server', 'missing', null),
+      ]);
     return {
       auth_mode: mode,
       oauth_client_id: clientId,
       oauth_client_secret_sealed: clientId === null ? null : secret,
-      oauth_token_endpoint_auth_method: pick('token_endpoint_auth_method', before?.oauth_token_endpoint_auth_method ?? null, (v) => v),
+      oauth_token_endpoint_auth_method: method,
       oauth_scopes: pick('scopes', before?.oauth_scopes ?? [], (v) => [...v]) ?? [],
     };
   }

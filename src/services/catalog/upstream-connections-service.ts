@@ -17,6 +17,7 @@ import type { UpstreamCredential, UpstreamCredentials } from '../../domain/upstr
 import type { DbServerRow, ServersStore } from '../../stores/servers-store.js';
 import type { Transactor } from '../../stores/transactor.js';
 import type { DbUpstreamTokenRow, UpstreamOAuthStore } from '../../stores/upstream-oauth-store.js';
+import type { ToolgateIssuerKeys } from './toolgate-issuer-keys.js';
 import {
   newFlowSecrets,
   UpstreamOAuthError,
@@ -53,6 +54,8 @@ export class UpstreamConnectionsService implements UpstreamCredentials {
     private readonly deps: {
       tx: Transactor;
       store: UpstreamOAuthStore;
+      /** Signs the subject tokens of token exchange (absent: the mode is unavailable). */
+      issuerKeys?: ToolgateIssuerKeys;
       servers: ServersStore;
       client: UpstreamOAuthClient;
       secrets: SecretBox;
@@ -110,6 +113,8 @@ export class UpstreamConnectionsService implements UpstreamCredentials {
   async start(caller: Principal, serverId: string, base = this.baseUrl()): Promise<Schemas['UpstreamConnectStart']> {
     const row = await this.oauthServer(serverId);
     if (!row.enabled) throw new ConflictError('The server is disabled; enable it first', 'server_disabled');
+    if (row.auth_mode === 'oauth_token_exchange')
+      throw new ConflictError('This server needs no Connect: Toolgate exchanges each caller identity for a token', 'server_token_exchange');
     const shared = row.auth_mode === 'oauth_shared';
     if (shared && !roleAtLeast(caller.role, 'admin'))
       throw new ForbiddenError('Only admins connect the shared credential of this server', 'forbidden');
@@ -246,6 +251,11 @@ export class UpstreamConnectionsService implements UpstreamCredentials {
       reason,
     });
     let row = await this.deps.store.token({ serverId, userId });
+    if (userId !== null && (!row || row.status !== 'active' || !this.fresh(row))) {
+      // Token exchange: a missing, refused or expiring token is exchanged anew (no refresh token, no consent).
+      const exchanged = await this.exchangedToken(serverId, userId);
+      if (exchanged) return this.asCredential(exchanged);
+    }
     if (!row && userId === null) row = await this.clientCredentialsToken(serverId);
     if (!row) return needs('not_connected');
     if (row.status !== 'active') return needs('needs_consent');
@@ -262,9 +272,57 @@ export class UpstreamConnectionsService implements UpstreamCredentials {
     const shared = await this.credential(serverId, null);
     if (shared.kind === 'token') return shared.accessToken;
     const row = await this.deps.store.discoveryToken(serverId);
-    if (!row) return undefined;
-    const c = await this.credential(serverId, row.user_id);
+    // Token exchange with nobody's token yet: one exchanged for Toolgate's first owner.
+    const userId = row?.user_id ?? (await this.tokenExchangeOwner(serverId));
+    if (!userId) return undefined;
+    const c = await this.credential(serverId, userId);
     return c.kind === 'token' ? c.accessToken : undefined;
+  }
+
+  /**
+   * The upstream refused the token of the server's shared connection (401): the vault row that
+   * holds it (the shared credential, or the user connection catalog sync was using) is marked
+   * `needs_consent`, so the sync takes another connection or shows `needs_authorization`. A row
+   * whose token changed since (refreshed meanwhile) is left alone.
+   */
+  async discoveryRefused(serverId: string, accessToken: string): Promise<void> {
+    const row = await this.deps.store.discoveryToken(serverId);
+    if (!row || this.deps.secrets.open(row.access_token_sealed) !== accessToken) return;
+    await this.deps.store.updateToken(row.id, { status: 'needs_consent' });
+    this.deps.logger.info({ serverId }, 'upstream refused the OAuth token of its shared connection');
+  }
+
+  private async tokenExchangeOwner(serverId: string): Promise<string | undefined> {
+    const server = await this.deps.servers.findById(serverId);
+    if (server?.auth_mode !== 'oauth_token_exchange') return undefined;
+    return (await this.deps.store.firstOwner())?.id;
+  }
+
+  /**
+   * Token exchange (RFC 8693) for `userId` on a server in that mode: a subject token signed by
+   * Toolgate (`sub` = the user, `aud` = the upstream's authorization server) for an access token of
+   * the upstream, stored in the vault until it expires. Undefined for servers in another mode; a
+   * failed exchange is logged (never with a token) and gives undefined too.
+   */
+  private async exchangedToken(serverId: string, userId: string): Promise<DbUpstreamTokenRow | undefined> {
+    const server = await this.deps.servers.findById(serverId);
+    if (server?.auth_mode !== 'oauth_token_exchange' || !this.deps.issuerKeys) return undefined;
+    const client = this.preRegistered(server);
+    const user = await this.deps.store.activeUser(userId);
+    if (!client || !user) return undefined;
+    try {
+      const info = await this.info(server, false);
+      const now = this.deps.clock.now();
+      const subjectToken = await this.deps.issuerKeys.subjectToken({ issuer: this.baseUrl(), audience: info.as.issuer, user, now });
+      const scopes = server.oauth_scopes.length ? server.oauth_scopes : info.scopes;
+      const tokens = await this.deps.client.tokenExchange(info, client, subjectToken, scopes, now);
+      const saved = await this.save({ serverId, userId }, info.as.issuer, tokens);
+      this.deps.logger.debug({ serverId }, 'upstream token exchanged for a user');
+      return saved;
+    } catch (err) {
+      this.deps.logger.warn({ serverId, reason: err instanceof Error ? err.message : String(err) }, 'upstream token exchange failed');
+      return undefined;
+    }
   }
 
   /**

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { bearerChallenge, canonicalResource, resourceCovers } from '../../../src/upstream/upstream-oauth.js';
+import { bearerChallenge, canonicalResource, clientSecretBasic, resourceCovers } from '../../../src/upstream/upstream-oauth.js';
 
 describe('upstream OAuth: challenges and resource identifiers', () => {
   describe('bearerChallenge', () => {
@@ -42,6 +42,22 @@ describe('upstream OAuth: challenges and resource identifiers', () => {
       expect(resourceCovers('https://a.example/other', 'https://a.example/mcp')).to.equal(false);
       expect(resourceCovers('https://a.example/mc', 'https://a.example/mcp')).to.equal(false);
       expect(resourceCovers('not a url', 'https://a.example/mcp')).to.equal(false);
+    });
+  });
+
+  describe('clientSecretBasic', () => {
+    const header = (id: string, secret: string) => {
+      const headers = new Headers();
+      clientSecretBasic(secret)({ issuer: 'https://as.example' }, { client_id: id }, new URLSearchParams(), headers);
+      return Buffer.from(headers.get('authorization')!.replace(/^Basic /, ''), 'base64').toString('utf8');
+    };
+
+    it('leaves the unreserved characters of ids and secrets as they are (servers that compare without decoding)', () => {
+      expect(header('pre-registered-client', 'pre_registered.secret*1')).to.equal('pre-registered-client:pre_registered.secret*1');
+    });
+
+    it('form-urlencodes what must be: a colon, a space, a percent sign, non-ASCII', () => {
+      expect(header('a:b c', '50%é')).to.equal('a%3Ab+c:50%25%C3%A9');
     });
   });
 });

@@ -18,7 +18,9 @@ export function ServerConnectionsSection(props: { server: Server }) {
   const intro =
     server.auth_mode === 'oauth_per_user'
       ? 'Each person connects once on their Connections page; their calls carry their own token.'
-      : 'One credential for everyone.';
+      : server.auth_mode === 'oauth_token_exchange'
+        ? 'Each person’s token is exchanged for their Toolgate identity on their first call; nobody connects by hand.'
+        : 'One credential for everyone.';
   return (
     <Section title="Connections">
       <p class="muted">{intro} Tokens stay sealed in Toolgate; nobody can read them here.</p>

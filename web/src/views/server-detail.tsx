@@ -37,6 +37,7 @@ const AUTH_MODES: Record<Server['auth_mode'], string> = {
   none: 'static headers only',
   oauth_per_user: 'OAuth, each person’s own token',
   oauth_shared: 'OAuth, one shared credential',
+  oauth_token_exchange: 'OAuth token exchange of each person’s Toolgate identity',
 };
 
 export async function serverAction(id: string, action: 'enable' | 'disable' | 'refresh'): Promise<Server> {

@@ -297,6 +297,7 @@ export function ServerForm(props: { server?: Server; onDone: (server: Server) =>
               { value: 'none', label: 'None or request headers' },
               { value: 'oauth_per_user', label: 'OAuth: each person connects (their calls carry their own token)' },
               { value: 'oauth_shared', label: 'OAuth: one shared credential (client credentials, or an admin connects)' },
+              { value: 'oauth_token_exchange', label: "OAuth token exchange: each caller's Toolgate identity (RFC 8693)" },
             ]}
             hint="People connect OAuth servers under Connections."
           />
