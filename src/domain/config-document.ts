@@ -6,9 +6,12 @@
  * references from its own environment before a document reaches the server.
  */
 
-/** A secret value kept by this instance: `secret://servers/<server>/<secret_env|headers>/<name>` or `secret://settings/registry_token`. */
+/**
+ * A secret value kept by this instance: `secret://servers/<server>/<secret_env|headers>/<name>`,
+ * `secret://servers/<server>/oauth/client_secret` or `secret://settings/registry_token`.
+ */
 export type StoredSecretReference =
-  | { readonly kind: 'server'; readonly server: string; readonly field: 'secret_env' | 'headers'; readonly key: string }
+  | { readonly kind: 'server'; readonly server: string; readonly field: 'secret_env' | 'headers' | 'oauth'; readonly key: string }
   | { readonly kind: 'registry_token' };
 
 const ENV_REFERENCE = /^\$\{env:([A-Za-z_][A-Za-z0-9_]{0,255})\}$/;
@@ -25,10 +28,11 @@ export function parseStoredSecretReference(value: string): StoredSecretReference
   if (!value.startsWith(SECRET_SCHEME)) return undefined;
   const rest = value.slice(SECRET_SCHEME.length);
   if (rest === 'settings/registry_token') return { kind: 'registry_token' };
-  const m = /^servers\/([^/]+)\/(secret_env|headers)\/([^/]+)$/.exec(rest);
+  const m = /^servers\/([^/]+)\/(?:(secret_env|headers)\/([^/]+)|(oauth)\/(client_secret))$/.exec(rest);
   if (!m) return null;
   try {
-    return { kind: 'server', server: decodeURIComponent(m[1]!), field: m[2] as 'secret_env' | 'headers', key: decodeURIComponent(m[3]!) };
+    const field = (m[2] ?? m[4]) as 'secret_env' | 'headers' | 'oauth';
+    return { kind: 'server', server: decodeURIComponent(m[1]!), field, key: decodeURIComponent(m[3] ?? m[5]!) };
   } catch {
     return null;
   }
@@ -73,7 +77,10 @@ function sortKeys(value: unknown): unknown {
   );
 }
 
-/** The secret positions of a parsed document: `servers[i].secret_env.*`, `servers[i].headers.*`, `settings.registry_token`. */
+/**
+ * The secret positions of a parsed document: `servers[i].secret_env.*`, `servers[i].headers.*`,
+ * `servers[i].oauth.client_secret`, `settings.registry_token`.
+ */
 function secretSlots(doc: unknown): { holder: Record<string, unknown>; key: string; loc: (string | number)[] }[] {
   const out: { holder: Record<string, unknown>; key: string; loc: (string | number)[] }[] = [];
   if (!doc || typeof doc !== 'object') return out;
@@ -86,6 +93,9 @@ function secretSlots(doc: unknown): { holder: Record<string, unknown>; key: stri
         if (!map || typeof map !== 'object' || Array.isArray(map)) continue;
         for (const key of Object.keys(map)) out.push({ holder: map as Record<string, unknown>, key, loc: ['servers', i, field, key] });
       }
+      const oauth = (server as Record<string, unknown>).oauth;
+      if (oauth && typeof oauth === 'object' && typeof (oauth as Record<string, unknown>).client_secret === 'string')
+        out.push({ holder: oauth as Record<string, unknown>, key: 'client_secret', loc: ['servers', i, 'oauth', 'client_secret'] });
     });
   }
   if (d.settings && typeof d.settings === 'object' && 'registry_token' in d.settings)

@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: ea7415a44a4dae9767c7185ad10ace53b9e565384906d556aab60d0d049e92ac
+// openapi.yaml sha256: b4e903e5ffb1261f86050dc12b8462d7120007431fbc0f016ff93297d03dbc66
 /* eslint-disable */
 export interface paths {
     "/health": {
@@ -1871,7 +1871,7 @@ export interface paths {
         };
         /**
          * Export the configuration as a YAML document
-         * @description The instance's configuration as code: a YAML `ConfigDocument` with the general settings, the servers, their tool selection and the bundles with their tools and overrides. Secrets are never written: each secret value (a server's `secret_env` and `headers`, the registry token) is a reference, `secret://servers/<server>/secret_env/<NAME>` (the value this instance holds; `secrets=reference`, the default) or `${env:<NAME>}` (a variable the importing CLI reads; `secrets=env`). Bundle keys, users, API keys and activity are not configuration and are not exported. The same document comes from `npm run toolgate -- export`.
+         * @description The instance's configuration as code: a YAML `ConfigDocument` with the general settings, the servers, their tool selection and the bundles with their tools and overrides. Secrets are never written: each secret value (a server's `secret_env` and `headers`, its OAuth `client_secret`, the registry token) is a reference, `secret://servers/<server>/secret_env/<NAME>` or `secret://servers/<server>/oauth/client_secret` (the value this instance holds; `secrets=reference`, the default) or `${env:<NAME>}` (a variable the importing CLI reads; `secrets=env`). Bundle keys, users, API keys and activity are not configuration and are not exported. The same document comes from `npm run toolgate -- export`.
          *
          *     **Authorization:** Requires the admin or owner role.
          */

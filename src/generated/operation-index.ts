@@ -1,6 +1,6 @@
 // DO NOT EDIT. Generated from openapi.yaml by codegen/generate.ts.
 // Regenerate with `npm run codegen`; CI runs `npm run codegen:check` to catch drift.
-// openapi.yaml sha256: ea7415a44a4dae9767c7185ad10ace53b9e565384906d556aab60d0d049e92ac
+// openapi.yaml sha256: b4e903e5ffb1261f86050dc12b8462d7120007431fbc0f016ff93297d03dbc66
 import type { operations } from './openapi.js';
 
 /** Minimum credential an operation needs (`x-min-role`). */

@@ -517,7 +517,7 @@ export class ServersService {
    * The OAuth columns of a server for `mode` and the settings `input` (a patch of `before`'s when
    * updating: absent leaves alone, null clears). The client secret is sealed; with `none` they are cleared.
    */
-  private oauthColumns(
+  oauthColumns(
     mode: DbServerRow['auth_mode'],
     input: Schemas['ServerOAuthSettingsInput'] | undefined,
     before: DbServerRow | undefined,
@@ -629,6 +629,16 @@ export class ServersService {
   /** Seals a map of secret values (`secret_env`, `headers`) as a server row stores it; null when empty. */
   seal(values: Record<string, string>): string | null {
     return Object.keys(values).length ? this.deps.secrets.seal(JSON.stringify(values)) : null;
+  }
+
+  /** Opens a server row's OAuth client secret (for the configuration import only; never returned). */
+  openOAuthSecret(row: Pick<DbServerRow, 'oauth_client_secret_sealed'>): string | null {
+    return row.oauth_client_secret_sealed ? this.deps.secrets.open(row.oauth_client_secret_sealed) : null;
+  }
+
+  /** Tells the vault a server's OAuth client changed (its connections were made with the former one). */
+  async oauthSettingsChanged(id: string): Promise<void> {
+    await this.deps.oauthChanged?.(id);
   }
 
   /** Opens a sealed map of secret values of a server row (for the configuration import only; never returned). */

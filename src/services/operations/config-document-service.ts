@@ -97,6 +97,8 @@ interface AfterCommit {
   /** Servers whose row or tool selection changed (reload their catalog, reconnect or disconnect). */
   touchedServers: Map<string, { row: DbServerRow; reconnect: boolean }>;
   bundleIds: Set<string>;
+  /** Servers whose OAuth client or URL changed: their vault connections were made for the former one. */
+  oauthChanged: Set<string>;
 }
 
 export interface ImportOptions {
@@ -242,7 +244,26 @@ export class ConfigDocumentService {
       transport: row.transport,
       url: row.url ?? '',
       ...(row.header_names.length ? { headers: refs('headers', row.header_names) } : {}),
+      ...(row.auth_mode !== 'none' ? { auth_mode: row.auth_mode, oauth: this.oauthEntry(row, secret) } : {}),
     } as DocServer;
+  }
+
+  /** A server's OAuth client settings as the document writes them: the client secret as a reference. */
+  private oauthEntry(row: DbServerRow, secret: (ref: Parameters<typeof storedSecretReference>[0], ...env: string[]) => string) {
+    return {
+      ...(row.oauth_client_id !== null ? { client_id: row.oauth_client_id } : {}),
+      ...(row.oauth_client_secret_sealed !== null
+        ? {
+            client_secret: secret(
+              { kind: 'server', server: row.name, field: 'oauth', key: 'client_secret' },
+              row.name,
+              'OAUTH_CLIENT_SECRET',
+            ),
+          }
+        : {}),
+      ...(row.oauth_token_endpoint_auth_method !== null ? { token_endpoint_auth_method: row.oauth_token_endpoint_auth_method } : {}),
+      ...(row.oauth_scopes.length ? { scopes: row.oauth_scopes } : {}),
+    };
   }
 
   /** Parses and validates a document (YAML or JSON text); 422 with `loc` inside the document. */
@@ -262,7 +283,7 @@ export class ConfigDocumentService {
   /** Applies a document (text or parsed) in one transaction; with `dryRun` only reports. */
   async import(input: string | ConfigDocument, options: ImportOptions): Promise<ConfigImportResult> {
     const doc = typeof input === 'string' ? this.parse(input) : input;
-    const after: AfterCommit = { createdServers: [], touchedServers: new Map(), bundleIds: new Set() };
+    const after: AfterCommit = { createdServers: [], touchedServers: new Map(), bundleIds: new Set(), oauthChanged: new Set() };
     let changes: ConfigChange[];
     try {
       changes = await this.deps.tx.transaction(async (stores) => {
@@ -340,7 +361,13 @@ export class ConfigDocumentService {
     const byName = new Map(existing.map((r) => [r.name.toLowerCase(), r]));
     const issues: ValidationIssue[] = [];
     const seen = new Set<string>();
-    const plans: { i: number; entry: DocServer; secretEnv: Record<string, string>; headers: Record<string, string> }[] = [];
+    const plans: {
+      i: number;
+      entry: DocServer;
+      secretEnv: Record<string, string>;
+      headers: Record<string, string>;
+      oauthSecret: string | null;
+    }[] = [];
     (doc.servers ?? []).forEach((entry, i) => {
       const key = entry.name.toLowerCase();
       if (seen.has(key)) issues.push(at(['servers', i, 'name'], `The server "${entry.name}" is listed twice`, 'duplicate', entry.name));
@@ -351,12 +378,19 @@ export class ConfigDocumentService {
         Object.fromEntries(
           Object.entries(entry[field] ?? {}).map(([k, v]) => [k, this.resolveSecret(v, ['servers', i, field, k], existing, issues)]),
         );
-      plans.push({ i, entry, secretEnv: resolve('secret_env'), headers: resolve('headers') });
+      const givenSecret = entry.oauth?.client_secret;
+      const oauthSecret =
+        typeof givenSecret === 'string'
+          ? this.resolveSecret(givenSecret, ['servers', i, 'oauth', 'client_secret'], existing, issues)
+          : null;
+      plans.push({ i, entry, secretEnv: resolve('secret_env'), headers: resolve('headers'), oauthSecret });
     });
     if (issues.length) throw new RequestValidationError(issues);
 
-    for (const { entry, secretEnv, headers } of plans) {
+    for (const { i, entry, secretEnv, headers, oauthSecret } of plans) {
       const stdio = entry.transport === 'stdio';
+      // Declarative: the document holds the whole OAuth setting (what it leaves out is cleared).
+      const oauth = this.oauthOf(entry, i, oauthSecret);
       const desired = {
         name: entry.name,
         description: entry.description ?? null,
@@ -372,6 +406,10 @@ export class ConfigDocumentService {
         // A sandboxed server stays sandboxed through export and import; its approved network list
         // is not in the document (an admin approves it again where the document is imported).
         sandboxed: stdio && entry.sandboxed === true,
+        auth_mode: oauth.auth_mode,
+        oauth_client_id: oauth.oauth_client_id,
+        oauth_token_endpoint_auth_method: oauth.oauth_token_endpoint_auth_method,
+        oauth_scopes: oauth.oauth_scopes,
       };
       // Not in the document (yet): a new server asks for approval of changed tool definitions, the default.
       const toolChanges = { tool_changes: 'require_approval' as const };
@@ -388,6 +426,7 @@ export class ConfigDocumentService {
           secret_env_keys: Object.keys(secrets.secret_env).sort(),
           headers_sealed: this.deps.servers.seal(secrets.headers),
           header_names: Object.keys(secrets.headers).sort(),
+          oauth_client_secret_sealed: oauth.oauth_client_secret_sealed,
           last_error: null,
           last_connected_at: null,
           protocol_version: null,
@@ -417,7 +456,13 @@ export class ConfigDocumentService {
         patch.header_names = Object.keys(secrets.headers).sort();
         fields.push('headers');
       }
+      // Sealed values differ at every sealing: the secret is compared opened.
+      if ((oauth.oauth_client_id === null ? null : oauthSecret) !== this.deps.servers.openOAuthSecret(row)) {
+        patch.oauth_client_secret_sealed = oauth.oauth_client_secret_sealed;
+        fields.push('oauth_client_secret');
+      }
       if (!fields.length) continue;
+      if (fields.some((f) => f.startsWith('oauth_') || f === 'auth_mode' || f === 'url')) after.oauthChanged.add(row.id);
       const saved = (await stores.servers.update(row.id, patch))!;
       byName.set(saved.name.toLowerCase(), saved);
       // Only a change of how to reach the upstream (or of its limits) reconnects it.
@@ -465,6 +510,23 @@ export class ConfigDocumentService {
   }
 
   /** A secret value of the document: a stored value it references, or the literal value. */
+  /** The OAuth columns a document entry asks for (none for stdio), its 422s placed inside the document. */
+  private oauthOf(entry: DocServer, i: number, secret: string | null) {
+    const stdio = entry.transport === 'stdio';
+    try {
+      const input = entry.oauth ? { ...entry.oauth, client_secret: secret } : undefined;
+      return this.deps.servers.oauthColumns(stdio ? 'none' : (entry.auth_mode ?? 'none'), input, undefined);
+    } catch (err) {
+      if (!(err instanceof RequestValidationError)) throw err;
+      // The service names a field `oauth.client_secret`; in the document it is two steps.
+      const inDocument = (loc: readonly (string | number)[]): (string | number)[] =>
+        loc.slice(1).flatMap((p): (string | number)[] => (typeof p === 'string' ? p.split('.') : [p]));
+      throw new RequestValidationError(
+        err.issues.map((found) => ({ ...found, loc: [...DOC_LOC, 'servers', i, ...inDocument(found.loc)] })),
+      );
+    }
+  }
+
   private resolveSecret(value: string, loc: (string | number)[], servers: readonly DbServerRow[], issues: ValidationIssue[]): string {
     if (envReferenceName(value) !== undefined) {
       issues.push(this.envIssue(loc));
@@ -474,6 +536,12 @@ export class ConfigDocumentService {
     if (ref === undefined) return value;
     if (ref?.kind === 'server') {
       const server = servers.find((s) => sameName(s.name, ref.server));
+      if (ref.field === 'oauth') {
+        const held = server ? this.deps.servers.openOAuthSecret(server) : null;
+        if (held !== null) return held;
+        issues.push(at(loc, 'The reference names no secret this instance holds', 'secret_unresolved', value));
+        return '';
+      }
       const held = server ? this.deps.servers.open(ref.field === 'secret_env' ? server.secret_env_sealed : server.headers_sealed) : {};
       const found = Object.entries(held).find(([k]) => (ref.field === 'headers' ? sameName(k, ref.key) : k === ref.key));
       if (found) return found[1];
@@ -684,6 +752,7 @@ export class ConfigDocumentService {
   private async afterCommit(after: AfterCommit): Promise<void> {
     if (after.settings) this.deps.settings.committed(after.settings);
     for (const row of after.createdServers) this.deps.sync.registered(row);
+    for (const id of after.oauthChanged) await this.deps.servers.oauthSettingsChanged(id);
     for (const [id, { row, reconnect }] of after.touchedServers) {
       await this.deps.sync.reloadCatalog(id);
       this.deps.announce?.(id);

@@ -15,6 +15,10 @@ describe('configuration documents: secret references', () => {
     expect(text).to.equal('secret://servers/a%2Fb%20server/headers/X-Api-Key');
     expect(parseStoredSecretReference(text)).to.deep.equal(ref);
     expect(parseStoredSecretReference('secret://settings/registry_token')).to.deep.equal({ kind: 'registry_token' });
+    const oauth = { kind: 'server', server: 'jira', field: 'oauth', key: 'client_secret' } as const;
+    expect(storedSecretReference(oauth)).to.equal('secret://servers/jira/oauth/client_secret');
+    expect(parseStoredSecretReference('secret://servers/jira/oauth/client_secret')).to.deep.equal(oauth);
+    expect(parseStoredSecretReference('secret://servers/jira/oauth/client_id')).to.equal(null);
     expect(parseStoredSecretReference('secret://elsewhere/x')).to.equal(null);
     expect(parseStoredSecretReference('plain value')).to.equal(undefined);
   });
@@ -28,7 +32,10 @@ describe('configuration documents: secret references', () => {
 
   it('resolves ${env:…} only in secret positions and reports the variables that are not set', () => {
     const doc = {
-      servers: [{ name: 's', url: '${env:NOT_A_SECRET}', secret_env: { A: '${env:SET}', B: '${env:UNSET}' }, headers: { H: 'literal' } }],
+      servers: [
+        { name: 's', url: '${env:NOT_A_SECRET}', secret_env: { A: '${env:SET}', B: '${env:UNSET}' }, headers: { H: 'literal' } },
+        { name: 'o', oauth: { client_id: '${env:SET}', client_secret: '${env:SET}' } },
+      ],
       settings: { registry_token: '${env:SET}' },
     };
     const { missing } = resolveEnvReferences(doc, { SET: 'value' });
@@ -36,6 +43,8 @@ describe('configuration documents: secret references', () => {
     expect(doc.servers[0]!.secret_env).to.deep.equal({ A: 'value', B: '${env:UNSET}' });
     expect(doc.servers[0]!.url).to.equal('${env:NOT_A_SECRET}');
     expect(doc.settings.registry_token).to.equal('value');
+    // An OAuth client secret is a secret position; its client id is not.
+    expect(doc.servers[1]!.oauth).to.deep.equal({ client_id: '${env:SET}', client_secret: 'value' });
   });
 
   it('compares values whatever their key order', () => {

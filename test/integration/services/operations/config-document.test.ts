@@ -308,4 +308,86 @@ describe('Configuration as code (GET /api/v1/config/export, POST /api/v1/config/
       await a.owner.delete(`/api/v1/servers/${jailed.id}`);
     }
   });
+
+  it('carries a server’s OAuth setting through export and import, its client secret as a reference only', async () => {
+    const secret = 'pre-registered-secret-9f3e1c';
+    seedSecret(secret);
+    const created = await a.owner.post('/api/v1/servers', {
+      name: 'oauth-doc',
+      transport: 'streamable_http',
+      url: 'https://mcp.example.com/mcp',
+      auth_mode: 'oauth_shared',
+      oauth: {
+        client_id: 'toolgate-client',
+        client_secret: secret,
+        token_endpoint_auth_method: 'client_secret_post',
+        scopes: ['read', 'write'],
+      },
+      enabled: false,
+    });
+    expect(created.status, created.text).to.equal(201);
+    const id = created.body.id as string;
+    try {
+      const { document } = (await a.owner.get('/api/v1/config/export')).body;
+      expect(document).to.not.include(secret);
+      const entry = (parse(document).servers as Record<string, unknown>[]).find((x) => x.name === 'oauth-doc')!;
+      expect(entry).to.deep.include({
+        auth_mode: 'oauth_shared',
+        oauth: {
+          client_id: 'toolgate-client',
+          client_secret: 'secret://servers/oauth-doc/oauth/client_secret',
+          token_endpoint_auth_method: 'client_secret_post',
+          scopes: ['read', 'write'],
+        },
+      });
+      // The same document changes nothing: the secret reference resolves to the value held.
+      const same = await a.owner.post('/api/v1/config/import', { document, dry_run: true });
+      expect(same.status, same.text).to.equal(200);
+      expect(same.body.changes.filter((c: { name: string }) => c.name === 'oauth-doc')).to.deep.equal([]);
+      // A changed scope and a new secret are changes the import names and makes.
+      const changed = document
+        .replace('secret://servers/oauth-doc/oauth/client_secret', 'another-secret-7d1a')
+        .replace(/(name: oauth-doc[\s\S]*?scopes:\n\s*- read\n\s*- )write/, '$1admin');
+      const applied = await a.owner.post('/api/v1/config/import', { document: changed });
+      expect(applied.status, applied.text).to.equal(200);
+      expect(applied.body.changes.filter((c: { name: string }) => c.name === 'oauth-doc')).to.deep.equal([
+        { kind: 'server', name: 'oauth-doc', action: 'update', fields: ['oauth_client_secret', 'oauth_scopes'] },
+      ]);
+      const row = (await a.server.services.stores.servers.all()).find((r) => r.id === id)!;
+      expect(row.oauth_scopes).to.deep.equal(['read', 'admin']);
+      expect(a.server.services.servers.openOAuthSecret(row)).to.equal('another-secret-7d1a');
+      // Imported into an empty instance with the value written in, the server comes in behind OAuth.
+      const fresh = await b.owner.post('/api/v1/config/import', {
+        document: JSON.stringify({
+          toolgate_config: 1,
+          servers: [{ ...entry, oauth: { ...(entry.oauth as object), client_secret: secret } }],
+        }),
+      });
+      expect(fresh.status, fresh.text).to.equal(200);
+      const imported = (await b.owner.get('/api/v1/servers?search=oauth-doc')).body.items[0];
+      expect(imported.auth_mode).to.equal('oauth_shared');
+      expect(imported.oauth).to.deep.include({ client_id: 'toolgate-client', has_client_secret: true, scopes: ['read', 'write'] });
+      expect(JSON.stringify(imported)).to.not.include(secret);
+      // A private key that is not one is a 422 at its place in the document, and nothing is written.
+      const bad = await b.owner.post('/api/v1/config/import', {
+        document: JSON.stringify({
+          toolgate_config: 1,
+          servers: [
+            {
+              ...entry,
+              name: 'oauth-bad',
+              oauth: { client_id: 'c', client_secret: 'not a key', token_endpoint_auth_method: 'private_key_jwt' },
+            },
+          ],
+        }),
+      });
+      expect(bad.status, bad.text).to.equal(422);
+      expect(bad.body.detail[0].loc).to.deep.equal(['body', 'document', 'servers', 0, 'oauth', 'client_secret']);
+      expect(bad.text).to.not.include('not a key');
+      expect((await b.owner.get('/api/v1/servers?search=oauth-bad')).body.items).to.deep.equal([]);
+      await b.owner.delete(`/api/v1/servers/${imported.id}`);
+    } finally {
+      await a.owner.delete(`/api/v1/servers/${id}`);
+    }
+  });
 });
