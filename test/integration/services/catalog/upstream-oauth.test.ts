@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { FakeAuthorizationServer, ProtectedMcpServer } from '../../../fixtures/oauth-upstream.js';
 import { createUser, type TestUser } from '../../../helpers/identity.js';
-import { mcpFetch, modernRequest, responseOf } from '../../../helpers/mcp-http.js';
+import { mcpFetch, responseOf } from '../../../helpers/mcp-http.js';
+import { bundleOf, whoami } from '../../../helpers/upstream-oauth.js';
 import { capturedLogs, LOOPBACK_UPSTREAMS, startTestServer, TEST_DATABASE_URL, type TestServer } from '../../../helpers/test-server.js';
 import { register, waitConnected, waitFor } from '../../../helpers/upstreams.js';
 import type { ApiClient } from '../../../helpers/api-client.js';
@@ -18,22 +19,6 @@ async function connect(client: ApiClient, serverId: string): Promise<Response> {
   const approved = await fetch(started.body.authorization_url, { redirect: 'manual' });
   expect(approved.status).to.equal(302);
   return fetch(approved.headers.get('location')!, { redirect: 'manual' });
-}
-
-/** A bundle created by `user` (so its key acts for `user`) holding every tool of `serverId`; answers its MCP endpoint. */
-async function bundleOf(t: TestServer, user: TestUser, serverId: string): Promise<string> {
-  const tools = await t.owner.get(`/api/v1/servers/${serverId}/tools?page_size=100`);
-  expect(tools.body.items, 'the server has tools').to.have.length.greaterThan(0);
-  const created = await user.client.post('/api/v1/bundles', {
-    name: `b-${randomBytes(4).toString('hex')}`,
-    tools: tools.body.items.map((tool: { id: string }) => ({ tool_id: tool.id })),
-  });
-  expect(created.status, created.text).to.equal(201);
-  return `${t.url}/mcp/bundle/${created.body.bundle_key}`;
-}
-
-async function whoami(endpoint: string): Promise<any> {
-  return responseOf(await mcpFetch(endpoint, modernRequest('tools/call', { name: 'whoami', arguments: {} })));
 }
 
 describe('upstream servers behind OAuth', function () {

@@ -1,26 +1,10 @@
 import { expect } from 'chai';
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import { FakeAuthorizationServer, ProtectedMcpServer } from '../../../fixtures/oauth-upstream.js';
 import { createUser, type TestUser } from '../../../helpers/identity.js';
-import { mcpFetch, modernRequest, responseOf } from '../../../helpers/mcp-http.js';
+import { bundleOf, whoami } from '../../../helpers/upstream-oauth.js';
 import { capturedLogs, LOOPBACK_UPSTREAMS, startTestServer, type TestServer } from '../../../helpers/test-server.js';
 import { register, waitConnected, waitFor } from '../../../helpers/upstreams.js';
-
-/** A bundle created by `user` (its key acts for `user`) holding every tool of `serverId`; answers its MCP endpoint. */
-async function bundleOf(t: TestServer, user: TestUser, serverId: string): Promise<string> {
-  const tools = await t.owner.get(`/api/v1/servers/${serverId}/tools?page_size=100`);
-  expect(tools.body.items, 'the server has tools').to.have.length.greaterThan(0);
-  const created = await user.client.post('/api/v1/bundles', {
-    name: `b-${randomBytes(4).toString('hex')}`,
-    tools: tools.body.items.map((tool: { id: string }) => ({ tool_id: tool.id })),
-  });
-  expect(created.status, created.text).to.equal(201);
-  return `${t.url}/mcp/bundle/${created.body.bundle_key}`;
-}
-
-async function whoami(endpoint: string): Promise<any> {
-  return responseOf(await mcpFetch(endpoint, modernRequest('tools/call', { name: 'whoami', arguments: {} })));
-}
 
 describe('upstream OAuth: token exchange and client authentication', function () {
   this.timeout(120000);
