@@ -18,6 +18,8 @@ export interface FieldBoosts {
   argumentNames: number;
   argumentDescriptions: number;
   serverName: number;
+  /** The LLM's extra wording of the tool, when a provider wrote one (description-expansion.ts). */
+  expansion: number;
 }
 
 /**
@@ -33,6 +35,7 @@ export const DEFAULT_BOOSTS: Readonly<FieldBoosts> = {
   argumentNames: 0.25,
   argumentDescriptions: 0.1,
   serverName: 2.5,
+  expansion: 0.5,
 };
 
 export interface KeywordIndexOptions {
@@ -99,11 +102,16 @@ export const DEFAULT_EXPANSION: Readonly<ExpansionOptions> = {
 
 /** The derived field of word stems (see `stemsBoost`). */
 const STEMS = 'stems';
-const FIELDS: (keyof FieldBoosts)[] = ['name', 'title', 'description', 'argumentNames', 'argumentDescriptions', 'serverName'];
+const FIELDS: (keyof FieldBoosts)[] = ['name', 'title', 'description', 'argumentNames', 'argumentDescriptions', 'serverName', 'expansion'];
 /** Distinct query terms used at most; more only cost time on hostile input. */
 const MAX_QUERY_TERMS = 32;
 /** Terms looked up per query at most, synonyms included (a query of 32 common verbs would walk 160 posting lists). */
 const MAX_PLAN_TERMS = 64;
+/**
+ * Query words expanded by word vectors at most (each a scan of the index's vocabulary when not
+ * cached, ~0.1–0.5 ms): a long query of unknown words stays within the latency budget.
+ */
+const MAX_EXPANDED_WORDS = 6;
 /** Characters of a query read at most (a natural-language query is far shorter). */
 export const MAX_QUERY_LENGTH = 2000;
 
@@ -174,7 +182,7 @@ export class KeywordIndex {
     this.ms.add(documentFields(doc));
     this.docs.set(doc.id, doc);
     if (this.expansion) {
-      for (const term of tokenize(`${doc.name} ${doc.title ?? ''} ${doc.description ?? ''}`, this.tokenizer)) {
+      for (const term of tokenize(`${doc.name} ${doc.title ?? ''} ${doc.description ?? ''} ${doc.expansion ?? ''}`, this.tokenizer)) {
         if (this.vocabulary.has(term)) continue;
         this.vocabulary.add(term);
         this.pendingVocabulary.add(term);
@@ -227,8 +235,10 @@ export class KeywordIndex {
     const vocabulary = expansion && this.vocabularyNeighbours();
     if (expansion && vocabulary) {
       const planned = new Set(plan.map((p) => p.term));
+      let expanded = 0;
       terms.forEach((term, group) => {
         if (!expansion.expandKnownWords && this.vocabulary.has(term)) return;
+        if (expanded++ >= MAX_EXPANDED_WORDS) return;
         for (const n of vocabulary.neighbours(term, expansion.neighbours, expansion.minSimilarity)) {
           if (planned.has(n.term) || plan.length >= MAX_PLAN_TERMS) continue;
           planned.add(n.term);
