@@ -102,8 +102,8 @@ export function llmDescriptionExpander(llm: Pick<LlmClient, 'model' | 'structure
 /**
  * The background queue of expansions: `request` a document's text, `onExpanded` is called with its
  * expansion once known (from the cache or the model), at most one request in flight. A failed
- * batch is logged and dropped: those documents stay indexed without an expansion until their
- * text or the expander changes.
+ * batch is logged and dropped (those documents stay indexed without an expansion until their
+ * text or the expander changes), and the rest waits a minute before the next request.
  */
 export class DescriptionExpansions {
   private expander: DescriptionExpander | null = null;
@@ -114,6 +114,8 @@ export class DescriptionExpansions {
   private generation = 0;
   private closed = false;
   private idleWaiters: (() => void)[] = [];
+  /** Set after a failed batch: the rest waits this long (a provider outage is not hammered). */
+  private pause: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly options: {
@@ -123,6 +125,8 @@ export class DescriptionExpansions {
       onExpanded: (id: string, expansion: string, hash: string) => void;
       /** Longest wait for one batch (ms). */
       timeoutMs?: number;
+      /** Wait after a failed batch before the next (ms). Default 60,000. */
+      pauseAfterFailureMs?: number;
     },
   ) {}
 
@@ -139,6 +143,8 @@ export class DescriptionExpansions {
     this.generation++;
     this.abort?.abort(new Error('expander changed'));
     this.known.clear();
+    if (this.pause) clearTimeout(this.pause);
+    this.pause = undefined;
     this.schedule();
   }
 
@@ -164,19 +170,21 @@ export class DescriptionExpansions {
 
   /** Resolves once nothing is queued or running. */
   whenIdle(): Promise<void> {
-    if (!this.running && (this.wanted.size === 0 || !this.expander || this.closed)) return Promise.resolve();
+    if (!this.running && (this.wanted.size === 0 || !this.expander || this.closed || this.pause)) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   close(): void {
     this.closed = true;
     this.abort?.abort(new Error('search closed'));
+    if (this.pause) clearTimeout(this.pause);
+    this.pause = undefined;
     this.wanted.clear();
     this.notify();
   }
 
   private schedule(): void {
-    if (this.running || this.closed || !this.expander || this.wanted.size === 0) return this.notify();
+    if (this.running || this.pause || this.closed || !this.expander || this.wanted.size === 0) return this.notify();
     this.running = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => this.drain())
       .catch((err: unknown) => this.warn(err))
@@ -211,8 +219,14 @@ export class DescriptionExpansions {
             signal,
           );
         } catch (err) {
-          if (generation === this.generation && !this.closed) this.warn(err, missing.length);
-          continue;
+          if (generation !== this.generation || this.closed) return;
+          this.warn(err, missing.length);
+          this.pause = setTimeout(() => {
+            this.pause = undefined;
+            this.schedule();
+          }, this.options.pauseAfterFailureMs ?? 60_000);
+          this.pause.unref();
+          return;
         } finally {
           this.abort = undefined;
         }
@@ -238,7 +252,7 @@ export class DescriptionExpansions {
   }
 
   private notify(): void {
-    if (this.running || (this.wanted.size > 0 && this.expander && !this.closed)) return;
+    if (this.running || (this.wanted.size > 0 && this.expander && !this.closed && !this.pause)) return;
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const w of waiters) w();

@@ -50,6 +50,8 @@ export interface ToolSearchOptions {
   expander?: DescriptionExpander | null;
   /** Where expansions are kept by content hash; default in memory. */
   expansionCache?: ExpansionCache;
+  /** Wait after a failed expansion request before the next (ms). Default 60,000. */
+  expansionPauseMs?: number;
   /** Rank fusion; default {@link DEFAULT_FUSION}. */
   fusion?: FusionMethod;
   /** Longest wait for a query embedding before answering keyword-only (ms). Default 1500. */
@@ -142,6 +144,7 @@ export class ToolSearch {
     this.expansions = new DescriptionExpansions({
       logger: this.logger,
       cache: options.expansionCache ?? new MemoryExpansionCache(),
+      ...(options.expansionPauseMs !== undefined ? { pauseAfterFailureMs: options.expansionPauseMs } : {}),
       onExpanded: (id, expansion, hash) => {
         const rec = this.docs.get(id);
         if (!rec || rec.expansionHash !== hash || rec.expansion === expansion) return;

@@ -139,6 +139,25 @@ describe('tool search: descriptions expanded by the LLM provider at index time',
     search.close();
   });
 
+  it('waits after a failure before asking again, and then expands what is left', async () => {
+    const { logger, lines } = captureLogger();
+    fake.reset();
+    fake.reply('chat', { status: 500, error: { message: 'down' } });
+    fake.respond('chat', (body) => ({ content: JSON.stringify({ expansions: toolTexts(body).map(() => 'whereabouts') }) }));
+    const search = new ToolSearch({ logger, ...options, expander: expander(), expansionPauseMs: 300 });
+    search.upsert(geocode());
+    await search.whenExpanded();
+    search.upsert(mail);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(fake.requestsTo('/chat/completions')).to.have.length(1);
+    await new Promise((r) => setTimeout(r, 400));
+    await search.whenExpanded();
+    expect(fake.requestsTo('/chat/completions')).to.have.length(2);
+    expect(search.keywordSearch('whereabouts', new Set(['maps:geocode', 'mail:send']), 5).map((h) => h.id)).to.deep.equal(['mail:send']);
+    expect(lines.filter((l) => String(l.msg).includes('description expansion failed'))).to.have.length(1);
+    search.close();
+  });
+
   it('drops the expansions when the provider goes away', async () => {
     const { logger } = captureLogger();
     const search = new ToolSearch({ logger, ...options, expander: expander() });
