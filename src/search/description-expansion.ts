@@ -1,4 +1,3 @@
-import type { LlmClient } from '../ai/ai-types.js';
 import type { Logger } from '../logger.js';
 import { contentHash } from './tool-document.js';
 
@@ -65,10 +64,26 @@ const SCHEMA = {
 };
 
 /**
+ * The part of a chat model the expander uses: structured (JSON schema) output. The `LlmClient` of
+ * src/ai has this shape; it is spelled out here because search/ depends on no AI layer.
+ */
+export interface StructuredLlm {
+  readonly model: string;
+  structured<T>(request: {
+    messages: readonly { role: 'system' | 'user' | 'assistant'; content: string }[];
+    schema: Record<string, unknown>;
+    schemaName: string;
+    maxTokens?: number;
+    temperature?: number;
+    signal?: AbortSignal;
+  }): Promise<T>;
+}
+
+/**
  * A {@link DescriptionExpander} over a chat model's structured output: the tool texts go in one
  * request, numbered; the answer is one string per tool.
  */
-export function llmDescriptionExpander(llm: Pick<LlmClient, 'model' | 'structured'>): DescriptionExpander {
+export function llmDescriptionExpander(llm: StructuredLlm): DescriptionExpander {
   return {
     model: llm.model,
     async expand(texts, signal) {

@@ -9,6 +9,7 @@ export {
   MemoryExpansionCache,
   type DescriptionExpander,
   type ExpansionCache,
+  type StructuredLlm,
 } from './description-expansion.js';
 export { MemoryEmbeddingCache, type Embedder, type EmbeddingCache, type EmbeddingCacheEntry } from './embedding.js';
 export { fuse, RRF_60, type FusedHit, type FusionMethod } from './fusion.js';
