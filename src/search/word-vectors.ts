@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { VectorIndex } from './vector-index.js';
 
 /**
  * Word vectors for query expansion: a person asks "latitude and longitude of an address", the tool
@@ -113,50 +114,36 @@ export interface Neighbour {
 /**
  * Nearest neighbours of a query word among the words of the index (not the whole table: a
  * neighbour no tool uses matches nothing). The index's words that the table knows are packed in
- * one array of unit vectors, so a lookup is one linear scan of a few thousand 100-float rows
- * (about 0.2 ms for 3,000 words); results are cached per word until the index learns a new word.
+ * a {@link VectorIndex} (the WebAssembly SIMD scan of semantic search), so a lookup is one scan of
+ * a few thousand 100-float rows; results are cached per word until the index learns a new word.
  */
 export class VocabularyNeighbours {
   private readonly vectors: WordVectors;
-  private readonly known = new Set<string>();
-  private terms: string[] = [];
-  /** Unit vectors of `terms`, row after row (float: the scan is several times faster than on 8-bit values). */
-  private packed = new Float32Array(0);
+  /** The index's words that the table knows, as unit vectors scanned by the SIMD kernel of {@link VectorIndex}. */
+  private readonly index: VectorIndex;
   private readonly cache = new Map<string, readonly Neighbour[]>();
 
   constructor(vectors: WordVectors) {
     this.vectors = vectors;
+    this.index = new VectorIndex(vectors.dims, 1024);
   }
 
   /** Number of index words with a vector. */
   get size(): number {
-    return this.terms.length;
+    return this.index.size;
   }
 
   /** Adds index words (those without a vector, or already known, are ignored). */
   addTerms(terms: Iterable<string>): void {
-    const dims = this.vectors.dims;
-    const added: number[] = [];
+    let added = 0;
     for (const term of terms) {
-      if (this.known.has(term)) continue;
+      if (this.index.has(term)) continue;
       const id = this.vectors.id(term);
       if (id === undefined) continue;
-      this.known.add(term);
-      this.terms.push(term);
-      added.push(id);
+      this.index.set(term, this.floatVector(id));
+      added++;
     }
-    if (added.length === 0) return;
-    const n = this.terms.length;
-    const packed = new Float32Array(n * dims);
-    packed.set(this.packed);
-    added.forEach((id, k) => {
-      const at = (n - added.length + k) * dims;
-      const v = this.vectors.vector(id);
-      const inv = this.vectors.inverseNorm(id);
-      for (let d = 0; d < dims; d++) packed[at + d] = v[d]! * inv;
-    });
-    this.packed = packed;
-    this.cache.clear();
+    if (added > 0) this.cache.clear();
   }
 
   /** Up to `limit` index words with cosine similarity ≥ `minSimilarity` to `word`, nearest first. */
@@ -166,36 +153,18 @@ export class VocabularyNeighbours {
     if (cached) return cached;
     const id = this.vectors.id(word);
     const out: Neighbour[] = [];
-    if (id !== undefined && limit > 0) {
-      const dims = this.vectors.dims;
-      const q = new Float32Array(dims);
-      const v = this.vectors.vector(id);
-      const inv = this.vectors.inverseNorm(id);
-      for (let d = 0; d < dims; d++) q[d] = v[d]! * inv;
-      const packed = this.packed;
-      const n = this.terms.length;
-      // The worst similarity kept so far: a candidate below it is dropped without touching `out`.
-      let floor = minSimilarity;
-      for (let t = 0; t < n; t++) {
-        const base = t * dims;
-        let s0 = 0;
-        let s1 = 0;
-        let d = 0;
-        for (; d + 1 < dims; d += 2) {
-          s0 += q[d]! * packed[base + d]!;
-          s1 += q[d + 1]! * packed[base + d + 1]!;
-        }
-        if (d < dims) s0 += q[d]! * packed[base + d]!;
-        const sim = s0 + s1;
-        if (sim < floor || this.terms[t] === word) continue;
-        out.push({ term: this.terms[t]!, similarity: sim });
-        out.sort((a, b) => b.similarity - a.similarity);
-        if (out.length > limit) out.length = limit;
-        if (out.length === limit) floor = Math.max(minSimilarity, out[limit - 1]!.similarity);
+    if (id !== undefined && limit > 0 && this.index.size > 0) {
+      for (const hit of this.index.search(this.floatVector(id), { limit: limit + 1 })) {
+        if (hit.id === word || hit.score < minSimilarity || out.length >= limit) continue;
+        out.push({ term: hit.id, similarity: hit.score });
       }
     }
     if (this.cache.size >= 4096) this.cache.clear();
     this.cache.set(key, out);
     return out;
+  }
+
+  private floatVector(id: number): Float32Array {
+    return Float32Array.from(this.vectors.vector(id));
   }
 }
