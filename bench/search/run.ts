@@ -39,6 +39,7 @@ import { DEFAULT_FUSION, ToolSearch } from '../../src/search/tool-search.js';
 import { VectorIndex } from '../../src/search/vector-index.js';
 import { defaultWordVectors } from '../../src/search/word-vectors.js';
 import { loadParaphrases, paraphraseSplit } from './paraphrase-set.js';
+import { sifCost, sifExperiment } from './sif-experiment.js';
 import { hashedEmbedding, openAiEmbedder, startEmbeddingServer, type EmbeddingServer } from '../../test/helpers/embedding-server.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -261,6 +262,18 @@ async function main(): Promise<void> {
     'no word-vector expansion (the keyword search before issue 33)': paraSplit(keywordIndex(docs, { expansion: false })),
     'word-vector expansion of every query word': paraSplit(keywordIndex(docs, { expansion: { expandKnownWords: true } })),
   };
+  const table = defaultWordVectors();
+  if (table)
+    results.sif_word_vector_semantic = sifExperiment({
+      vectors: table,
+      docs,
+      queries,
+      isDev,
+      paraphrases,
+      isTuning,
+      keyword: base,
+      quality,
+    });
 
   // ---- Field boost and BM25 sweep on the dev half, scored on the held-out half ------------------
   const grid: KeywordIndexOptions[] = [];
@@ -560,6 +573,7 @@ async function speed(labelled: ToolDocument[], queries: LabelledQuery[]): Promis
     vectorScan[`dims_${dims}`] = rows;
   }
 
+  const sifTable = defaultWordVectors();
   return {
     vector_scan_10k: vectorScan,
     catalog: { tools: catalog.length, servers: 200, allowed_sets: [allIds.size, halfIds.size, memberIds.size], timed_searches: rounds },
@@ -577,6 +591,9 @@ async function speed(labelled: ToolDocument[], queries: LabelledQuery[]): Promis
     update_one_tool_and_search_ms: timings(updateSamples),
     remove_and_readd_one_tool_ms: timings(removeSamples),
     hybrid: hybridResults,
+    sif_word_vector_semantic_10k: sifTable
+      ? sifCost(sifTable, catalog, keywordIndex(catalog), queries, QUICK ? 300 : 1000)
+      : 'no word-vector table',
   };
 }
 
@@ -593,6 +610,19 @@ function printSummary(r: Record<string, any>): void {
     lines.push(
       `| ${k} | ${[(q as any).tuning, (q as any).held_out, (q as any).all].map((x: Quality) => `${x.recall_at_1} / ${x.recall_at_5} / ${x.mrr_at_10}`).join(' | ')} |`,
     );
+  if (r.sif_word_vector_semantic) {
+    lines.push(
+      '',
+      '| SIF word-vector semantic, R@1 / R@5 / MRR@10 | queries dev | queries held-out | paraphrases tuning | paraphrases held-out |',
+      '|---|---|---|---|---|',
+    );
+    for (const [k, q] of Object.entries(r.sif_word_vector_semantic as Record<string, Record<string, Quality>>))
+      lines.push(
+        `| ${k} | ${Object.values(q)
+          .map((x) => `${x.recall_at_1} / ${x.recall_at_5} / ${x.mrr_at_10}`)
+          .join(' | ')} |`,
+      );
+  }
   lines.push('', ...head);
   for (const [k, q] of Object.entries(r.keyword_ablations)) lines.push(row(k, q as any));
   lines.push('', ...head);
