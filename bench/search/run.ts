@@ -11,7 +11,8 @@
  * stemming, tokeniser), a field-boost and BM25 sweep on dev, and fusion alternatives.
  *
  * Paraphrases: keyword quality on bench/search/paraphrases.json (see paraphrase-set.ts), a tuning
- * third and a held-out two thirds reported apart, with and without word-vector query expansion.
+ * third and a held-out two thirds reported apart, with and without word-vector query expansion; and
+ * the issue-33 experiment of sif-experiment.ts (SIF-averaged word vectors fused with BM25; not shipped).
  *
  * Speed: over 10,000 tools from 200 servers, `search` p50/p99 (wall clock and CPU time) keyword
  * and hybrid (query embedding excluded: query vectors are embedded before timing), with allowed
@@ -20,6 +21,9 @@
  *
  * Usage: npm run bench:search   (BENCH_QUICK=1 for a short run; BENCH_SPEED_ONLY=1 for the speed part
  * alone, into search-speed-latest.json). Results: bench/results/search-latest.json.
+ *
+ * Over 600 lines (it was 609 before issue 33's second try): one benchmark's sections and their
+ * summary kept in one file; new experiments go beside it (sif-experiment.ts).
  */
 import fs from 'node:fs';
 import { resultsDir } from '../harness.js';
