@@ -21,7 +21,7 @@ import { McpTransport } from './mcp/transport/router.js';
 import { GatewayEndpoint } from './mcp/gateway-endpoint.js';
 import { GatewayToolIndex } from './mcp/gateway-index.js';
 import { RedisSharedSessions } from './redis/shared-sessions.js';
-import { ToolSearch, type ToolSearchOptions } from './search/index.js';
+import { llmDescriptionExpander, ToolSearch, type ToolSearchOptions } from './search/index.js';
 import { EmbeddingCacheStore } from './stores/embedding-cache-store.js';
 import { CallRecorder, type CallRecorderOptions } from './mcp/call-recorder.js';
 import { AiProvidersService } from './services/generation/ai-providers-service.js';
@@ -843,6 +843,18 @@ export function composeMcp(services: Services, config: Config, logger: Logger, o
   // The active embedding provider, now and after every change of the AI provider configurations
   // (on any instance: the change is announced on the bus, which also delivers here).
   core.onClose(services.aiProviders.watchEmbedder((embedder) => search.setEmbedder(embedder)));
+  // Opt-in (it spends the provider's tokens): the active LLM provider expands each tool text once
+  // (by content hash, in the background) with wording for keyword search; the client is resolved per batch.
+  if (config.searchLlmExpansion) {
+    const ai = services.aiProviders;
+    core.onClose(
+      ai.watchLlmModel((model) =>
+        search.setExpander(
+          model === null ? null : { model, expand: async (texts, signal) => llmDescriptionExpander(await ai.llm()).expand(texts, signal) },
+        ),
+      ),
+    );
+  }
   core.onClose(() => {
     index.close();
     search.close();

@@ -72,6 +72,8 @@ export interface Config {
   readonly generationConcurrency: number;
   /** Rounds in which a generation job's validation failures are sent back to the model for repair. */
   readonly generationRepairRounds: number;
+  /** Let the active LLM provider expand tool descriptions for keyword search (once per text, at index time). */
+  readonly searchLlmExpansion: boolean;
   /** Bearer token a Prometheus scraper may present to `GET /metrics`; absent = admin API keys only. */
   readonly metricsToken: string | undefined;
   /** Audit export to OTLP logs (endpoint and protocol from the `OTEL_EXPORTER_OTLP_*` variables). */
@@ -329,6 +331,12 @@ export const SETTINGS: readonly Setting[] = [
     key: 'metricsToken',
     schema: { type: 'string', pattern: '^[\\x21-\\x7e]{32,512}$' },
     doc: 'Bearer token for GET /metrics (Prometheus scrapers), 32 to 512 printable characters; unset = only admin/owner API keys (scope api:read) or sessions may read /metrics. Treat it like a password.',
+  },
+  {
+    env: 'TOOLGATE_SEARCH_LLM_EXPANSION',
+    key: 'searchLlmExpansion',
+    schema: { type: 'boolean', default: false },
+    doc: "Let the active LLM provider write extra search wording for each tool (synonyms, everyday phrasing), once per distinct tool text, in the background when tools change; `/mcp/gateway` keyword search then also matches that wording. Costs the provider's tokens (about 16 tools per request); never called on the search path.",
   },
   {
     env: 'TOOLGATE_AUDIT_OTLP_LOGS',

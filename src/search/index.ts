@@ -2,10 +2,20 @@
  * Tool search: BM25 keyword index, vector index, rank fusion and the hybrid `ToolSearch` that the
  * gateway endpoint feeds with tool documents and queries with a caller's reachable set.
  */
+export {
+  DescriptionExpansions,
+  expansionHash,
+  llmDescriptionExpander,
+  MemoryExpansionCache,
+  type DescriptionExpander,
+  type ExpansionCache,
+  type StructuredLlm,
+} from './description-expansion.js';
 export { MemoryEmbeddingCache, type Embedder, type EmbeddingCache, type EmbeddingCacheEntry } from './embedding.js';
 export { fuse, RRF_60, type FusedHit, type FusionMethod } from './fusion.js';
 export {
   DEFAULT_BOOSTS,
+  DEFAULT_EXPANSION,
   KeywordIndex,
   MAX_QUERY_LENGTH,
   type FieldBoosts,
@@ -34,4 +44,5 @@ export {
   type ToolSearchRequest,
   type ToolSearchResult,
 } from './tool-search.js';
+export { defaultWordVectors, VocabularyNeighbours, WordVectors, type Neighbour } from './word-vectors.js';
 export { normalize, VectorIndex, type VectorIndexOptions } from './vector-index.js';

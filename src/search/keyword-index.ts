@@ -2,6 +2,7 @@ import { documentFields, type ToolDocument, type ToolDocumentFields } from './to
 import { TOOL_SYNONYMS } from './synonyms.js';
 import { tokenize, type TokenizeOptions } from './tokenizer.js';
 import { TopKMiniSearch, type ScoringTerm } from './top-k-mini-search.js';
+import { defaultWordVectors, VocabularyNeighbours, type WordVectors } from './word-vectors.js';
 
 /** A ranked search hit: document id and score (higher is better). */
 export interface RankedHit {
@@ -17,6 +18,8 @@ export interface FieldBoosts {
   argumentNames: number;
   argumentDescriptions: number;
   serverName: number;
+  /** The LLM's extra wording of the tool, when a provider wrote one (description-expansion.ts). */
+  expansion: number;
 }
 
 /**
@@ -32,6 +35,7 @@ export const DEFAULT_BOOSTS: Readonly<FieldBoosts> = {
   argumentNames: 0.25,
   argumentDescriptions: 0.1,
   serverName: 2.5,
+  expansion: 0.5,
 };
 
 export interface KeywordIndexOptions {
@@ -59,15 +63,55 @@ export interface KeywordIndexOptions {
   synonyms?: ReadonlyMap<string, readonly string[]>;
   /** Weight of a synonym's matches relative to the word's own. Default 0.5 (a dev-half sweep of 0.3–0.7 was flat). */
   synonymWeight?: number;
+  /**
+   * Query expansion by word vectors: each query word also searches for the indexed words nearest
+   * to it ({@link VocabularyNeighbours}), weighted `weight × similarity` and counted as the word
+   * itself. `false` turns it off. Defaults: {@link DEFAULT_EXPANSION}.
+   */
+  expansion?: false | Partial<ExpansionOptions>;
 }
+
+/** Settings of word-vector query expansion (see {@link KeywordIndexOptions.expansion}). */
+export interface ExpansionOptions {
+  /** Neighbours per query word at most. */
+  neighbours: number;
+  /** Least cosine similarity of a neighbour. */
+  minSimilarity: number;
+  /** A neighbour's match counts `weight × similarity` of the word's own (below 1: it never outweighs an exact match of the same rarity). */
+  weight: number;
+  /**
+   * Also expand query words that indexed names and descriptions already contain (true), or only
+   * the words no tool uses, the vocabulary mismatch itself (false).
+   */
+  expandKnownWords: boolean;
+  /** The table, read on first use; null = no expansion. */
+  vectors: () => WordVectors | null;
+}
+
+/**
+ * Chosen on the development half of queries.json and the tuning third of paraphrases.json
+ * (bench/search/run.ts, BENCHMARKS.md "Tool search"); the held-out parts only report.
+ */
+export const DEFAULT_EXPANSION: Readonly<ExpansionOptions> = {
+  neighbours: 8,
+  minSimilarity: 0.45,
+  weight: 0.4,
+  expandKnownWords: false,
+  vectors: () => defaultWordVectors(),
+};
 
 /** The derived field of word stems (see `stemsBoost`). */
 const STEMS = 'stems';
-const FIELDS: (keyof FieldBoosts)[] = ['name', 'title', 'description', 'argumentNames', 'argumentDescriptions', 'serverName'];
+const FIELDS: (keyof FieldBoosts)[] = ['name', 'title', 'description', 'argumentNames', 'argumentDescriptions', 'serverName', 'expansion'];
 /** Distinct query terms used at most; more only cost time on hostile input. */
 const MAX_QUERY_TERMS = 32;
 /** Terms looked up per query at most, synonyms included (a query of 32 common verbs would walk 160 posting lists). */
 const MAX_PLAN_TERMS = 64;
+/**
+ * Query words expanded by word vectors at most (each a scan of the index's vocabulary when not
+ * cached, ~0.1–0.5 ms): a long query of unknown words stays within the latency budget.
+ */
+const MAX_EXPANDED_WORDS = 6;
 /** Characters of a query read at most (a natural-language query is far shorter). */
 export const MAX_QUERY_LENGTH = 2000;
 
@@ -89,6 +133,13 @@ export class KeywordIndex {
   private readonly synonymWeight: number;
   /** Each indexed document as added: removing it from MiniSearch needs its exact fields again. */
   private readonly docs = new Map<string, ToolDocument>();
+  private readonly expansion: ExpansionOptions | null;
+  /** Words of indexed names, titles and descriptions not yet handed to {@link neighbours}. */
+  private pendingVocabulary = new Set<string>();
+  /** Every word of indexed names, titles and descriptions so far (never shrinks; bounded by the language). */
+  private readonly vocabulary = new Set<string>();
+  /** Created on the first search that expands (the table is read then, not at start); null = unavailable. */
+  private neighbours: VocabularyNeighbours | null | undefined;
 
   constructor(options: KeywordIndexOptions = {}) {
     this.boosts = { ...DEFAULT_BOOSTS, ...options.boosts };
@@ -100,6 +151,7 @@ export class KeywordIndex {
     const stem = (this.stem = options.stem ?? ((t) => t));
     this.synonyms = options.synonyms ?? TOOL_SYNONYMS;
     this.synonymWeight = options.synonymWeight ?? 0.5;
+    this.expansion = options.expansion === false ? null : { ...DEFAULT_EXPANSION, ...options.expansion };
     const tokenizer = this.tokenizer;
     this.ms = new TopKMiniSearch<ToolDocumentFields>({
       // A field boosted 0 is not indexed at all: fewer postings to walk per query.
@@ -129,6 +181,13 @@ export class KeywordIndex {
     this.remove(doc.id);
     this.ms.add(documentFields(doc));
     this.docs.set(doc.id, doc);
+    if (this.expansion) {
+      for (const term of tokenize(`${doc.name} ${doc.title ?? ''} ${doc.description ?? ''} ${doc.expansion ?? ''}`, this.tokenizer)) {
+        if (this.vocabulary.has(term)) continue;
+        this.vocabulary.add(term);
+        this.pendingVocabulary.add(term);
+      }
+    }
   }
 
   /**
@@ -172,6 +231,21 @@ export class KeywordIndex {
           plan.push({ term: this.stem(synonym), group, prefix: false, boosts: stemBoosts, weight: this.synonymWeight });
       }
     });
+    const expansion = this.expansion;
+    const vocabulary = expansion && this.vocabularyNeighbours();
+    if (expansion && vocabulary) {
+      const planned = new Set(plan.map((p) => p.term));
+      let expanded = 0;
+      terms.forEach((term, group) => {
+        if (!expansion.expandKnownWords && this.vocabulary.has(term)) return;
+        if (expanded++ >= MAX_EXPANDED_WORDS) return;
+        for (const n of vocabulary.neighbours(term, expansion.neighbours, expansion.minSimilarity)) {
+          if (planned.has(n.term) || plan.length >= MAX_PLAN_TERMS) continue;
+          planned.add(n.term);
+          plan.push({ term: n.term, group, prefix: false, weight: expansion.weight * n.similarity });
+        }
+      });
+    }
     const hits = this.ms.topK(plan, {
       boosts: this.searchBoosts,
       bm25: this.bm25,
@@ -200,6 +274,19 @@ export class KeywordIndex {
       ...(allowed ? { boostDocument: (id) => (allowed.has(id as string) ? 1 : 0) } : {}),
     });
     return results.slice(0, options.limit).map((r) => ({ id: r.id as string, score: r.score }));
+  }
+
+  /** The neighbour finder with every indexed word added; null when expansion is off or has no table. */
+  private vocabularyNeighbours(): VocabularyNeighbours | null {
+    if (this.neighbours === undefined) {
+      const vectors = this.expansion?.vectors() ?? null;
+      this.neighbours = vectors && new VocabularyNeighbours(vectors);
+    }
+    if (this.neighbours && this.pendingVocabulary.size > 0) {
+      this.neighbours.addTerms(this.pendingVocabulary);
+      this.pendingVocabulary = new Set();
+    }
+    return this.neighbours;
   }
 
   /** Distinct terms of a query, as the index tokenises documents. */

@@ -21,6 +21,8 @@ export interface ToolDocument {
   readonly serverName: string;
   /** Arguments of the published input schema (pinned and hidden ones already removed). */
   readonly arguments: readonly ToolArgumentText[];
+  /** Extra wording for search written by the LLM provider at index time (description-expansion.ts). */
+  readonly expansion?: string;
 }
 
 /** The document key of a catalog tool served through a bundle. */
@@ -70,6 +72,7 @@ export interface ToolDocumentFields {
   argumentNames: string;
   argumentDescriptions: string;
   serverName: string;
+  expansion: string;
 }
 
 /** Splits a document into the separately boosted fields of the keyword index. */
@@ -82,6 +85,7 @@ export function documentFields(doc: ToolDocument): ToolDocumentFields {
     argumentNames: doc.arguments.map((a) => a.name).join(' '),
     argumentDescriptions: doc.arguments.map((a) => a.description).join(' \n '),
     serverName: doc.serverName,
+    expansion: doc.expansion ?? '',
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Logger } from '../logger.js';
+import { DescriptionExpansions, MemoryExpansionCache, type DescriptionExpander, type ExpansionCache } from './description-expansion.js';
 import { MemoryEmbeddingCache, type Embedder, type EmbeddingCache } from './embedding.js';
 import { fuse, type FusionMethod } from './fusion.js';
 import { KeywordIndex, MAX_QUERY_LENGTH, type KeywordIndexOptions } from './keyword-index.js';
@@ -45,6 +46,12 @@ export interface ToolSearchOptions {
   /** Where document embeddings are kept across restarts (the database store); default in memory. */
   cache?: EmbeddingCache;
   keyword?: KeywordIndexOptions;
+  /** The active LLM provider's description expander; null or absent = none (description-expansion.ts). */
+  expander?: DescriptionExpander | null;
+  /** Where expansions are kept by content hash; default in memory. */
+  expansionCache?: ExpansionCache;
+  /** Wait after a failed expansion request before the next (ms). Default 60,000. */
+  expansionPauseMs?: number;
   /** Rank fusion; default {@link DEFAULT_FUSION}. */
   fusion?: FusionMethod;
   /** Longest wait for a query embedding before answering keyword-only (ms). Default 1500. */
@@ -78,6 +85,10 @@ interface DocRecord {
   text: string;
   /** Content hash under the current embedder's model (undefined without an embedder). */
   hash: string | undefined;
+  /** Hash of the expansion asked for under the current expander (undefined without one). */
+  expansionHash: string | undefined;
+  /** The expansion the keyword index holds for this document, if any. */
+  expansion: string | undefined;
 }
 
 /**
@@ -116,6 +127,7 @@ export class ToolSearch {
   private idleWaiters: (() => void)[] = [];
   private readonly lastWarn = new Map<string, { at: number; suppressed: number }>();
   private closed = false;
+  private readonly expansions: DescriptionExpansions;
 
   constructor(options: ToolSearchOptions) {
     this.logger = options.logger;
@@ -129,6 +141,18 @@ export class ToolSearch {
     this.candidates = Math.max(1, options.candidates ?? 50);
     this.retryBaseMs = options.retryBaseMs ?? 5_000;
     this.retryMaxMs = options.retryMaxMs ?? 300_000;
+    this.expansions = new DescriptionExpansions({
+      logger: this.logger,
+      cache: options.expansionCache ?? new MemoryExpansionCache(),
+      ...(options.expansionPauseMs !== undefined ? { pauseAfterFailureMs: options.expansionPauseMs } : {}),
+      onExpanded: (id, expansion, hash) => {
+        const rec = this.docs.get(id);
+        if (!rec || rec.expansionHash !== hash || rec.expansion === expansion) return;
+        rec.expansion = expansion;
+        this.keyword.upsert({ ...rec.doc, expansion });
+      },
+    });
+    if (options.expander) this.expansions.setExpander(options.expander);
   }
 
   /** Number of documents indexed. */
@@ -157,10 +181,11 @@ export class ToolSearch {
       prev.doc = doc;
       return false;
     }
-    this.keyword.upsert(doc);
+    const asked = this.expansions.request(doc.id, text);
+    this.keyword.upsert(asked?.expansion ? { ...doc, expansion: asked.expansion } : doc);
     const hash = this.embedder ? contentHash(this.embedder.model, text) : undefined;
     if (prev?.hash && prev.hash !== hash) this.unlinkHash(doc.id, prev.hash);
-    this.docs.set(doc.id, { doc, text, hash });
+    this.docs.set(doc.id, { doc, text, hash, expansionHash: asked?.hash, expansion: asked?.expansion });
     if (hash) this.linkHash(doc.id, hash);
     return true;
   }
@@ -170,6 +195,7 @@ export class ToolSearch {
     const prev = this.docs.get(id);
     if (!prev) return false;
     this.docs.delete(id);
+    this.expansions.forget(id);
     this.keyword.remove(id);
     this.vectors?.delete(id);
     if (prev.hash) this.unlinkHash(id, prev.hash);
@@ -222,6 +248,28 @@ export class ToolSearch {
     this.notifyIfIdle();
   }
 
+  /**
+   * Sets (or clears) the LLM provider's description expander. Every text is asked of the new one
+   * (cached expansions are reused); an expansion already indexed stays until its replacement
+   * arrives, and all go when the expander is cleared.
+   */
+  setExpander(expander: DescriptionExpander | null): void {
+    this.expansions.setExpander(expander);
+    for (const [id, rec] of this.docs) {
+      const asked = this.expansions.request(id, rec.text);
+      rec.expansionHash = asked?.hash;
+      const expansion = asked ? (asked.expansion ?? rec.expansion) : undefined;
+      if (expansion === rec.expansion) continue;
+      rec.expansion = expansion;
+      this.keyword.upsert(expansion ? { ...rec.doc, expansion } : rec.doc);
+    }
+  }
+
+  /** Resolves once no description expansion is queued or running. */
+  whenExpanded(): Promise<void> {
+    return this.expansions.whenIdle();
+  }
+
   /** Resolves once no embedding work is queued or running (or the worker is waiting to retry after a failure). */
   whenEmbedded(): Promise<void> {
     if (this.isIdle()) return Promise.resolve();
@@ -231,6 +279,7 @@ export class ToolSearch {
   /** Stops background work; the index still answers keyword searches. */
   close(): void {
     this.closed = true;
+    this.expansions.close();
     this.batchAbort?.abort(new Error('search closed'));
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.startTimer) clearImmediate(this.startTimer);

@@ -107,6 +107,28 @@ export class AiProvidersService {
     });
   }
 
+  /**
+   * Calls `apply` with the active LLM provider's model (null when none), now and after every
+   * committed change of the configurations on any instance, like {@link watchEmbedder}. The tool
+   * search keys its description expansions by it; the client itself is resolved per use (`llm()`).
+   * Returns the stop.
+   */
+  watchLlmModel(apply: (model: string | null) => void): () => void {
+    const refresh = (): Promise<void> =>
+      this.deps.store.findActive('llm').then(
+        (row) => apply(row ? row.model : null),
+        (err: unknown) =>
+          this.deps.logger.warn(
+            { reason: err instanceof Error ? err.message.slice(0, 200) : 'unknown' },
+            'tool search: no LLM for description expansion',
+          ),
+      );
+    void refresh();
+    return this.deps.bus.subscribe((m) => {
+      if (m.kind === 'ai_providers') return refresh();
+    });
+  }
+
   private changed(): void {
     this.deps.bus.publish({ kind: 'ai_providers' });
   }
