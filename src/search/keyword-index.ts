@@ -66,7 +66,10 @@ export interface KeywordIndexOptions {
   /**
    * Query expansion by word vectors: each query word also searches for the indexed words nearest
    * to it ({@link VocabularyNeighbours}), weighted `weight × similarity` and counted as the word
-   * itself. `false` turns it off. Defaults: {@link DEFAULT_EXPANSION}.
+   * itself. Off unless asked for (absent or `false`); `{}` takes {@link DEFAULT_EXPANSION}. Off by
+   * default because it did not earn its cost: on the paraphrase set it found 1–2 more tools in the
+   * top 5 of 184 queries, lost one at rank 1 on each half of queries.json, and costs 7 MiB of heap
+   * and a first-time query p99 over 5 ms at 10,000 tools (BENCHMARKS.md, "Tool search").
    */
   expansion?: false | Partial<ExpansionOptions>;
 }
@@ -151,7 +154,7 @@ export class KeywordIndex {
     const stem = (this.stem = options.stem ?? ((t) => t));
     this.synonyms = options.synonyms ?? TOOL_SYNONYMS;
     this.synonymWeight = options.synonymWeight ?? 0.5;
-    this.expansion = options.expansion === false ? null : { ...DEFAULT_EXPANSION, ...options.expansion };
+    this.expansion = options.expansion === undefined || options.expansion === false ? null : { ...DEFAULT_EXPANSION, ...options.expansion };
     const tokenizer = this.tokenizer;
     this.ms = new TopKMiniSearch<ToolDocumentFields>({
       // A field boosted 0 is not indexed at all: fewer postings to walk per query.

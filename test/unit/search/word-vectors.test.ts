@@ -90,7 +90,9 @@ describe('word vectors for query expansion', () => {
 
     it('finds a tool that shares no word with the query through a near word', () => {
       const query = 'latitude of the Eiffel Tower';
-      expect(build([geocode, mail]).search(query, { limit: 1 })[0]?.id).to.equal('geocode');
+      expect(build([geocode, mail], { expansion: {} }).search(query, { limit: 1 })[0]?.id).to.equal('geocode');
+      // Off by default.
+      expect(build([geocode, mail]).search(query, { limit: 1 })).to.deep.equal([]);
       expect(build([geocode, mail], { expansion: false }).search(query, { limit: 1 })).to.deep.equal([]);
     });
 
