@@ -1,22 +1,8 @@
-import v8 from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { workerModule } from '../lib/worker-module.js';
 import type { PGliteAnswer, PGliteCommand, PGliteFailure, PGliteRequest, PGliteResult } from './pglite-worker.js';
 
 const WORKER = workerModule(import.meta.url, 'pglite-worker');
-
-/**
- * Compiles WebAssembly with V8's baseline compiler only (Liftoff), before PGlite's module is
- * compiled. V8 otherwise recompiles the hot parts of PostgreSQL's 9 MB module with its optimising
- * compiler as they warm up, and keeps both codes: about 60 MiB of RSS for 10–20 % less CPU in
- * PGlite's statements, which on the embedded default run off the hot path (call records are
- * written in batches). The flag is process-wide and is read when a module is compiled, so it is
- * set before the thread starts; it also applies to the other WebAssembly of an embedded process
- * (tool search's dot kernel, the QuickJS sandbox). BENCHMARKS.md, "The embedded default's memory".
- */
-function useBaselineWasmCompiler(): void {
-  v8.setFlagsFromString('--liftoff-only');
-}
 
 /** The error a statement fails with: the PostgreSQL fields (code, constraint, detail, ...) as PGlite gave them. */
 function errorOf(failure: PGliteFailure): Error {
@@ -46,7 +32,6 @@ export class PGliteThread {
   private closing: Promise<void> | undefined;
 
   constructor(dataDir: string) {
-    useBaselineWasmCompiler();
     this.worker = new Worker(WORKER.script, {
       eval: WORKER.eval,
       workerData: { dataDir },
