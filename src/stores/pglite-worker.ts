@@ -54,8 +54,8 @@ function failureOf(err: unknown): PGliteFailure {
  * PostgreSQL settings for the embedded database. PGlite starts PostgreSQL with its defaults,
  * among them 128 MB of shared buffers, allocated inside the WebAssembly memory (which never
  * shrinks): 60 MiB of the process's RSS for a cache of pages that the file-system cache already
- * holds. Toolgate's database is small and its hot path reads nothing from it; 16 MB keeps every
- * catalog and index page of a large install in the buffers (BENCHMARKS.md, "The embedded default's memory").
+ * holds. Toolgate's database is small and its hot path reads nothing from it: 8 MB, and 4
+ * connections (one backend serves Toolgate) for smaller shared tables (ADR 0014).
  */
 const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=8MB', '-c', 'max_connections=4'];
 
