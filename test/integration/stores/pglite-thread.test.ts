@@ -129,7 +129,9 @@ describe('the embedded database in its own thread (PGliteThread)', function () {
       clearInterval(watching);
       expect(sawCreator).to.equal(true);
       expect(fs.existsSync(path.join(cluster, 'PG_VERSION'))).to.equal(true);
-      const settings = await db.query("select name, setting, unit from pg_settings where name in ('shared_buffers', 'max_connections') order by name");
+      const settings = await db.query(
+        "select name, setting, unit from pg_settings where name in ('shared_buffers', 'max_connections') order by name",
+      );
       expect(settings.rows).to.deep.equal([
         { name: 'max_connections', setting: '4', unit: null },
         { name: 'shared_buffers', setting: '1024', unit: '8kB' },
@@ -154,11 +156,5 @@ describe('the embedded database in its own thread (PGliteThread)', function () {
 /** The process ids of this process's children (Linux /proc). */
 function childPids(): number[] {
   const tasks = fs.readdirSync(`/proc/${process.pid}/task`);
-  return tasks.flatMap((t) =>
-    fs
-      .readFileSync(`/proc/${process.pid}/task/${t}/children`, 'utf8')
-      .split(' ')
-      .filter(Boolean)
-      .map(Number),
-  );
+  return tasks.flatMap((t) => fs.readFileSync(`/proc/${process.pid}/task/${t}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
 }
