@@ -36,6 +36,7 @@ import {
   envReferenceName,
   parseStoredSecretReference,
   storedSecretReference,
+  type StoredSecretReference,
 } from '../../domain/config-document.js';
 import { hashBundleKey } from '../../live/bundles-registry.js';
 import type { DbBundleRow, DbBundleToolRow } from '../../stores/bundles-store.js';
@@ -82,6 +83,9 @@ const SETTING_FIELDS = [
   'registry_url',
   'oauth_client_registration',
 ] as const;
+
+/** Writes a secret's reference into an export: `secret://…` or `${env:NAME}` built from `envParts`. */
+type SecretWriter = (ref: StoredSecretReference, ...envParts: string[]) => string;
 
 /** Thrown inside a dry run's transaction to roll it back, carrying what it did. */
 class DryRunRollback extends Error {
@@ -154,7 +158,7 @@ export class ConfigDocumentService {
   /** The configuration as a YAML document, with every secret as a reference (listed beside it). */
   async export(baseUrl: string | null, mode: SecretMode = 'reference'): Promise<Schemas['ConfigExport']> {
     const references: string[] = [];
-    const secret = (ref: Parameters<typeof storedSecretReference>[0], ...envParts: string[]): string => {
+    const secret: SecretWriter = (ref, ...envParts) => {
       const value = mode === 'env' ? envReference(envNameFor(...envParts)) : storedSecretReference(ref);
       references.push(value);
       return value;
@@ -218,7 +222,7 @@ export class ConfigDocumentService {
     return { document: doc.toString({ lineWidth: 0 }), secret_references: references };
   }
 
-  private serverEntry(row: DbServerRow, secret: (ref: Parameters<typeof storedSecretReference>[0], ...env: string[]) => string): DocServer {
+  private serverEntry(row: DbServerRow, secret: SecretWriter): DocServer {
     const refs = (field: 'secret_env' | 'headers', keys: string[]): Record<string, string> =>
       Object.fromEntries(keys.map((key) => [key, secret({ kind: 'server', server: row.name, field, key }, row.name, key)]));
     const common = {
@@ -249,7 +253,7 @@ export class ConfigDocumentService {
   }
 
   /** A server's OAuth client settings as the document writes them: the client secret as a reference. */
-  private oauthEntry(row: DbServerRow, secret: (ref: Parameters<typeof storedSecretReference>[0], ...env: string[]) => string) {
+  private oauthEntry(row: DbServerRow, secret: SecretWriter) {
     return {
       ...(row.oauth_client_id !== null ? { client_id: row.oauth_client_id } : {}),
       ...(row.oauth_client_secret_sealed !== null
