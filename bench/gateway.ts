@@ -142,7 +142,7 @@ const listKey = await createBundle('bench 1000 tools', listTools);
 const gc = (globalThis as { gc?: () => void }).gc;
 let heapSampler: Session | undefined;
 let cpuProfiler: Session | undefined;
-process.on('message', (msg: { cmd?: string; file?: string }) => {
+process.on('message', (msg: { cmd?: string; file?: string; gc?: boolean }) => {
   if (msg.cmd === 'heap') {
     gc?.();
     gc?.();
@@ -150,7 +150,8 @@ process.on('message', (msg: { cmd?: string; file?: string }) => {
   }
   if (msg.cmd === 'memory') {
     // Where the memory goes: V8 heap, off-heap buffers (PGlite's WASM memory is an ArrayBuffer), RSS.
-    gc?.();
+    // `gc: false` leaves the garbage in place (what the heap holds at this moment of a load).
+    if (msg.gc !== false) gc?.();
     const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((x) => [x.space_name, Math.round(x.space_size / 1048576)]));
     process.send!({ memory: process.memoryUsage(), spaces, sessions: server.mcp.core.sessions.size });
   }
