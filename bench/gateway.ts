@@ -28,6 +28,7 @@ import type * as LoggerModule from '../src/logger.js';
 import type * as ServerModule from '../src/server.js';
 import type * as BootstrapModule from '../src/services/identity/bootstrap-service.js';
 import type * as TracingModule from '../src/telemetry/tracing.js';
+import type * as CallRecordsStoreModule from '../src/stores/call-records-store.js';
 import type { CatalogTool } from '../src/domain/catalog.js';
 
 // <build>/bench/gateway.js → the repository two folders up, the server in <build>/ (dist/, or a copy
@@ -60,6 +61,12 @@ const config = loadConfig({
   // The bench upstream listens on loopback, which the outbound-address policy refuses unless allow-listed.
   TOOLGATE_OUTBOUND_ALLOWLIST: '127.0.0.1:*',
 });
+// BENCH_CALL_RECORDS=off: the call records are dropped instead of written (what writing them costs
+// the process in memory and CPU, ADR 0015); a measurement knob, never a production setting.
+if (process.env.BENCH_CALL_RECORDS === 'off') {
+  const { CallRecordsStore } = await serverModule<typeof CallRecordsStoreModule>('stores/call-records-store.js');
+  CallRecordsStore.prototype.insertMany = async () => undefined;
+}
 const server = await startServer(config, {
   // As in production (the buffered JSON destination of stdout), into /dev/null.
   logger: createLogger(config, '/dev/null'),

@@ -66,7 +66,10 @@ function sample(pid: number): Groups {
     }
     maps.sort((a, b) => b.rss - a.rss);
     g.top = maps.slice(0, Number(process.env.MAP_TOP)).map((m) => {
-      const [a, b] = m.head.split(' ')[0]!.split('-').map((x) => parseInt(x, 16));
+      const [a, b] = m.head
+        .split(' ')[0]!
+        .split('-')
+        .map((x) => parseInt(x, 16));
       return `${m.rss.toFixed(1)} MiB of ${((b! - a!) / MiB).toFixed(1)} ${m.head.split(/\s+/).slice(1, 2).join(' ')} ${m.head.split(/\s+/).slice(5).join(' ')}`;
     });
   }

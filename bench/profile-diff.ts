@@ -47,7 +47,10 @@ function main(): void {
   const topAt = args.indexOf('--top');
   const top = topAt >= 0 ? Number(args.splice(topAt, 2)[1]) : 30;
   if (args.length < 2) throw new Error('usage: profile-diff.ts a.cpuprofile b.cpuprofile [...] [--top N]');
-  const profiles = args.map((f) => ({ name: path.basename(f, '.cpuprofile'), ...selfTimes(JSON.parse(fs.readFileSync(f, 'utf8')) as Profile) }));
+  const profiles = args.map((f) => ({
+    name: path.basename(f, '.cpuprofile'),
+    ...selfTimes(JSON.parse(fs.readFileSync(f, 'utf8')) as Profile),
+  }));
   const idle = (p: (typeof profiles)[number]) => p.byKey.get('(idle)') ?? 0;
   // Shares of busy time (idle left out), so profiles of different lengths compare.
   const share = (p: (typeof profiles)[number], key: string) => (100 * (p.byKey.get(key) ?? 0)) / Math.max(1, p.total - idle(p));
