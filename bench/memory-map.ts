@@ -34,7 +34,7 @@ interface Groups {
 function sample(pid: number): Groups {
   const text = fs.readFileSync(`/proc/${pid}/smaps`, 'utf8');
   const g: Groups = { rss: 0, wasm: 0, code: 0, anon: 0, file: 0 };
-  let kind: keyof Groups = 'anon';
+  let kind: 'wasm' | 'code' | 'anon' | 'file' = 'anon';
   for (const line of text.split('\n')) {
     const head = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ (\d+)\s*(.*)$/.exec(line);
     if (head) {
@@ -55,7 +55,7 @@ function sample(pid: number): Groups {
       g.rss += mib;
     }
   }
-  for (const k of Object.keys(g) as (keyof Groups)[]) g[k] = Math.round(g[k] * 10) / 10;
+  for (const k of ['rss', 'wasm', 'code', 'anon', 'file'] as const) g[k] = Math.round(g[k] * 10) / 10;
   if (process.env.MAP_TOP) {
     const maps: { head: string; rss: number }[] = [];
     let head = '';
