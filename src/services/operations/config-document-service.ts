@@ -47,6 +47,7 @@ import type { Stores, Transactor } from '../../stores/transactor.js';
 import { mintBundleKey, type BundlesService } from '../bundles/bundles-service.js';
 import type { CatalogSync } from '../catalog/catalog-sync.js';
 import type { ServersService } from '../catalog/servers-service.js';
+import { oauthColumns, openOAuthSecret } from '../catalog/server-oauth-settings.js';
 import { OPENAPI_BRIDGE_COMMAND } from '../catalog/openapi-servers.js';
 import { OpenApiDocumentError, operationTools } from '../../domain/openapi-tools.js';
 import { dereferenceOpenApi, parseOpenApiDocument } from '../../lib/openapi-document.js';
@@ -461,7 +462,7 @@ export class ConfigDocumentService {
         fields.push('headers');
       }
       // Sealed values differ at every sealing: the secret is compared opened.
-      if ((oauth.oauth_client_id === null ? null : oauthSecret) !== this.deps.servers.openOAuthSecret(row)) {
+      if ((oauth.oauth_client_id === null ? null : oauthSecret) !== openOAuthSecret(this.deps.secrets, row)) {
         patch.oauth_client_secret_sealed = oauth.oauth_client_secret_sealed;
         fields.push('oauth_client_secret');
       }
@@ -519,7 +520,7 @@ export class ConfigDocumentService {
     const stdio = entry.transport === 'stdio';
     try {
       const input = entry.oauth ? { ...entry.oauth, client_secret: secret } : undefined;
-      return this.deps.servers.oauthColumns(stdio ? 'none' : (entry.auth_mode ?? 'none'), input, undefined);
+      return oauthColumns(this.deps.secrets, stdio ? 'none' : (entry.auth_mode ?? 'none'), input, undefined);
     } catch (err) {
       if (!(err instanceof RequestValidationError)) throw err;
       // The service names a field `oauth.client_secret`; in the document it is two steps.
@@ -541,7 +542,7 @@ export class ConfigDocumentService {
     if (ref?.kind === 'server') {
       const server = servers.find((s) => sameName(s.name, ref.server));
       if (ref.field === 'oauth') {
-        const held = server ? this.deps.servers.openOAuthSecret(server) : null;
+        const held = server ? openOAuthSecret(this.deps.secrets, server) : null;
         if (held !== null) return held;
         issues.push(at(loc, 'The reference names no secret this instance holds', 'secret_unresolved', value));
         return '';
