@@ -65,6 +65,8 @@ import { OAuthLoginService } from './services/identity/oauth-login-service.js';
 import { OAuthProvidersService } from './services/identity/oauth-providers-service.js';
 import { OAuthClientDirectory } from './services/identity/oauth-client-directory.js';
 import { OAuthServerService } from './services/identity/oauth-server-service.js';
+import { OAuthClientRegistration } from './services/identity/oauth-client-registration.js';
+import { ConnectedApps } from './services/identity/connected-apps.js';
 import { RateLimiter } from './redis/rate-limiter.js';
 import { RetentionService } from './services/operations/retention-service.js';
 import { UpstreamConnectionsService } from './services/catalog/upstream-connections-service.js';
@@ -133,6 +135,10 @@ export interface Services {
   readonly oauthLogin: OAuthLoginService;
   /** Toolgate as the OAuth authorization server of /mcp/gateway (MCP clients connecting by OAuth). */
   readonly oauthServer: OAuthServerService;
+  /** Dynamic client registration (RFC 7591) at that authorization server. */
+  readonly oauthRegistration: OAuthClientRegistration;
+  /** The connections people approved and the registered clients, as the console manages them. */
+  readonly connectedApps: ConnectedApps;
   readonly invitations: InvitationsService;
   readonly gatewaySettings: GatewaySettingsService;
   /** Teams, their members and OAuth group mappings. */
@@ -403,7 +409,6 @@ function buildServices(input: {
     registry: bundleRegistry,
     memberships: teamMemberships,
     gatewayBundles: (user) => gatewaySettings.reachableBundles(user),
-    registrationPolicy: () => generalSettings.current.oauth_client_registration,
     defaultRateLimitRpm,
     options: {
       accessTokenTtlSeconds: config.oauthAccessTokenTtlSeconds,
@@ -411,6 +416,13 @@ function buildServices(input: {
     },
     logger,
   });
+  const oauthRegistration = new OAuthClientRegistration({
+    tx,
+    clock,
+    activity: activityLog,
+    registrationPolicy: () => generalSettings.current.oauth_client_registration,
+  });
+  const connectedApps = new ConnectedApps({ store: stores.oauth, tx, clock, activity: activityLog, grants: oauthServer });
 
   const catalog = new InMemoryCatalog();
   const pool = new UpstreamPool({
@@ -680,6 +692,8 @@ function buildServices(input: {
     oauthProviders,
     oauthLogin,
     oauthServer,
+    oauthRegistration,
+    connectedApps,
     invitations,
     gatewaySettings,
     teams,

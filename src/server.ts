@@ -126,6 +126,7 @@ async function startLocked(config: Config, options: StartOptions, logger: Logger
     mcp: mcp.middleware(),
     oauth: oauthEndpoints({
       api: services.oauthServer,
+      registration: services.oauthRegistration,
       base: (headers) => publicUrl.of(headers),
       hasBundle: (bundleId) => services.bundleRegistry.get(bundleId) !== undefined,
       jwks: () => services.issuerKeys.jwks(),
