@@ -4,7 +4,8 @@ import tseslint from 'typescript-eslint';
  * The layering of src/ (docs/architecture.md), enforced: each entry forbids what a folder must not
  * import, with the reason. `http → handlers → services → stores → domain/lib`; the MCP side
  * (`mcp/`) beside it reads the in-memory world (`live/`) that the services keep current; `redis/`,
- * `upstream/`, `sandbox/` and `ai/` are self-contained; `compose.ts` alone builds and wires everything.
+ * `upstream/`, `sandbox/` and `ai/` are self-contained; `compose.ts` alone builds and wires
+ * everything (with `compose-mcp.ts` for the MCP endpoints).
  */
 const layer = (files, patterns) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } });
 const forbid = (group, message) => ({ group, message });
@@ -12,6 +13,8 @@ const forbid = (group, message) => ({ group, message });
 const DB = (why) => forbid(['knex', 'knex/*', 'knex-pglite', 'pg', 'pg/*', '@electric-sql/*'], why);
 const WEB = (why) => forbid(['koa', 'koa-*', '@koa/*', 'openapi-backend', 'json-rpc-2.0'], why);
 const STORES = (why) => forbid(['**/stores/**'], why);
+/** The top floor: the composition root and the server, which build everything and which no layer imports. */
+const ROOT = ['**/compose.js', '**/compose-mcp.js', '**/server.js'];
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'src/generated/', 'data/', 'bench/results/', 'web/dist/', 'test-artifacts/'] },
@@ -38,8 +41,7 @@ export default tseslint.config(
           '**/sandbox/**',
           '**/live/**',
           '**/redis/**',
-          '**/compose.js',
-          '**/server.js',
+          ...ROOT,
         ],
         'domain/ and lib/ are the bottom floor: types and helpers every layer may use, so they import no layer of the app.',
       ),
@@ -60,8 +62,7 @@ export default tseslint.config(
           '**/sandbox/**',
           '**/live/**',
           '**/redis/**',
-          '**/compose.js',
-          '**/server.js',
+          ...ROOT,
         ],
         'Stores are the persistence layer: they map rows and turn driver errors into domain errors (src/errors.ts), and import nothing above them. Shared types go in src/domain.',
       ),
@@ -76,7 +77,7 @@ export default tseslint.config(
         'Services are transport-free rules: no Koa, openapi-backend or JSON-RPC types; they return contract DTOs and throw domain errors.',
       ),
       forbid(
-        ['**/handlers/**', '**/http/**', '**/mcp/**', '**/compose.js', '**/server.js'],
+        ['**/handlers/**', '**/http/**', '**/mcp/**', ...ROOT],
         'Services sit below handlers, http and mcp: they never import them (compose.ts wires services together).',
       ),
     ],
@@ -122,17 +123,7 @@ export default tseslint.config(
     ['src/live/**/*.ts'],
     [
       forbid(
-        [
-          '**/stores/**',
-          '**/services/**',
-          '**/handlers/**',
-          '**/http/**',
-          '**/mcp/**',
-          '**/upstream/**',
-          '**/sandbox/**',
-          '**/compose.js',
-          '**/server.js',
-        ],
+        ['**/stores/**', '**/services/**', '**/handlers/**', '**/http/**', '**/mcp/**', '**/upstream/**', '**/sandbox/**', ...ROOT],
         'src/live is the in-memory world the MCP routes read: it holds domain values (no rows) and is kept current by the services, which it never calls; it is given callbacks instead.',
       ),
       DB('src/live never touches the database: the services load it and keep it current.'),
@@ -152,8 +143,7 @@ export default tseslint.config(
           '**/live/**',
           '**/upstream/**',
           '**/sandbox/**',
-          '**/compose.js',
-          '**/server.js',
+          ...ROOT,
         ],
         'src/redis is the one home of Redis (connections, the change bus, shared rate limits and sessions): the layers above use it; it imports only domain types and lib helpers.',
       ),
@@ -165,17 +155,7 @@ export default tseslint.config(
     ['src/upstream/**/*.ts'],
     [
       forbid(
-        [
-          '**/mcp/**',
-          '**/http/**',
-          '**/handlers/**',
-          '**/services/**',
-          '**/stores/**',
-          '**/live/**',
-          '**/redis/**',
-          '**/compose.js',
-          '**/server.js',
-        ],
+        ['**/mcp/**', '**/http/**', '**/handlers/**', '**/services/**', '**/stores/**', '**/live/**', '**/redis/**', ...ROOT],
         'src/upstream is the client pool of upstream MCP servers: it implements UpstreamCaller (src/domain) and reports through UpstreamEvents; it imports no other layer.',
       ),
       DB('The upstream pool never touches the database; the catalog sync (a service) stores what it reports.'),
@@ -197,7 +177,7 @@ export default tseslint.config(
     ['src/ai/**/*.ts'],
     [
       forbid(
-        ['**/mcp/**', '**/http/**', '**/handlers/**', '**/services/**', '**/stores/**', '**/upstream/**', '**/compose.js', '**/server.js'],
+        ['**/mcp/**', '**/http/**', '**/handlers/**', '**/services/**', '**/stores/**', '**/upstream/**', ...ROOT],
         'src/ai is the AI vendor adapters (the openai and Anthropic SDKs): it takes a provider spec and the outbound policy and imports no other layer; AiProvidersService builds its clients.',
       ),
       DB('The AI adapters never touch the database; AiProvidersService stores what they report.'),
@@ -208,7 +188,7 @@ export default tseslint.config(
     ['src/sandbox/**/*.ts'],
     [
       forbid(
-        ['**/mcp/**', '**/http/**', '**/handlers/**', '**/services/**', '**/stores/**', '**/upstream/**', '**/compose.js', '**/server.js'],
+        ['**/mcp/**', '**/http/**', '**/handlers/**', '**/services/**', '**/stores/**', '**/upstream/**', ...ROOT],
         'src/sandbox runs script tools in isolation (QuickJS workers, bubblewrap) behind ScriptRunner; it imports no other layer (services route calls to it).',
       ),
       DB('The sandbox never touches the database: a script gets its files and arguments from the caller.'),
@@ -229,8 +209,7 @@ export default tseslint.config(
           '**/sandbox/**',
           '**/live/**',
           '**/redis/**',
-          '**/compose.js',
-          '**/server.js',
+          ...ROOT,
         ],
         'src/telemetry is the OpenTelemetry plumbing (tracing, audit export to sinks) the request path calls into at a few hook points: mcp/, upstream/ and the app may import it, so it imports no layer above lib/ and domain/ (the audit exporter is given its store by compose.ts).',
       ),

@@ -1,9 +1,12 @@
 /**
- * The composition root: the one place where the process's parts are built and wired (stores,
- * live state, services, the MCP transport, the upstream pool, telemetry, the change bus) and torn
- * down in order. It holds no rules of its own — each line constructs or connects a part defined
- * elsewhere — so its length grows with the number of parts, and splitting it would scatter the
- * start and stop order that is only readable in one place (docs/architecture.md).
+ * The composition root: the one place where the process's services are built and wired (stores,
+ * live state, services, the upstream pool, telemetry, the change bus) and torn down in order; the
+ * MCP endpoints built on them are compose-mcp.ts's. It holds no rules of its own — each line
+ * constructs or connects a part defined elsewhere, and what happens when something changes lives
+ * in the module that owns it — so its length grows with the number of parts. It stays one file
+ * above the house's 600 lines on purpose: every dependency of every part, and the start and stop
+ * order, can be read in one place, top to bottom, in the order things are built
+ * (docs/architecture.md).
  */
 import path from 'node:path';
 import type { Config } from './config.js';
@@ -13,16 +16,6 @@ import { Metrics } from './lib/metrics.js';
 import { OutboundPolicy } from './lib/outbound-policy.js';
 import { deriveKey, loadMasterKey, SecretBox } from './lib/secret-box.js';
 import type { Logger } from './logger.js';
-import type { Middleware } from 'koa';
-import { BundleEndpoint } from './mcp/bundle-endpoint.js';
-import type { McpRoute } from './mcp/transport/route.js';
-import type { McpOptions } from './mcp/transport/options.js';
-import { McpTransport } from './mcp/transport/router.js';
-import { GatewayEndpoint } from './mcp/gateway-endpoint.js';
-import { GatewayToolIndex } from './mcp/gateway-index.js';
-import { RedisSharedSessions } from './redis/shared-sessions.js';
-import { llmDescriptionExpander, ToolSearch, type ToolSearchOptions } from './search/index.js';
-import { EmbeddingCacheStore } from './stores/embedding-cache-store.js';
 import { CallRecorder, type CallRecorderOptions } from './mcp/call-recorder.js';
 import { AiProvidersService } from './services/generation/ai-providers-service.js';
 import { ActivityLog } from './services/operations/activity-log.js';
@@ -39,7 +32,6 @@ import { ToolPolicy } from './live/tool-policy.js';
 import { PolicyService } from './services/policy/policy-service.js';
 import { Guardrails } from './live/guardrails.js';
 import { GuardrailsService } from './services/guardrails/guardrails-service.js';
-import { GuardrailStage } from './mcp/guardrail-stage.js';
 import { Replication } from './live/replication.js';
 import { BundlesService } from './services/bundles/bundles-service.js';
 import { RegistryApiService } from './services/bundles/registry-api-service.js';
@@ -48,7 +40,6 @@ import { OpenApiServersService } from './services/catalog/openapi-servers.js';
 import { RegistryImportService } from './services/catalog/registry-import.js';
 import { CatalogService } from './services/catalog/catalog-service.js';
 import { CatalogSync } from './services/catalog/catalog-sync.js';
-import { BundleCatchUp } from './live/bundle-catch-up.js';
 import { LocalChangeBus, RedisChangeBus, type ChangeBus } from './redis/change-bus.js';
 import { DashboardService } from './services/operations/dashboard-service.js';
 import { GatewaySettingsService } from './services/bundles/gateway-settings-service.js';
@@ -65,6 +56,8 @@ import { OAuthLoginService } from './services/identity/oauth-login-service.js';
 import { OAuthProvidersService } from './services/identity/oauth-providers-service.js';
 import { OAuthClientDirectory } from './services/identity/oauth-client-directory.js';
 import { OAuthServerService } from './services/identity/oauth-server-service.js';
+import { OAuthClientRegistration } from './services/identity/oauth-client-registration.js';
+import { ConnectedApps } from './services/identity/connected-apps.js';
 import { RateLimiter } from './redis/rate-limiter.js';
 import { RetentionService } from './services/operations/retention-service.js';
 import { UpstreamConnectionsService } from './services/catalog/upstream-connections-service.js';
@@ -86,14 +79,6 @@ import { JsonLinesFileSink, OtlpLogSink, WebhookSink, type AuditSink } from './t
 import { createStores, Transactor, type Stores } from './stores/transactor.js';
 import { UpstreamPool } from './upstream/upstream-pool.js';
 import type { UpstreamServerSpec } from './upstream/upstream-connection.js';
-
-/**
- * The composition root: the one place that builds the process's object graph (stores, services,
- * the live world, the MCP endpoints) and wires the parts together. It holds no behaviour of its
- * own: what happens when something changes lives in the module that owns it; here a part is only
- * handed the others it needs. It is one file of about 800 lines on purpose: every dependency of
- * every part can be read in one place, top to bottom, in the order things are built.
- */
 
 export const VERSION = '0.1.0';
 
@@ -133,6 +118,10 @@ export interface Services {
   readonly oauthLogin: OAuthLoginService;
   /** Toolgate as the OAuth authorization server of /mcp/gateway (MCP clients connecting by OAuth). */
   readonly oauthServer: OAuthServerService;
+  /** Dynamic client registration (RFC 7591) at that authorization server. */
+  readonly oauthRegistration: OAuthClientRegistration;
+  /** The connections people approved and the registered clients, as the console manages them. */
+  readonly connectedApps: ConnectedApps;
   readonly invitations: InvitationsService;
   readonly gatewaySettings: GatewaySettingsService;
   /** Teams, their members and OAuth group mappings. */
@@ -190,7 +179,6 @@ export interface Services {
   /** Server generation jobs: the API and the scheduler that runs them (started by `start`). */
   readonly generation: GenerationService;
 
-  /** Starts background work: key-usage flushes, session purges. */
   // Operations.
   /** The admin activity log: services record their changes in it (`record(stores, entry)`). */
   readonly activityLog: ActivityLog;
@@ -403,7 +391,6 @@ function buildServices(input: {
     registry: bundleRegistry,
     memberships: teamMemberships,
     gatewayBundles: (user) => gatewaySettings.reachableBundles(user),
-    registrationPolicy: () => generalSettings.current.oauth_client_registration,
     defaultRateLimitRpm,
     options: {
       accessTokenTtlSeconds: config.oauthAccessTokenTtlSeconds,
@@ -411,6 +398,13 @@ function buildServices(input: {
     },
     logger,
   });
+  const oauthRegistration = new OAuthClientRegistration({
+    tx,
+    clock,
+    activity: activityLog,
+    registrationPolicy: () => generalSettings.current.oauth_client_registration,
+  });
+  const connectedApps = new ConnectedApps({ store: stores.oauth, tx, clock, activity: activityLog, grants: oauthServer });
 
   const catalog = new InMemoryCatalog();
   const pool = new UpstreamPool({
@@ -680,6 +674,8 @@ function buildServices(input: {
     oauthProviders,
     oauthLogin,
     oauthServer,
+    oauthRegistration,
+    connectedApps,
     invitations,
     gatewaySettings,
     teams,
@@ -758,126 +754,5 @@ function buildServices(input: {
       })();
       return closing;
     },
-  };
-}
-
-/** The MCP server side of one process: the transport and the routes on it. */
-export interface McpEndpoints {
-  /** The Streamable HTTP core both routes share (sessions, transport rules, dispatch). */
-  readonly core: McpTransport;
-  readonly bundle: BundleEndpoint;
-  readonly gateway: GatewayEndpoint;
-  /** The tool search behind the gateway's `search` (fed with every bundle's tools). */
-  readonly search: ToolSearch;
-  /** One Koa middleware serving every MCP route; other paths pass on. */
-  middleware(): Middleware;
-  /**
-   * The MCP route that serves a path on the fast path ahead of Koa (the Streamable HTTP paths
-   * `/mcp/bundle/{bundle_key}` and `/mcp/gateway`), or undefined: Koa serves it.
-   */
-  fastRoute(path: string): McpRoute | undefined;
-  /** Graceful stop, first step: GET streams end, no new sessions. */
-  drain(): void;
-  /** Graceful stop, last step: sessions end, running calls are cancelled. */
-  close(): void;
-  /** Resolves once every MCP request being served has answered, or after `maxMs`. */
-  settled(maxMs: number): Promise<void>;
-}
-
-/** Tunables of the MCP side besides the transport's (tests shorten the search's timeouts). */
-export interface McpComposeOptions extends McpOptions {
-  search?: Partial<Omit<ToolSearchOptions, 'logger' | 'embedder' | 'cache'>>;
-  /** The public base URL of a request (OAuth tokens are bound to the canonical URL of `/mcp/gateway` under it). */
-  baseUrl?: (headers: Readonly<Record<string, string | string[] | undefined>>) => string;
-}
-
-/** Builds the MCP endpoints (`/mcp/bundle/{bundle_key}` and `/mcp/gateway`) and the tool search. */
-export function composeMcp(services: Services, config: Config, logger: Logger, options: McpComposeOptions = {}): McpEndpoints {
-  const { search: searchOptions, baseUrl, ...coreOptions } = options;
-  // With Redis, stateful sessions are shared: any instance serves a session another one opened.
-  const sharedSessions = config.redisUrl ? new RedisSharedSessions(config.redisUrl, services.bus, logger) : undefined;
-  const core = new McpTransport({
-    upstreams: services.upstreams,
-    recorder: services.callRecorder,
-    logger,
-    guardrails: new GuardrailStage({ guardrails: services.liveGuardrails, fetch: services.outboundPolicy.fetch, logger }),
-    config,
-    version: VERSION,
-    options: coreOptions,
-    stateKey: services.requestStateKey,
-    ...(sharedSessions ? { sharedSessions } : {}),
-  });
-  if (sharedSessions) core.onClose(() => void sharedSessions.close());
-  // Several instances (a shared Redis): a key not in this registry yet may be a bundle another just created.
-  const catchUp = config.redisUrl
-    ? new BundleCatchUp({ read: (keyHash) => services.bundles.catchUpByKeyHash(keyHash), logger })
-    : undefined;
-  const bundle = new BundleEndpoint({
-    core,
-    registry: services.bundleRegistry,
-    catalog: services.catalog,
-    config,
-    version: VERSION,
-    catchUp,
-    policy: services.toolPolicy,
-  });
-  // Embeddings of tool texts persist in the database (by content hash), so a restart re-embeds nothing.
-  const search = new ToolSearch({ ...searchOptions, logger, cache: new EmbeddingCacheStore(services.db.knex) });
-  const index = new GatewayToolIndex(search, services.bundleRegistry, services.catalog, bundle.views);
-  const gateway = new GatewayEndpoint({
-    core,
-    registry: services.bundleRegistry,
-    catalog: services.catalog,
-    views: bundle.views,
-    auth: services.apiKeyAuth,
-    oauth: services.oauthServer,
-    ...(baseUrl ? { baseUrl } : {}),
-    rateLimiter: services.rateLimiter,
-    settings: services.gatewaySettings,
-    memberships: services.teamMemberships,
-    policy: services.toolPolicy,
-    bus: services.bus,
-    search,
-    logger,
-  });
-  // The active embedding provider, now and after every change of the AI provider configurations
-  // (on any instance: the change is announced on the bus, which also delivers here).
-  core.onClose(services.aiProviders.watchEmbedder((embedder) => search.setEmbedder(embedder)));
-  // Opt-in (it spends the provider's tokens): the active LLM provider expands each tool text once
-  // (by content hash, in the background) with wording for keyword search; the client is resolved per batch.
-  if (config.searchLlmExpansion) {
-    const ai = services.aiProviders;
-    core.onClose(
-      ai.watchLlmModel((model) =>
-        search.setExpander(
-          model === null ? null : { model, expand: async (texts, signal) => llmDescriptionExpander(await ai.llm()).expand(texts, signal) },
-        ),
-      ),
-    );
-  }
-  core.onClose(() => {
-    index.close();
-    search.close();
-  });
-  // General settings the endpoints apply at run time (an explicit idle-timeout tunable wins).
-  const applySettings = (s: EffectiveGeneralSettings): void => {
-    core.setAllowedOrigins(s.allowed_origins);
-    if (options.sessionIdleMs === undefined) core.sessions.setIdleTimeout(s.mcp_session_idle_timeout_minutes * 60_000);
-  };
-  applySettings(services.generalSettings.current);
-  core.onClose(services.generalSettings.onChange(applySettings));
-  services.metrics.setSources({ mcpSessions: () => core.sessions.size });
-  const bundleMiddleware = bundle.middleware();
-  const gatewayMiddleware = gateway.middleware();
-  return {
-    core,
-    bundle,
-    gateway,
-    search,
-    middleware: () => (ctx, next) => bundleMiddleware(ctx, () => gatewayMiddleware(ctx, next)),
-    fastRoute: (path) => bundle.fastRoute(path) ?? gateway.fastRoute(path),
-    drain: () => core.drain(),
-    close: () => core.close(),
-    settled: (maxMs) => core.settled(maxMs),
   };
 }

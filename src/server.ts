@@ -4,15 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp, createMcpFastPath } from './app.js';
 import { oauthEndpoints } from './http/oauth-endpoints.js';
-import {
-  composeMcp,
-  openServices,
-  VERSION,
-  type McpComposeOptions,
-  type McpEndpoints,
-  type ServiceOptions,
-  type Services,
-} from './compose.js';
+import { openServices, VERSION, type ServiceOptions, type Services } from './compose.js';
+import { composeMcp, type McpComposeOptions, type McpEndpoints } from './compose-mcp.js';
 import type { Config } from './config.js';
 import type { UpstreamCaller } from './domain/upstream-call.js';
 import { createHandlers } from './handlers/index.js';
@@ -126,6 +119,7 @@ async function startLocked(config: Config, options: StartOptions, logger: Logger
     mcp: mcp.middleware(),
     oauth: oauthEndpoints({
       api: services.oauthServer,
+      registration: services.oauthRegistration,
       base: (headers) => publicUrl.of(headers),
       hasBundle: (bundleId) => services.bundleRegistry.get(bundleId) !== undefined,
       jwks: () => services.issuerKeys.jwks(),

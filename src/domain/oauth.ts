@@ -194,6 +194,13 @@ export interface OAuthServerApi {
   token(base: string, form: OAuthParams): Promise<TokenResponse>;
   /** `POST /oauth/revoke` (RFC 7009): always succeeds for a well-formed request. */
   revoke(form: OAuthParams): Promise<void>;
+}
+
+/**
+ * What the OAuth protocol endpoints ask of dynamic client registration (implemented by the OAuth
+ * client registration service).
+ */
+export interface OAuthRegistrationApi {
   /** `POST /oauth/register` (RFC 7591). Throws OAuthProtocolError. */
   register(body: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
   /** Whether the registration endpoint is open, held for approval or off (for the metadata). */

@@ -14,7 +14,10 @@ type Ops =
   | 'approveOAuthClient';
 
 /** The MCP authorization server's REST side: consent, connected apps, registered clients. */
-export function createOAuthHandlers({ services: { oauthServer: oauth }, publicUrl }: HandlerDeps): PartialHandlerMap<Ops> {
+export function createOAuthHandlers({
+  services: { oauthServer: oauth, connectedApps: apps },
+  publicUrl,
+}: HandlerDeps): PartialHandlerMap<Ops> {
   return {
     getOAuthAuthorization: async (req) => ({
       status: 200,
@@ -24,13 +27,13 @@ export function createOAuthHandlers({ services: { oauthServer: oauth }, publicUr
       status: 200,
       body: await oauth.decide(publicUrl.of(req.headers), req.params.authorization_id, req.principal!, req.body.approve),
     }),
-    listMyOAuthGrants: async (req) => ({ status: 200, body: await oauth.listGrants(req.principal!.userId) }),
-    revokeMyOAuthGrant: (req) => oauth.revokeGrant(req.params.grant_id, req.principal!.userId).then(noContent),
-    listOAuthGrants: async (req) => ({ status: 200, body: await oauth.listGrants(req.query.user_id) }),
-    revokeOAuthGrant: (req) => oauth.revokeGrant(req.params.grant_id).then(noContent),
-    listOAuthClients: async () => ({ status: 200, body: await oauth.listClients() }),
-    createOAuthClient: async (req) => ({ status: 201, body: await oauth.createClient(req.body, req.principal!) }),
-    deleteOAuthClient: (req) => oauth.deleteClient(req.params.client_id).then(noContent),
-    approveOAuthClient: async (req) => ({ status: 200, body: await oauth.approveClient(req.params.client_id) }),
+    listMyOAuthGrants: async (req) => ({ status: 200, body: await apps.listGrants(req.principal!.userId) }),
+    revokeMyOAuthGrant: (req) => apps.revokeGrant(req.params.grant_id, req.principal!.userId).then(noContent),
+    listOAuthGrants: async (req) => ({ status: 200, body: await apps.listGrants(req.query.user_id) }),
+    revokeOAuthGrant: (req) => apps.revokeGrant(req.params.grant_id).then(noContent),
+    listOAuthClients: async () => ({ status: 200, body: await apps.listClients() }),
+    createOAuthClient: async (req) => ({ status: 201, body: await apps.createClient(req.body, req.principal!) }),
+    deleteOAuthClient: (req) => apps.deleteClient(req.params.client_id).then(noContent),
+    approveOAuthClient: async (req) => ({ status: 200, body: await apps.approveClient(req.params.client_id) }),
   };
 }

@@ -21,6 +21,7 @@ import {
   OAuthProtocolError,
   resourceUrl,
   type OAuthParams,
+  type OAuthRegistrationApi,
   type OAuthResource,
   type OAuthServerApi,
 } from '../domain/oauth.js';
@@ -29,6 +30,8 @@ type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
 export interface OAuthEndpointsDeps {
   api: OAuthServerApi;
+  /** Dynamic client registration (`/oauth/register`, and whether the metadata offers it). */
+  registration: OAuthRegistrationApi;
   /** The public base URL for a request (the issuer, and the base of every resource). */
   base: (headers: Headers) => string;
   /** Whether a bundle exists (its resource metadata is served only then). */
@@ -60,8 +63,8 @@ function protectedResourceMetadata(base: string, resource: OAuthResource): Recor
 }
 
 /** RFC 8414 metadata (also served as OpenID discovery: the same issuer and endpoints). */
-function authorizationServerMetadata(base: string, api: OAuthServerApi, jwks: boolean): Record<string, unknown> {
-  const registration = api.registrationPolicy() !== 'off';
+function authorizationServerMetadata(base: string, registrationApi: OAuthRegistrationApi, jwks: boolean): Record<string, unknown> {
+  const registration = registrationApi.registrationPolicy() !== 'off';
   return {
     issuer: base,
     ...(jwks ? { jwks_uri: `${base}/oauth/jwks` } : {}),
@@ -136,7 +139,7 @@ function cors(ctx: ParameterizedContext): void {
 
 /** The middleware serving the endpoints above; every other path passes on. */
 export function oauthEndpoints(deps: OAuthEndpointsDeps): Middleware {
-  const { api } = deps;
+  const { api, registration } = deps;
   return async (ctx, next) => {
     const path = ctx.path;
     if (!path.startsWith('/.well-known/') && !path.startsWith('/oauth/')) return next();
@@ -169,7 +172,9 @@ export function oauthEndpoints(deps: OAuthEndpointsDeps): Middleware {
       if (!get) return methodNotAllowed(ctx, 'GET');
       ctx.set('Cache-Control', 'public, max-age=300');
       ctx.status = 200;
-      ctx.body = resource ? protectedResourceMetadata(base, resource) : authorizationServerMetadata(base, api, deps.jwks !== undefined);
+      ctx.body = resource
+        ? protectedResourceMetadata(base, resource)
+        : authorizationServerMetadata(base, registration, deps.jwks !== undefined);
       return;
     }
     try {
@@ -211,7 +216,7 @@ export function oauthEndpoints(deps: OAuthEndpointsDeps): Middleware {
             if (err instanceof OAuthProtocolError) throw err;
             throw new OAuthProtocolError('invalid_client_metadata', 'the body is not valid JSON');
           }
-          const answer = await api.register(body);
+          const answer = await registration.register(body);
           json(ctx, answer.status, answer.body);
           return;
         }

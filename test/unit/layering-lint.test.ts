@@ -18,6 +18,7 @@ describe('layering rules (eslint.config.js no-restricted-imports)', function () 
     ['src/services/new-service.ts', 'json-rpc-2.0', /transport-free/],
     ['src/services/new-service.ts', 'pg', /never touch Knex/],
     ['src/services/new-service.ts', '../mcp/bundle-endpoint.js', /below handlers/],
+    ['src/services/new-service.ts', '../compose-mcp.js', /below handlers/],
     ['src/stores/new-store.ts', '../services/bundles-service.js', /persistence layer/],
     ['src/stores/new-store.ts', '../mcp/context.js', /persistence layer/],
     ['src/http/new-http.ts', '../stores/users-store.js', /imports no store/],

@@ -2,9 +2,10 @@
  * The server registry (ServersService below): one job, the lifecycle of a registered upstream
  * server — create, update, enable/disable, delete, refresh — with the rules each write must keep
  * (outbound policy, reserved headers, transport-specific fields, sealed secrets, sandbox and
- * network approval, upstream OAuth client settings) in the same transaction as the row. The rules
- * all read and write the same row, so they stay together; the catalog sync, the sandbox and the
- * OAuth vault they hand off to live in their own files.
+ * network approval) in the same transaction as the row. The field rules the configuration import
+ * shares have their own modules (server-connection-fields.ts: URL and headers;
+ * server-oauth-settings.ts: the upstream OAuth client settings), as do the catalog sync, the
+ * sandbox and the OAuth vault it hands off to.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -12,7 +13,7 @@ import path from 'node:path';
 import { ConflictError, NotFoundError, RequestValidationError, type ValidationIssue } from '../../errors.js';
 import type { components } from '../../generated/openapi.js';
 import type { Clock } from '../../lib/clock.js';
-import { formatAllowlistEntry, OutboundRefusedError, parseAllowlistEntry, type OutboundPolicy } from '../../lib/outbound-policy.js';
+import { formatAllowlistEntry, parseAllowlistEntry, type OutboundPolicy } from '../../lib/outbound-policy.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { Logger } from '../../logger.js';
 import type { DbServerRow, ServersStore } from '../../stores/servers-store.js';
@@ -26,27 +27,11 @@ import { pageResult, pageWindow, type PageOf, type PageQuery } from '../paginati
 import { roleAtLeast, type Role } from '../../domain/principal.js';
 import { BUILTIN_SERVER_DEFAULTS, type ServerDefaults } from '../../domain/server-defaults.js';
 import { stdioLaunchAllowed } from '../../domain/stdio-commands.js';
-import { privateKeyAlg } from '../../upstream/upstream-oauth.js';
+import { connectionFieldIssues } from './server-connection-fields.js';
+import { noOAuthColumns, oauthColumns, oauthSettingsView, refuseStdioOAuth } from './server-oauth-settings.js';
 
 type Schemas = components['schemas'];
 export type ServerView = Schemas['MCPServer'];
-
-/** Header names the transport itself owns; an admin may not set them. */
-const RESERVED_HEADERS = new Set([
-  'host',
-  'content-length',
-  'content-type',
-  'accept',
-  'connection',
-  'transfer-encoding',
-  'keep-alive',
-  'upgrade',
-  'te',
-  'trailer',
-  'mcp-session-id',
-  'mcp-protocol-version',
-  'last-event-id',
-]);
 
 const STDIO_ONLY = ['command', 'args', 'env', 'secret_env', 'cwd'] as const;
 const HTTP_ONLY = ['url', 'headers'] as const;
@@ -181,7 +166,7 @@ export class ServersService {
         sandboxed: stdio && input.sandboxed === true,
         network_approved: [],
         network_requested: null,
-        ...this.oauthColumns(stdio ? 'none' : (input.auth_mode ?? 'none'), input.oauth, undefined),
+        ...oauthColumns(this.deps.secrets, stdio ? 'none' : (input.auth_mode ?? 'none'), input.oauth, undefined),
       });
       await within?.(stores, created);
       await this.deps.activity.record(stores, {
@@ -260,12 +245,8 @@ export class ServersService {
       }
       if (!stdio && row.sandboxed) next.sandboxed = false;
       if (stdio) {
-        if (changingTransport)
-          Object.assign(next, { url: null, headers_sealed: null, header_names: [], ...this.oauthColumns('none', undefined, undefined) });
-        if ((patch.auth_mode !== undefined && patch.auth_mode !== 'none') || patch.oauth)
-          throw new RequestValidationError([
-            issue('auth_mode', 'OAuth is for HTTP servers only', 'extra_forbidden', patch.auth_mode ?? null),
-          ]);
+        if (changingTransport) Object.assign(next, { url: null, headers_sealed: null, header_names: [], ...noOAuthColumns() });
+        refuseStdioOAuth(patch);
         if (patch.command !== undefined) next.command = patch.command;
         if (patch.args !== undefined) next.args = patch.args;
         if (patch.cwd !== undefined) next.cwd = patch.cwd;
@@ -280,7 +261,7 @@ export class ServersService {
           Object.assign(next, { command: null, args: [], env: {}, cwd: null, secret_env_sealed: null, secret_env_keys: [] });
         if (patch.url !== undefined) next.url = patch.url;
         if (patch.auth_mode !== undefined || patch.oauth !== undefined)
-          Object.assign(next, this.oauthColumns(patch.auth_mode ?? row.auth_mode, patch.oauth, row));
+          Object.assign(next, oauthColumns(this.deps.secrets, patch.auth_mode ?? row.auth_mode, patch.oauth, row));
         if (patch.headers !== undefined) {
           const merged = mergePatch(changingTransport ? {} : this.open(row.headers_sealed), patch.headers);
           next.headers_sealed = this.seal(merged);
@@ -442,15 +423,7 @@ export class ServersService {
       sandboxed: row.sandboxed,
       network: { approved_hosts: row.network_approved, requested_hosts: row.network_requested },
       auth_mode: row.auth_mode,
-      oauth:
-        row.auth_mode === 'none'
-          ? null
-          : {
-              client_id: row.oauth_client_id,
-              has_client_secret: row.oauth_client_secret_sealed !== null,
-              token_endpoint_auth_method: row.oauth_token_endpoint_auth_method,
-              scopes: row.oauth_scopes,
-            },
+      oauth: oauthSettingsView(row),
       redacted: false,
     };
   }
@@ -513,127 +486,14 @@ export class ServersService {
     this.deps.announce?.(id);
   }
 
-  /**
-   * The OAuth columns of a server for `mode` and the settings `input` (a patch of `before`'s when
-   * updating: absent leaves alone, null clears). The client secret is sealed; with `none` they are cleared.
-   */
-  oauthColumns(
-    mode: DbServerRow['auth_mode'],
-    input: Schemas['ServerOAuthSettingsInput'] | undefined,
-    before: DbServerRow | undefined,
-  ): Pick<
-    DbServerRow,
-    'auth_mode' | 'oauth_client_id' | 'oauth_client_secret_sealed' | 'oauth_token_endpoint_auth_method' | 'oauth_scopes'
-  > {
-    if (mode === 'none')
-      return {
-        auth_mode: 'none',
-        oauth_client_id: null,
-        oauth_client_secret_sealed: null,
-        oauth_token_endpoint_auth_method: null,
-        oauth_scopes: [],
-      };
-    const pick = <K extends keyof Schemas['ServerOAuthSettingsInput'], T>(
-      key: K,
-      old: T,
-      map: (v: NonNullable<Schemas['ServerOAuthSettingsInput'][K]>) => T,
-    ): T => {
-      const v = input?.[key];
-      if (v === undefined) return old;
-      return v === null ? (null as T) : map(v as NonNullable<Schemas['ServerOAuthSettingsInput'][K]>);
-    };
-    const clientId = pick('client_id', before?.oauth_client_id ?? null, (v) => v);
-    const method = pick('token_endpoint_auth_method', before?.oauth_token_endpoint_auth_method ?? null, (v) => v);
-    const given = input?.client_secret;
-    // A private key is checked before it is sealed: a bad one is the admin's mistake (422), not a failed call later.
-    if (method === 'private_key_jwt' && typeof given === 'string' && privateKeyAlg(given) === undefined)
-      throw new RequestValidationError([
-        issue('oauth.client_secret', 'Not a PEM (PKCS#8) EC, RSA or Ed25519 private key', 'invalid_private_key', '[redacted]'),
-      ]);
-    const secret = pick('client_secret', before?.oauth_client_secret_sealed ?? null, (v) => this.deps.secrets.seal(v));
-    if (secret !== null && clientId === null)
-      throw new RequestValidationError([issue('oauth', 'A client secret needs its client_id', 'missing', '[redacted]')]);
-    if (method === 'private_key_jwt' && secret === null)
-      throw new RequestValidationError([
-        issue('oauth.client_secret', 'private_key_jwt needs the private key (client_secret)', 'missing', null),
-      ]);
-    if (mode === 'oauth_token_exchange' && clientId === null)
-      throw new RequestValidationError([
-        issue('oauth.client_id', 'Token exchange needs the client Toolgate is at the upstream authorization server', 'missing', null),
-      ]);
-    return {
-      auth_mode: mode,
-      oauth_client_id: clientId,
-      oauth_client_secret_sealed: clientId === null ? null : secret,
-      oauth_token_endpoint_auth_method: method,
-      oauth_scopes: pick('scopes', before?.oauth_scopes ?? [], (v) => [...v]) ?? [],
-    };
-  }
-
-  /**
-   * What the schema cannot check: a URL that parses as http(s), carries no credentials and passes
-   * the outbound-address policy (no metadata, private or loopback address unless allow-listed; the
-   * address is checked again, resolved, at every connect); header names and values fit for the wire.
-   */
+  /** What the schema cannot check of a server's URL and headers (server-connection-fields.ts); none when they are fine. */
   checkConnectionFields(input: { url?: string | null; headers?: Record<string, string | null> }): ValidationIssue[] {
-    const issues: ValidationIssue[] = [];
-    if (typeof input.url === 'string') {
-      let parsed: URL | undefined;
-      try {
-        parsed = new URL(input.url);
-      } catch {
-        issues.push(issue('url', 'URL is not valid', 'url_parsing', input.url));
-      }
-      const before = issues.length;
-      if (parsed && parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-        issues.push(issue('url', 'URL scheme should be http or https', 'url_scheme', input.url, { expected_schemes: 'http, https' }));
-      if (parsed && (parsed.username || parsed.password))
-        issues.push(issue('url', 'Credentials in the URL are not allowed; use headers', 'url_credentials', '[redacted]'));
-      if (parsed && issues.length === before) {
-        try {
-          this.deps.outboundPolicy.checkStatic(parsed);
-        } catch (err) {
-          if (!(err instanceof OutboundRefusedError)) throw err;
-          issues.push(
-            issue(
-              'url',
-              `URL is not allowed: ${err.message} (see TOOLGATE_OUTBOUND_ALLOWLIST)`,
-              'url_refused',
-              `${parsed.origin}${parsed.pathname}`,
-            ),
-          );
-        }
-      }
-    }
-    for (const [name, value] of Object.entries(input.headers ?? {})) {
-      if (RESERVED_HEADERS.has(name.toLowerCase()))
-        issues.push({
-          loc: ['body', 'headers', name],
-          msg: `Header ${name} is set by the transport`,
-          type: 'header_reserved',
-          input: '[redacted]',
-          ctx: {},
-        });
-      if (typeof value === 'string' && /[\r\n\0]/.test(value))
-        issues.push({
-          loc: ['body', 'headers', name],
-          msg: 'Header values may not contain CR, LF or NUL',
-          type: 'header_value',
-          input: '[redacted]',
-          ctx: {},
-        });
-    }
-    return issues;
+    return connectionFieldIssues(this.deps.outboundPolicy, input);
   }
 
   /** Seals a map of secret values (`secret_env`, `headers`) as a server row stores it; null when empty. */
   seal(values: Record<string, string>): string | null {
     return Object.keys(values).length ? this.deps.secrets.seal(JSON.stringify(values)) : null;
-  }
-
-  /** Opens a server row's OAuth client secret (for the configuration import only; never returned). */
-  openOAuthSecret(row: Pick<DbServerRow, 'oauth_client_secret_sealed'>): string | null {
-    return row.oauth_client_secret_sealed ? this.deps.secrets.open(row.oauth_client_secret_sealed) : null;
   }
 
   /** Tells the vault a server's OAuth client changed (its connections were made with the former one). */

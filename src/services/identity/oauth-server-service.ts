@@ -2,16 +2,15 @@
  * Toolgate's own OAuth 2.1 authorization server for its MCP endpoints (`/mcp/gateway`, and one
  * bundle through it at `/mcp/gateway/bundles/{bundle_id}`): the authorization-code flow with PKCE
  * (S256 only) and RFC 8707 resource binding, the console's consent decision, the token endpoint
- * (code redemption and refresh-token rotation with reuse detection), revocation (RFC 7009),
- * dynamic client registration (RFC 7591), the connected-apps lists, and the hot-path check of an
- * access token on `/mcp/gateway`.
+ * (code redemption and refresh-token rotation with reuse detection), revocation (RFC 7009) and
+ * the ending of connections, and the hot-path check of an access token on `/mcp/gateway`.
+ * Clients register themselves in oauth-client-registration.ts (RFC 7591); people and admins see
+ * and end connections, and admins manage clients, in connected-apps.ts.
  *
  * Tokens are opaque random strings stored as SHA-256 hashes (docs/adr/0013-own-oauth-authorization-server.md
  * says why not JWTs): the check reads them from a small in-memory cache, and a revocation or a
  * deactivation is announced on the change bus so every instance drops them before its next request.
  * Codes, tokens and verifiers never reach a log line, an activity entry or an error message.
- *
- * One file because it is one protocol: every grant, token and code rule here refers to the others.
  */
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../generated/openapi.js';
@@ -31,10 +30,8 @@ import {
   pkceMatches,
   redirectHost,
   redirectUriMatches,
-  redirectUriProblem,
   validChallenge,
   type AuthorizeOutcome,
-  type ClientRegistrationPolicy,
   type OAuthCaller,
   type OAuthParams,
   type OAuthServerApi,
@@ -53,9 +50,6 @@ import { UnknownClientError, type OAuthClient, type OAuthClientDirectory } from 
 
 type AuthorizationRequestView = components['schemas']['OAuthAuthorizationRequest'];
 type DecisionResult = components['schemas']['OAuthDecisionResult'];
-type GrantView = components['schemas']['OAuthGrant'];
-type ClientView = components['schemas']['OAuthClient'];
-type ClientCreate = components['schemas']['OAuthClientCreate'];
 
 /** How long a person has to decide on the consent page. */
 const AUTHORIZATION_TTL_MS = 10 * 60_000;
@@ -65,7 +59,6 @@ const CODE_TTL_MS = 60_000;
 const CACHE_TTL_MS = 30_000;
 const CACHE_MAX = 10_000;
 const MAX_PARAM = 2048;
-const MAX_REDIRECT_URIS = 20;
 const INVALID_TOKEN = 'invalid, expired or revoked access token';
 
 export interface OAuthServerOptions {
@@ -98,21 +91,6 @@ export class InvalidAccessTokenError extends Error {
   }
 }
 
-function grantView(row: DbOAuthGrantRow & { user_email: string; user_name: string }): GrantView {
-  return {
-    id: row.id,
-    client_id: row.client_id,
-    client_name: row.client_name,
-    user_id: row.user_id,
-    user_email: row.user_email,
-    user_name: row.user_name,
-    resource: row.resource,
-    scopes: row.scope.split(' ').filter(Boolean),
-    created_at: row.created_at.toISOString(),
-    last_used_at: row.last_used_at ? row.last_used_at.toISOString() : null,
-  };
-}
-
 /** See the file comment. */
 export class OAuthServerService implements OAuthServerApi {
   private readonly cache = new Map<string, CachedToken>();
@@ -132,8 +110,6 @@ export class OAuthServerService implements OAuthServerApi {
       memberships: Pick<TeamMemberships, 'teamsOf'>;
       /** The bundles a user's `/mcp/gateway` serves (their selection, or every usable bundle). */
       gatewayBundles: (user: Pick<Principal, 'userId' | 'role'>) => Promise<{ id: string; name: string }[]>;
-      /** The dynamic registration policy in force (general settings), read on every registration. */
-      registrationPolicy: () => ClientRegistrationPolicy;
       /** The per-minute budget of a connection (the key-style default), read on every request. */
       defaultRateLimitRpm: () => number;
       options: OAuthServerOptions;
@@ -165,10 +141,6 @@ export class OAuthServerService implements OAuthServerApi {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.flushUsage();
-  }
-
-  registrationPolicy(): ClientRegistrationPolicy {
-    return this.deps.registrationPolicy();
   }
 
   // The authorization endpoint
@@ -459,7 +431,7 @@ export class OAuthServerService implements OAuthServerApi {
     // RFC 7009: an unknown token, or one of another client, is answered 200 all the same.
     if (!found || (form.client_id !== undefined && form.client_id !== found.grant.client_id)) return;
     if (found.token.kind === 'refresh') {
-      await this.revokeGrantRow(found.grant, 'revoked_by_client');
+      await this.endGrant(found.grant, 'revoked_by_client');
     } else {
       await this.deps.store.deleteToken(hash);
       this.dropHash(hash);
@@ -467,134 +439,10 @@ export class OAuthServerService implements OAuthServerApi {
     }
   }
 
-  // Dynamic client registration (RFC 7591)
+  // Ending a connection (RFC 7009 revocation, and the connected-apps lists)
 
-  async register(body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-    const policy = this.deps.registrationPolicy();
-    if (policy === 'off') throw new OAuthProtocolError('access_denied', 'dynamic client registration is turned off on this server', 403);
-    const meta = parseClientMetadata(body);
-    const clientId = `tgc_${randomUUID()}`;
-    const now = this.deps.clock.now();
-    const status = policy === 'admin_approval' ? 'pending' : 'active';
-    await this.deps.tx.transaction(async (stores) => {
-      await stores.oauth.insertClient({
-        id: randomUUID(),
-        client_id: clientId,
-        source: 'dynamic',
-        name: meta.name,
-        redirect_uris: meta.redirectUris,
-        application_type: meta.applicationType,
-        client_uri: meta.clientUri,
-        status,
-        created_by: null,
-        created_at: now,
-      });
-      await this.deps.activity.record(stores, {
-        action: 'oauth_client.register',
-        target: { type: 'oauth_client', id: clientId, name: meta.name },
-        details: { status, redirect_hosts: meta.redirectUris.map(redirectHost) },
-        actor: { userId: null, name: null },
-      });
-    });
-    return {
-      status: 201,
-      body: {
-        client_id: clientId,
-        client_id_issued_at: Math.floor(now.getTime() / 1000),
-        client_name: meta.name,
-        redirect_uris: meta.redirectUris,
-        grant_types: ['authorization_code', 'refresh_token'],
-        response_types: ['code'],
-        token_endpoint_auth_method: 'none',
-        application_type: meta.applicationType,
-        ...(meta.clientUri ? { client_uri: meta.clientUri } : {}),
-      },
-    };
-  }
-
-  // Clients (admins)
-
-  async listClients(): Promise<{ items: ClientView[] }> {
-    return { items: (await this.deps.store.listClients()).map(clientView) };
-  }
-
-  async createClient(input: ClientCreate, actor: Principal): Promise<ClientView> {
-    const meta = parseClientMetadata(
-      { client_name: input.name, redirect_uris: input.redirect_uris, client_uri: input.client_uri ?? undefined },
-      true,
-    );
-    const clientId = `tgc_${randomUUID()}`;
-    const now = this.deps.clock.now();
-    const row = await this.deps.tx.transaction(async (stores) => {
-      const created = await stores.oauth.insertClient({
-        id: randomUUID(),
-        client_id: clientId,
-        source: 'admin',
-        name: meta.name,
-        redirect_uris: meta.redirectUris,
-        application_type: meta.applicationType,
-        client_uri: meta.clientUri,
-        status: 'active',
-        created_by: actor.userId,
-        created_at: now,
-      });
-      await this.deps.activity.record(stores, {
-        action: 'oauth_client.create',
-        target: { type: 'oauth_client', id: clientId, name: meta.name },
-      });
-      return created;
-    });
-    return clientView(row);
-  }
-
-  async approveClient(clientId: string): Promise<ClientView> {
-    return this.deps.tx.transaction(async (stores) => {
-      const row = await stores.oauth.findClient(clientId);
-      if (!row) throw new NotFoundError('No such OAuth client', 'oauth_client_not_found');
-      if (row.status !== 'active') {
-        await stores.oauth.setClientStatus(clientId, 'active');
-        await this.deps.activity.record(stores, {
-          action: 'oauth_client.approve',
-          target: { type: 'oauth_client', id: clientId, name: row.name },
-        });
-      }
-      return clientView({ ...row, status: 'active' });
-    });
-  }
-
-  /** Deletes a client and ends every connection it holds; its next token request gets invalid_client. */
-  async deleteClient(clientId: string): Promise<void> {
-    const now = this.deps.clock.now();
-    const revoked = await this.deps.tx.transaction(async (stores) => {
-      const row = await stores.oauth.findClient(clientId);
-      if (!row) throw new NotFoundError('No such OAuth client', 'oauth_client_not_found');
-      const grants = await stores.oauth.revokeGrantsOfClient(clientId, now, 'client_deleted');
-      await stores.oauth.deleteClient(clientId);
-      await this.deps.activity.record(stores, {
-        action: 'oauth_client.delete',
-        target: { type: 'oauth_client', id: clientId, name: row.name },
-        details: { grants_revoked: grants.length },
-      });
-      return grants;
-    });
-    for (const g of revoked) this.announceGrant(g.id);
-  }
-
-  // Connected apps
-
-  async listGrants(userId?: string): Promise<{ items: GrantView[] }> {
-    return { items: (await this.deps.store.listGrants(userId)).map(grantView) };
-  }
-
-  /** Revokes a connection; `owner` limits it to that person's own (404 otherwise). */
-  async revokeGrant(grantId: string, owner?: string): Promise<void> {
-    const grant = await this.deps.store.findGrant(grantId);
-    if (!grant || grant.revoked_at || (owner !== undefined && grant.user_id !== owner))
-      throw new NotFoundError('No such connected app', 'oauth_grant_not_found');
-    await this.revokeGrantRow(grant, owner !== undefined ? 'revoked_by_user' : 'revoked_by_admin');
-  }
-
-  private async revokeGrantRow(grant: DbOAuthGrantRow, reason: string): Promise<void> {
+  /** Revokes a grant (the connection ends), with its activity entry; its tokens stop working on every instance. */
+  async endGrant(grant: DbOAuthGrantRow, reason: string): Promise<void> {
     const now = this.deps.clock.now();
     await this.deps.tx.transaction(async (stores) => {
       if (!(await stores.oauth.revokeGrant(grant.id, now, reason))) return;
@@ -607,7 +455,8 @@ export class OAuthServerService implements OAuthServerApi {
     this.announceGrant(grant.id);
   }
 
-  private announceGrant(grantId: string): void {
+  /** Drops a revoked grant's tokens from this instance's cache and tells the other instances. */
+  announceGrant(grantId: string): void {
     this.drop((c) => c.caller.grantId === grantId);
     this.deps.bus.publish({ kind: 'oauth_grant', grantId });
   }
@@ -692,28 +541,6 @@ export class OAuthServerService implements OAuthServerApi {
   }
 }
 
-function clientView(row: {
-  client_id: string;
-  source: 'dynamic' | 'admin';
-  name: string;
-  redirect_uris: string[];
-  application_type: string;
-  client_uri: string | null;
-  status: 'active' | 'pending';
-  created_at: Date;
-}): ClientView {
-  return {
-    client_id: row.client_id,
-    kind: row.source,
-    name: row.name,
-    redirect_uris: row.redirect_uris,
-    application_type: row.application_type === 'web' ? 'web' : 'native',
-    client_uri: row.client_uri,
-    status: row.status,
-    created_at: row.created_at.toISOString(),
-  };
-}
-
 /** The scope string to grant for a requested one, or undefined when it asks for something not offered. */
 function requestedScope(scope: string | undefined): string | undefined {
   // offline_access is accepted and ignored: every grant gets a rotating refresh token.
@@ -737,50 +564,4 @@ function withParams(uri: string, params: Record<string, string | undefined>): st
   const u = new URL(uri);
   for (const [k, v] of Object.entries(params)) if (v !== undefined) u.searchParams.set(k, v);
   return u.toString();
-}
-
-/** Validates RFC 7591 client metadata (public clients only); throws OAuthProtocolError. */
-function parseClientMetadata(
-  body: unknown,
-  admin = false,
-): { name: string; redirectUris: string[]; applicationType: 'native' | 'web'; clientUri: string | null } {
-  const bad = (error: string, description: string): never => {
-    throw new OAuthProtocolError(error, description);
-  };
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    return bad('invalid_client_metadata', 'the body must be a JSON object');
-  const m = body as Record<string, unknown>;
-  const uris = m.redirect_uris;
-  if (!Array.isArray(uris) || uris.length === 0 || uris.length > MAX_REDIRECT_URIS || !uris.every((u) => typeof u === 'string'))
-    return bad('invalid_redirect_uri', `redirect_uris must list 1 to ${MAX_REDIRECT_URIS} URIs`);
-  for (const u of uris as string[]) {
-    const problem = u.length > MAX_PARAM ? 'is too long' : redirectUriProblem(u);
-    if (problem) bad('invalid_redirect_uri', `redirect URI ${JSON.stringify(u.slice(0, 100))} ${problem}`);
-  }
-  if (m.token_endpoint_auth_method !== undefined && m.token_endpoint_auth_method !== 'none')
-    bad('invalid_client_metadata', 'only public clients are supported: token_endpoint_auth_method must be "none"');
-  const grants = m.grant_types ?? ['authorization_code'];
-  if (!Array.isArray(grants) || !grants.every((g) => g === 'authorization_code' || g === 'refresh_token'))
-    bad('invalid_client_metadata', 'grant_types may hold only authorization_code and refresh_token');
-  const responses = m.response_types ?? ['code'];
-  if (!Array.isArray(responses) || !responses.every((r) => r === 'code'))
-    bad('invalid_client_metadata', 'response_types may hold only code');
-  if (m.client_name !== undefined && (typeof m.client_name !== 'string' || m.client_name.length > 200))
-    bad('invalid_client_metadata', 'client_name must be a string of at most 200 characters');
-  if (
-    m.client_uri !== undefined &&
-    (typeof m.client_uri !== 'string' || !m.client_uri.startsWith('https://') || m.client_uri.length > MAX_PARAM)
-  )
-    bad('invalid_client_metadata', 'client_uri must be an https URL');
-  const allNative = (uris as string[]).every((u) => !u.startsWith('https://'));
-  const type = m.application_type ?? (allNative ? 'native' : 'web');
-  if (type !== 'native' && type !== 'web') bad('invalid_client_metadata', 'application_type must be native or web');
-  const name = typeof m.client_name === 'string' && m.client_name.trim() ? m.client_name.trim() : admin ? '' : 'Unnamed client';
-  if (!name) bad('invalid_client_metadata', 'name is required');
-  return {
-    name,
-    redirectUris: uris as string[],
-    applicationType: type as 'native' | 'web',
-    clientUri: (m.client_uri as string | undefined) ?? null,
-  };
 }

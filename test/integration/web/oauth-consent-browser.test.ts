@@ -156,7 +156,7 @@ describe('OAuth consent in the console (browser)', function () {
     await mine.getByRole('button', { name: 'Disconnect Example IDE' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Disconnect' }).click();
     await mine.getByText('Example IDE').waitFor({ state: 'detached' });
-    const left = await t.server.services.oauthServer.listGrants(user.id);
+    const left = await t.server.services.connectedApps.listGrants(user.id);
     expect(left.items.map((g) => g.client_name)).to.deep.equal(['Desktop Assistant']);
     expect(await ping()).to.equal(401);
   });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { parse } from 'yaml';
 import { resolveEnvReferences } from '../../../../src/domain/config-document.js';
+import { openOAuthSecret } from '../../../../src/services/catalog/server-oauth-settings.js';
 import { createUser } from '../../../helpers/identity.js';
 import { RawSession, responseOf } from '../../../helpers/mcp-http.js';
 import { seedSecret } from '../../../helpers/secrets.js';
@@ -355,7 +356,7 @@ describe('Configuration as code (GET /api/v1/config/export, POST /api/v1/config/
       ]);
       const row = (await a.server.services.stores.servers.all()).find((r) => r.id === id)!;
       expect(row.oauth_scopes).to.deep.equal(['read', 'admin']);
-      expect(a.server.services.servers.openOAuthSecret(row)).to.equal('another-secret-7d1a');
+      expect(openOAuthSecret(a.server.services.secrets, row)).to.equal('another-secret-7d1a');
       // Imported into an empty instance with the value written in, the server comes in behind OAuth.
       const fresh = await b.owner.post('/api/v1/config/import', {
         document: JSON.stringify({
