@@ -97,7 +97,9 @@ const SECRET_PATTERNS: readonly Pattern[] = [
  * - `k`: `key` (a lower-case AWS label), `sk-` (OpenAI and Anthropic keys);
  * - `J`: `eyJ` (a JWT);
  * - `_`: `gh[pousr]_`, `github_pat_` (GitHub), `k_live_` (Stripe), `_usr_`, `_bdl_` (Toolgate keys);
- * - `xox` (Slack) and `glpat-` (GitLab), whose first characters are rare themselves.
+ * - `-`: `xox?-` (Slack), `glpat-` (GitLab). Found from their dash, not their first letter: a
+ *   substring search for `xox` walks every `x` of a run of them (6 µs for a KiB of `x`, against
+ *   30 ns from the dash, which such a run does not have).
  *
  * The unit tests check every pattern's positives against it.
  */
@@ -116,6 +118,8 @@ const lookK = (text: string) => (i: number) => text.startsWith('EY', i + 1) || t
 const lookk = (text: string) => (i: number) =>
   text.startsWith('ey', i + 1) || (at(text, i + 1) === 45 /* - */ && at(text, i - 1) === 115); /* s */
 const lookJ = (text: string) => (i: number) => at(text, i - 1) === 121 /* y */ && at(text, i - 2) === 101; /* e */
+const lookDash = (text: string) => (i: number) =>
+  (at(text, i - 4) === 120 /* x */ && text.startsWith('ox', i - 3)) || (i >= 5 && text.startsWith('glpat', i - 5));
 const lookUnderscore = (text: string) => (i: number) => {
   const p = at(text, i - 1);
   // gh[pousr]_
@@ -190,8 +194,7 @@ export function mayContainSecret(text: string): boolean {
     scan(text, 'k', 0, lookk(text)) ||
     scan(text, 'J', 2, lookJ(text)) ||
     scan(text, '_', 0, lookUnderscore(text)) ||
-    text.includes('xox') ||
-    text.includes('glpat-')
+    scan(text, '-', 4, lookDash(text))
   );
 }
 

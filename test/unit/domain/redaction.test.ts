@@ -48,6 +48,20 @@ describe('secret and personal-data redaction', () => {
     });
   }
 
+  it('finds Slack and GitLab tokens from their dash, after runs of their own first letters too', () => {
+    for (const prefix of ['xoxb-', 'xoxp-', 'glpat-']) {
+      const token = prefix + alnum(24);
+      for (const text of [token, 'x'.repeat(1000) + ' ' + token, 'g'.repeat(1000) + ' ' + token + ' ' + '-'.repeat(100)]) {
+        expect(mayContainSecret(text), `${prefix} in ${text.length} characters`).to.equal(true);
+        expect(secrets.redactText(text).count).to.equal(1);
+      }
+    }
+    // Dashes, x and g alone are no marker.
+    expect(mayContainSecret('x'.repeat(1024))).to.equal(false);
+    expect(mayContainSecret('-'.repeat(1024))).to.equal(false);
+    expect(mayContainSecret('2026-11-28 x-ray ox-bow xo-x gl-pat')).to.equal(false);
+  });
+
   it('redacts a private key block cut short to the end of the text', () => {
     const r = secrets.redactText(['key: -----BEGIN PRIVATE', ' KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC'].join(''));
     expect(r).to.deep.equal({ value: 'key: [REDACTED:private_key]', count: 1 });
