@@ -336,7 +336,7 @@ export const SETTINGS: readonly Setting[] = [
     env: 'TOOLGATE_SEARCH_LLM_EXPANSION',
     key: 'searchLlmExpansion',
     schema: { type: 'boolean', default: true },
-    doc: "While an LLM provider is active, let it write extra search wording for each tool (synonyms, everyday phrasing), in the background when tools change; `/mcp/gateway` keyword search then also matches that wording. Costs about one request per 16 distinct tool texts, once per text and model: expansions are kept in the database, so a restart asks again only for new or changed texts. Never called on the search path. `false` turns it off; no effect without an active LLM provider.",
+    doc: 'While an LLM provider is active, let it write extra search wording for each tool (synonyms, everyday phrasing), in the background when tools change; `/mcp/gateway` keyword search then also matches that wording. Costs about one request per 16 distinct tool texts, once per text and model: expansions are kept in the database, so a restart asks again only for new or changed texts. Never called on the search path. `false` turns it off; no effect without an active LLM provider.',
   },
   {
     env: 'TOOLGATE_AUDIT_OTLP_LOGS',

@@ -60,7 +60,10 @@ describe('/mcp/gateway search: tool descriptions expanded by the LLM provider, o
     const tools = (await t.owner.get(`/api/v1/servers/${server.id}/tools?page_size=100`)).body.items as { id: string; name: string }[];
     toolIds = Object.fromEntries(tools.filter((x) => ['echo', 'greet', 'test_simple_text'].includes(x.name)).map((x) => [x.name, x.id]));
     expect(Object.keys(toolIds).sort()).to.deep.equal(['echo', 'greet', 'test_simple_text']);
-    const bundle = await t.owner.post('/api/v1/bundles', { name: 'expanded', tools: Object.values(toolIds).map((id) => ({ tool_id: id })) });
+    const bundle = await t.owner.post('/api/v1/bundles', {
+      name: 'expanded',
+      tools: Object.values(toolIds).map((id) => ({ tool_id: id })),
+    });
     expect(bundle.status).to.equal(201);
     bundleId = bundle.body.id;
     expect(chats()).to.have.length(0);
