@@ -21,6 +21,7 @@ import { RedisSharedSessions } from './redis/shared-sessions.js';
 import { llmDescriptionExpander, ToolSearch, type ToolSearchOptions } from './search/index.js';
 import type { EffectiveGeneralSettings } from './services/operations/general-settings-service.js';
 import { EmbeddingCacheStore } from './stores/embedding-cache-store.js';
+import { ExpansionCacheStore } from './stores/expansion-cache-store.js';
 import { VERSION, type Services } from './compose.js';
 
 /** The MCP server side of one process: the transport and the routes on it. */
@@ -83,8 +84,14 @@ export function composeMcp(services: Services, config: Config, logger: Logger, o
     catchUp,
     policy: services.toolPolicy,
   });
-  // Embeddings of tool texts persist in the database (by content hash), so a restart re-embeds nothing.
-  const search = new ToolSearch({ ...searchOptions, logger, cache: new EmbeddingCacheStore(services.db.knex) });
+  // Embeddings and LLM description expansions of tool texts persist in the database (by content
+  // hash), so a restart neither re-embeds nor re-expands a text it has seen.
+  const search = new ToolSearch({
+    ...searchOptions,
+    logger,
+    cache: new EmbeddingCacheStore(services.db.knex),
+    expansionCache: new ExpansionCacheStore(services.db.knex),
+  });
   const index = new GatewayToolIndex(search, services.bundleRegistry, services.catalog, bundle.views);
   const gateway = new GatewayEndpoint({
     core,
@@ -105,8 +112,9 @@ export function composeMcp(services: Services, config: Config, logger: Logger, o
   // The active embedding provider, now and after every change of the AI provider configurations
   // (on any instance: the change is announced on the bus, which also delivers here).
   core.onClose(services.aiProviders.watchEmbedder((embedder) => search.setEmbedder(embedder)));
-  // Opt-in (it spends the provider's tokens): the active LLM provider expands each tool text once
-  // (by content hash, in the background) with wording for keyword search; the client is resolved per batch.
+  // On unless TOOLGATE_SEARCH_LLM_EXPANSION=false: while an LLM provider is active it expands each
+  // tool text once per model (by content hash, kept in the database, in the background) with
+  // wording for keyword search; the client is resolved per batch.
   if (config.searchLlmExpansion) {
     const ai = services.aiProviders;
     core.onClose(

@@ -72,7 +72,7 @@ export interface Config {
   readonly generationConcurrency: number;
   /** Rounds in which a generation job's validation failures are sent back to the model for repair. */
   readonly generationRepairRounds: number;
-  /** Let the active LLM provider expand tool descriptions for keyword search (once per text, at index time). */
+  /** While an LLM provider is active, let it expand tool descriptions for keyword search (once per text and model, at index time; default on). */
   readonly searchLlmExpansion: boolean;
   /** Bearer token a Prometheus scraper may present to `GET /metrics`; absent = admin API keys only. */
   readonly metricsToken: string | undefined;
@@ -335,8 +335,8 @@ export const SETTINGS: readonly Setting[] = [
   {
     env: 'TOOLGATE_SEARCH_LLM_EXPANSION',
     key: 'searchLlmExpansion',
-    schema: { type: 'boolean', default: false },
-    doc: "Let the active LLM provider write extra search wording for each tool (synonyms, everyday phrasing), once per distinct tool text, in the background when tools change; `/mcp/gateway` keyword search then also matches that wording. Costs the provider's tokens (about 16 tools per request); never called on the search path.",
+    schema: { type: 'boolean', default: true },
+    doc: 'While an LLM provider is active, it writes extra search wording for each tool (synonyms, everyday phrasing) in the background; `/mcp/gateway` keyword search also matches it. About one request per 16 distinct tool texts, once per text and model: kept in the database, so a restart asks only for new or changed texts. Never on the search path. `false` turns it off.',
   },
   {
     env: 'TOOLGATE_AUDIT_OTLP_LOGS',

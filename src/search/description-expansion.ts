@@ -16,7 +16,11 @@ export interface DescriptionExpander {
   expand(texts: string[], signal: AbortSignal): Promise<string[]>;
 }
 
-/** Where expansions are kept by content hash. */
+/**
+ * Where expansions are kept by content hash ({@link expansionHash}, which includes the model).
+ * Implementations: {@link MemoryExpansionCache} and the database store (`ExpansionCacheStore`),
+ * which keeps them across restarts.
+ */
 export interface ExpansionCache {
   getMany(hashes: string[]): Promise<Map<string, string>>;
   putMany(entries: { hash: string; text: string }[]): Promise<void>;
