@@ -72,6 +72,24 @@ export interface KeywordIndexOptions {
    * and a first-time query p99 over 5 ms at 10,000 tools (BENCHMARKS.md, "Tool search").
    */
   expansion?: false | Partial<ExpansionOptions>;
+  /**
+   * A lexical thesaurus (e.g. WordNet's synonyms): each query word also searches for the words it
+   * gives, each counted as the word itself at the weight it gives. Absent = none, the default: the
+   * WordNet thesaurus measured through this (bench/search/wordnet-experiment.ts) lost more on
+   * queries.json than it found on the paraphrases (BENCHMARKS.md, "Tool search").
+   */
+  thesaurus?: Thesaurus | null;
+}
+
+/** A word related to a query word, and the weight of its matches relative to the word's own. */
+export interface RelatedWord {
+  readonly term: string;
+  readonly weight: number;
+}
+
+/** Related words of a query word (already tokenised: lower case), best first; [] when it knows none. */
+export interface Thesaurus {
+  related(word: string): readonly RelatedWord[];
 }
 
 /** Settings of word-vector query expansion (see {@link KeywordIndexOptions.expansion}). */
@@ -137,6 +155,7 @@ export class KeywordIndex {
   /** Each indexed document as added: removing it from MiniSearch needs its exact fields again. */
   private readonly docs = new Map<string, ToolDocument>();
   private readonly expansion: ExpansionOptions | null;
+  private readonly thesaurus: Thesaurus | null;
   /** Words of indexed names, titles and descriptions not yet handed to {@link neighbours}. */
   private pendingVocabulary = new Set<string>();
   /** Every word of indexed names, titles and descriptions so far (never shrinks; bounded by the language). */
@@ -155,6 +174,7 @@ export class KeywordIndex {
     this.synonyms = options.synonyms ?? TOOL_SYNONYMS;
     this.synonymWeight = options.synonymWeight ?? 0.5;
     this.expansion = options.expansion === undefined || options.expansion === false ? null : { ...DEFAULT_EXPANSION, ...options.expansion };
+    this.thesaurus = options.thesaurus ?? null;
     const tokenizer = this.tokenizer;
     this.ms = new TopKMiniSearch<ToolDocumentFields>({
       // A field boosted 0 is not indexed at all: fewer postings to walk per query.
@@ -234,6 +254,16 @@ export class KeywordIndex {
           plan.push({ term: this.stem(synonym), group, prefix: false, boosts: stemBoosts, weight: this.synonymWeight });
       }
     });
+    if (this.thesaurus) {
+      const planned = new Set(plan.map((p) => p.term));
+      terms.forEach((term, group) => {
+        for (const r of this.thesaurus!.related(term)) {
+          if (planned.has(r.term) || plan.length >= MAX_PLAN_TERMS) continue;
+          planned.add(r.term);
+          plan.push({ term: r.term, group, prefix: false, weight: r.weight });
+        }
+      });
+    }
     const expansion = this.expansion;
     const vocabulary = expansion && this.vocabularyNeighbours();
     if (expansion && vocabulary) {

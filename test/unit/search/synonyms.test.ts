@@ -83,4 +83,26 @@ describe('tool search synonyms', () => {
     expect(found).to.include('last_word');
     expect(found).to.not.include('last_synonym');
   });
+  describe('a lexical thesaurus (option `thesaurus`)', () => {
+    const thesaurus = { related: (w: string) => (w === 'erase' ? [{ term: 'purge', weight: 0.3 }] : []) };
+
+    it('finds a tool through a related word the thesaurus gives', () => {
+      const none = build({ synonyms: new Map() }).search('erase', { limit: 1 });
+      expect(none).to.deep.equal([]);
+      const hits = build({ synonyms: new Map(), thesaurus }).search('erase', { limit: 1 });
+      expect(hits.map((h) => h.id)).to.deep.equal(['purge_entries']);
+    });
+
+    it('scores a related word at its weight and counts it as the query word', () => {
+      const plain = build({ synonyms: new Map() });
+      const purge = plain.search('purge', { limit: 1 })[0]!.score;
+      const entries = plain.search('entries', { limit: 5 }).find((h) => h.id === 'purge_entries')!.score;
+      const both = plain.search('purge entries', { limit: 1 })[0]!.score;
+      const expanded = build({ synonyms: new Map(), thesaurus })
+        .search('erase entries', { limit: 5 })
+        .find((h) => h.id === 'purge_entries')!.score;
+      // Two query words matched ("erase" through "purge", and "entries"): the same multiplier as "purge entries".
+      expect(expanded).to.be.closeTo((both / (purge + entries)) * (0.3 * purge + entries), 1e-9);
+    });
+  });
 });
