@@ -47,6 +47,8 @@ const hash = (text: string) => createHash('sha256').update(text).digest('base64u
  */
 export class UpstreamConnectionsService implements UpstreamCredentials {
   private readonly discovered = new Map<string, { info: UpstreamAuthInfo; at: number }>();
+  /** Token exchanges in flight, by server and user: concurrent first calls of one user share one. */
+  private readonly exchanging = new Map<string, Promise<DbUpstreamTokenRow | undefined>>();
 
   private baseUrl: () => string;
 
@@ -304,7 +306,17 @@ export class UpstreamConnectionsService implements UpstreamCredentials {
    * the upstream, stored in the vault until it expires. Undefined for servers in another mode; a
    * failed exchange is logged (never with a token) and gives undefined too.
    */
-  private async exchangedToken(serverId: string, userId: string): Promise<DbUpstreamTokenRow | undefined> {
+  private exchangedToken(serverId: string, userId: string): Promise<DbUpstreamTokenRow | undefined> {
+    const key = `${serverId} ${userId}`;
+    let pending = this.exchanging.get(key);
+    if (!pending) {
+      pending = this.exchange(serverId, userId).finally(() => this.exchanging.delete(key));
+      this.exchanging.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async exchange(serverId: string, userId: string): Promise<DbUpstreamTokenRow | undefined> {
     const server = await this.deps.servers.findById(serverId);
     if (server?.auth_mode !== 'oauth_token_exchange' || !this.deps.issuerKeys) return undefined;
     const client = this.preRegistered(server);
@@ -320,6 +332,10 @@ export class UpstreamConnectionsService implements UpstreamCredentials {
       this.deps.logger.debug({ serverId }, 'upstream token exchanged for a user');
       return saved;
     } catch (err) {
+      // Another instance sharing the database may have stored this user's token meanwhile (its
+      // insert won and ours failed): that token serves as well as ours would have.
+      const stored = await this.deps.store.token({ serverId, userId }).catch(() => undefined);
+      if (stored && stored.status === 'active' && this.fresh(stored)) return stored;
       this.deps.logger.warn({ serverId, reason: err instanceof Error ? err.message : String(err) }, 'upstream token exchange failed');
       return undefined;
     }

@@ -109,6 +109,15 @@ describe('upstream OAuth: token exchange and client authentication', function ()
       expect(as.counts.tokenExchanges).to.equal(exchanges + 1);
     });
 
+    it('exchanges once for concurrent first calls of one user, and every call gets through', async () => {
+      const c = await createUser(t, 'admin');
+      const endpointC = await bundleOf(t, c, serverId);
+      const exchanges = as.counts.tokenExchanges;
+      const answers = await Promise.all(Array.from({ length: 6 }, () => whoami(endpointC)));
+      for (const r of answers) expect(r.result.content[0].text).to.equal(`user:${c.id}`);
+      expect(as.counts.tokenExchanges).to.equal(exchanges + 1);
+    });
+
     it('answers 409 to a Connect: nobody consents in this mode', async () => {
       const res = await a.client.post(`/api/v1/users/me/upstream-connections/${serverId}/connect`);
       expect(res.status).to.equal(409);
