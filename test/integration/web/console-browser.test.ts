@@ -363,6 +363,53 @@ describe('web console in a browser', function () {
     }
   });
 
+  it('sets an OAuth server’s client authentication and scopes in the form; private_key_jwt takes a PEM', async () => {
+    await page.goto('/servers');
+    await page.getByRole('button', { name: 'Add server' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add a server' });
+    await dialog.getByLabel('Transport').selectOption('streamable_http');
+    await dialog.getByLabel('Name').fill('oauth-form');
+    await dialog.getByLabel('URL').fill(upstream.url);
+    await dialog.getByLabel('Authorization').selectOption('oauth_shared');
+    await dialog.getByLabel('Pre-registered client id').fill('console-client');
+    await dialog.getByLabel('Client authentication').selectOption('client_secret_post');
+    await dialog.getByLabel('Client secret').fill('console-client-secret-42');
+    seedSecret('console-client-secret-42');
+    await dialog.getByLabel('Scopes').fill('read  write read');
+    await dialog.getByRole('button', { name: 'Add server' }).click();
+    await page.getByRole('heading', { name: 'oauth-form', level: 1 }).waitFor();
+    const id = new URL(page.url()).pathname.split('/').at(-1)!;
+    try {
+      const view = await t.owner.get(`/api/v1/servers/${id}`);
+      expect(view.body.oauth).to.deep.equal({
+        client_id: 'console-client',
+        has_client_secret: true,
+        token_endpoint_auth_method: 'client_secret_post',
+        scopes: ['read', 'write'],
+      });
+      // Editing: private_key_jwt asks for a private key in a multi-line box; changing only the scopes keeps the rest.
+      await page.getByRole('button', { name: 'Edit' }).click();
+      const edit = page.getByRole('dialog', { name: 'Edit oauth-form' });
+      expect(await edit.getByLabel('Client authentication').inputValue()).to.equal('client_secret_post');
+      await edit.getByLabel('Client authentication').selectOption('private_key_jwt');
+      expect(await edit.getByLabel('Replace private key (PEM)').evaluate((e) => e.tagName)).to.equal('TEXTAREA');
+      await edit.getByLabel('Client authentication').selectOption('client_secret_post');
+      await edit.getByLabel('Scopes').fill('read');
+      await edit.getByRole('button', { name: /Save/ }).click();
+      await edit.waitFor({ state: 'hidden' });
+      const after = await t.owner.get(`/api/v1/servers/${id}`);
+      expect(after.body.oauth).to.include({
+        client_id: 'console-client',
+        has_client_secret: true,
+        token_endpoint_auth_method: 'client_secret_post',
+      });
+      expect(after.body.oauth.scopes).to.deep.equal(['read']);
+      expect(await page.content()).to.not.include('console-client-secret-42');
+    } finally {
+      await t.owner.delete(`/api/v1/servers/${id}`);
+    }
+  });
+
   it('shows the call on the dashboard, refreshing without a reload (or says the dashboard is not available yet)', async () => {
     const probe = await t.owner.get('/api/v1/dashboard');
     await page.goto('/dashboard');

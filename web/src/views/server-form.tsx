@@ -81,14 +81,26 @@ export function ServerForm(props: { server?: Server; onDone: (server: Server) =>
   const [authMode, setAuthMode] = useState<Schema<'ServerAuthMode'>>(s?.auth_mode ?? 'none');
   const [clientId, setClientId] = useState(s?.oauth?.client_id ?? '');
   const [clientSecret, setClientSecret] = useState('');
+  // '' = the default (client_secret_basic with a secret, none without).
+  const [authMethod, setAuthMethod] = useState<Schema<'TokenEndpointAuthMethod'> | ''>(s?.oauth?.token_endpoint_auth_method ?? '');
+  const [scopes, setScopes] = useState((s?.oauth?.scopes ?? []).join(' '));
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const stdio = transport === 'stdio';
   // The OAuth client settings as the contract takes them: a blank client id means CIMD or DCR.
+  const scopeList = () => [...new Set(scopes.split(/\s+/).filter(Boolean))];
   const oauthInput = (): Schema<'ServerOAuthSettingsInput'> => ({
     client_id: clientId.trim() || null,
     ...(clientSecret ? { client_secret: clientSecret } : {}),
+    token_endpoint_auth_method: authMethod || null,
+    scopes: scopeList(),
   });
+  /** Whether the OAuth client settings differ from the stored ones (a new secret always does). */
+  const oauthChanged = () =>
+    !!clientSecret ||
+    (clientId.trim() || null) !== (s?.oauth?.client_id ?? null) ||
+    (authMethod || null) !== (s?.oauth?.token_endpoint_auth_method ?? null) ||
+    scopeList().join(' ') !== (s?.oauth?.scopes ?? []).join(' ');
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -168,8 +180,7 @@ export function ServerForm(props: { server?: Server; onDone: (server: Server) =>
           if (Object.keys(headerPatch).length) patch.headers = headerPatch;
           if (s.transport === 'stdio') patch.command = null;
           if (authMode !== s.auth_mode) patch.auth_mode = authMode;
-          if (authMode !== 'none' && (clientSecret || (clientId.trim() || null) !== (s.oauth?.client_id ?? null)))
-            patch.oauth = oauthInput();
+          if (authMode !== 'none' && oauthChanged()) patch.oauth = oauthInput();
         }
         if (!Object.keys(patch).length) {
           props.onCancel();
@@ -311,13 +322,47 @@ export function ServerForm(props: { server?: Server; onDone: (server: Server) =>
                 error={f.oauth}
                 hint="Blank: Toolgate registers itself (client metadata document, or dynamic registration)."
               />
+              <SelectField
+                label="Client authentication"
+                name="token_endpoint_auth_method"
+                value={authMethod}
+                onValue={setAuthMethod}
+                options={[
+                  { value: '', label: 'Default (client_secret_basic with a secret, none without)' },
+                  { value: 'client_secret_basic', label: 'client_secret_basic (HTTP Basic)' },
+                  { value: 'client_secret_post', label: 'client_secret_post (in the form body)' },
+                  { value: 'private_key_jwt', label: 'private_key_jwt (a signed assertion, RFC 7523)' },
+                  { value: 'none', label: 'none (a public client)' },
+                ]}
+                hint="How the pre-registered client proves itself at the token endpoint."
+              />
+              {authMethod === 'private_key_jwt' ? (
+                <TextArea
+                  label={s?.oauth?.has_client_secret ? 'Replace private key (PEM)' : 'Private key (PEM)'}
+                  name="client_secret"
+                  rows={6}
+                  mono
+                  value={clientSecret}
+                  onValue={setClientSecret}
+                  placeholder="-----BEGIN PRIVATE KEY-----"
+                  hint="PKCS#8 (EC, RSA or Ed25519); it signs the client assertions. Stored encrypted; never shown again."
+                />
+              ) : (
+                <TextField
+                  label={s?.oauth?.has_client_secret ? 'Replace client secret' : 'Client secret'}
+                  name="client_secret"
+                  type="password"
+                  value={clientSecret}
+                  onValue={setClientSecret}
+                  hint="Stored encrypted; never shown again."
+                />
+              )}
               <TextField
-                label={s?.oauth?.has_client_secret ? 'Replace client secret' : 'Client secret'}
-                name="client_secret"
-                type="password"
-                value={clientSecret}
-                onValue={setClientSecret}
-                hint="Stored encrypted; never shown again."
+                label="Scopes"
+                name="scopes"
+                value={scopes}
+                onValue={setScopes}
+                hint="Separated by spaces. Blank: those the server asks for, else all it supports."
               />
             </>
           )}
