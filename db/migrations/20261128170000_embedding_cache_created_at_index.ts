@@ -2,8 +2,8 @@ import type { Knex } from 'knex';
 
 /**
  * `embedding_cache` is now capped by its store: beyond the cap the oldest entries (by created_at)
- * go. The prune reads the newest entries in created_at order to find the cut, so created_at gets
- * an index; without it every prune would sort the whole table.
+ * go. The prune reads the entries newest first to find the cut; an index on created_at lets
+ * PostgreSQL read them in that order instead of sorting the whole table (as `expansion_cache`).
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('embedding_cache', (t) => {

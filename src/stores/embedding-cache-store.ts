@@ -15,12 +15,20 @@ const CHUNK = 500;
  * largest catalogs several times over (the search benchmark indexes 10,000 tools): room for
  * descriptions that change and for two models side by side around a switch, without evicting
  * texts still in use (an evicted one is embedded again at the next start, which costs provider
- * calls). At 1,536 float32 dimensions an entry is about 6 KiB, so the table stays near 300 MiB at
- * most; smaller models take proportionally less.
+ * calls). At 1,536 float32 dimensions an entry takes about 8.4 KiB on disk (6 KiB of vector, the
+ * rest row and TOAST overhead): 410 MiB at the cap, measured (bench/embedding-cache.ts); smaller
+ * models take proportionally less.
  */
 export const EMBEDDING_CACHE_MAX_ENTRIES = 50_000;
-/** New entries written between two prunes: a prune scans the created_at index, so it is not run per batch. */
+/** New entries written between two prunes: a prune reads every entry's age, so it is not run per batch. */
 const PRUNE_EVERY = 256;
+/**
+ * Entries per delete statement. A big delete (the first prune of a table that grew before the cap,
+ * a whole model after a switch) runs as several short statements: one statement for 150,000
+ * entries outlasted PostgreSQL's default 5 s statement limit (bench/embedding-cache.ts), failed,
+ * and so never shrank the table; and the embedded database serves nothing else meanwhile.
+ */
+const DELETE_CHUNK = 5_000;
 
 /** Float32 vector → little-endian bytes. */
 export function vectorToBytes(vector: Float32Array): Buffer {
@@ -92,14 +100,15 @@ export class EmbeddingCacheStore {
   async prune(): Promise<number> {
     this.prunedOnce = true;
     this.insertedSincePrune = 0;
-    const beyondCap = this.db('embedding_cache')
-      .select('content_hash')
-      .orderBy([
-        { column: 'created_at', order: 'desc' },
-        { column: 'content_hash', order: 'desc' },
-      ])
-      .offset(this.maxEntries);
-    return (await this.db('embedding_cache').whereIn('content_hash', beyondCap).delete().returning('content_hash')).length;
+    return this.deleteInChunks(() =>
+      this.db('embedding_cache')
+        .select('content_hash')
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'content_hash', order: 'desc' },
+        ])
+        .offset(this.maxEntries),
+    );
   }
 
   /**
@@ -124,7 +133,18 @@ export class EmbeddingCacheStore {
 
   /** Deletes the entries of every model but `keepModel`; returns how many went. */
   async deleteOtherModels(keepModel: string): Promise<number> {
-    return (await this.db('embedding_cache').whereNot({ model: keepModel }).delete().returning('content_hash')).length;
+    return this.deleteInChunks(() => this.db('embedding_cache').select('content_hash').whereNot({ model: keepModel }));
+  }
+
+  /** Deletes the entries `select` names (a query of content hashes), {@link DELETE_CHUNK} per statement. */
+  private async deleteInChunks(select: () => Knex.QueryBuilder): Promise<number> {
+    let deleted = 0;
+    for (;;) {
+      const chunk = select().limit(DELETE_CHUNK);
+      const n = (await this.db('embedding_cache').whereIn('content_hash', chunk).delete().returning('content_hash')).length;
+      deleted += n;
+      if (n < DELETE_CHUNK) return deleted;
+    }
   }
 
   /** Number of stored entries (of one model when given). */

@@ -122,6 +122,20 @@ describe('embedding_cache (EmbeddingCacheStore)', function () {
     expect(await capped.prune()).to.equal(0);
   });
 
+  it('deletes more entries than one delete statement takes (a grown table, a whole model)', async () => {
+    const old = Array.from({ length: 11_000 }, (_, i) => ({
+      hash: contentHash('old', `t${i}`),
+      model: 'old',
+      vector: new Float32Array([i]),
+    }));
+    await store.putMany(old);
+    expect(await new EmbeddingCacheStore(db.knex, 5_500).prune()).to.equal(5_500);
+    expect(await store.count()).to.equal(5_500);
+    await store.putMany([{ hash: contentHash('new', 'x'), model: 'new', vector: new Float32Array([1]) }]);
+    expect(await store.deleteOtherModels('new')).to.equal(5_500);
+    expect(await store.count()).to.equal(1);
+  });
+
   it('drops the other models once the active model switches to another, never on the first model or on none', async () => {
     const put = (model: string) => store.putMany([{ hash: contentHash(model, 'x'), model, vector: new Float32Array([1]) }]);
     await Promise.all(['a', 'b', 'c'].map(put));
