@@ -85,11 +85,12 @@ export function composeMcp(services: Services, config: Config, logger: Logger, o
     policy: services.toolPolicy,
   });
   // Embeddings and LLM description expansions of tool texts persist in the database (by content
-  // hash), so a restart neither re-embeds nor re-expands a text it has seen.
+  // hash), so a restart neither re-embeds nor re-expands a text it has seen. Both are capped.
+  const embeddingCache = new EmbeddingCacheStore(services.db.knex);
   const search = new ToolSearch({
     ...searchOptions,
     logger,
-    cache: new EmbeddingCacheStore(services.db.knex),
+    cache: embeddingCache,
     expansionCache: new ExpansionCacheStore(services.db.knex),
   });
   const index = new GatewayToolIndex(search, services.bundleRegistry, services.catalog, bundle.views);
@@ -110,8 +111,23 @@ export function composeMcp(services: Services, config: Config, logger: Logger, o
     logger,
   });
   // The active embedding provider, now and after every change of the AI provider configurations
-  // (on any instance: the change is announced on the bus, which also delivers here).
-  core.onClose(services.aiProviders.watchEmbedder((embedder) => search.setEmbedder(embedder)));
+  // (on any instance: the change is announced on the bus, which also delivers here). A switch to
+  // another model drops the old model's cached vectors, in the background (the store says why
+  // that is safe with several instances).
+  core.onClose(
+    services.aiProviders.watchEmbedder((embedder) => {
+      search.setEmbedder(embedder);
+      const model = embedder?.model ?? null;
+      embeddingCache.followActiveModel(model)?.then(
+        (deleted) => logger.info({ model, deleted }, 'tool search: cached embeddings of other models deleted'),
+        (err: unknown) =>
+          logger.warn(
+            { reason: err instanceof Error ? err.message.slice(0, 200) : 'unknown' },
+            'tool search: cached embeddings of other models not deleted; the cap bounds them',
+          ),
+      );
+    }),
+  );
   // On unless TOOLGATE_SEARCH_LLM_EXPANSION=false: while an LLM provider is active it expands each
   // tool text once per model (by content hash, kept in the database, in the background) with
   // wording for keyword search; the client is resolved per batch.

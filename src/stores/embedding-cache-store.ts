@@ -10,6 +10,25 @@ export interface DbEmbeddingCacheRow {
 
 /** Hashes per statement (well under PostgreSQL's 65,535 bind parameters). */
 const CHUNK = 500;
+/**
+ * Entries kept by default. Every distinct tool text is one entry per model, so the cap holds the
+ * largest catalogs several times over (the search benchmark indexes 10,000 tools): room for
+ * descriptions that change and for two models side by side around a switch, without evicting
+ * texts still in use (an evicted one is embedded again at the next start, which costs provider
+ * calls). At 1,536 float32 dimensions an entry takes about 8.4 KiB on disk (6 KiB of vector, the
+ * rest row and TOAST overhead): 410 MiB at the cap, measured (bench/embedding-cache.ts); smaller
+ * models take proportionally less.
+ */
+export const EMBEDDING_CACHE_MAX_ENTRIES = 50_000;
+/** New entries written between two prunes: a prune reads every entry's age, so it is not run per batch. */
+const PRUNE_EVERY = 256;
+/**
+ * Entries per delete statement. A big delete (the first prune of a table that grew before the cap,
+ * a whole model after a switch) runs as several short statements: one statement for 150,000
+ * entries outlasted PostgreSQL's default 5 s statement limit (bench/embedding-cache.ts), failed,
+ * and so never shrank the table; and the embedded database serves nothing else meanwhile.
+ */
+const DELETE_CHUNK = 5_000;
 
 /** Float32 vector → little-endian bytes. */
 export function vectorToBytes(vector: Float32Array): Buffer {
@@ -28,13 +47,24 @@ export function bytesToVector(bytes: Uint8Array): Float32Array {
 
 /**
  * Persistence of tool-text embeddings by content hash (the search's `EmbeddingCache`). Writes
- * never overwrite: the same hash always means the same model and text.
+ * never overwrite: the same hash always means the same model and text. Bounded like the expansion
+ * cache: beyond `maxEntries` the oldest entries go (checked on the first write and every few
+ * hundred new entries after, from the search's background batches), and when the active model
+ * changes the other models' entries go once ({@link followActiveModel}).
  */
 export class EmbeddingCacheStore {
-  constructor(private readonly db: Knex | Knex.Transaction) {}
+  private insertedSincePrune = 0;
+  private prunedOnce = false;
+  /** The last non-null model {@link followActiveModel} was told of. */
+  private activeModel: string | undefined;
+
+  constructor(
+    private readonly db: Knex | Knex.Transaction,
+    private readonly maxEntries = EMBEDDING_CACHE_MAX_ENTRIES,
+  ) {}
 
   with(trx: Knex.Transaction): EmbeddingCacheStore {
-    return new EmbeddingCacheStore(trx);
+    return new EmbeddingCacheStore(trx, this.maxEntries);
   }
 
   /** The stored vectors among `hashes`. */
@@ -50,7 +80,7 @@ export class EmbeddingCacheStore {
     return out;
   }
 
-  /** Stores vectors; hashes already stored are left alone. */
+  /** Stores vectors; hashes already stored are left alone. May prune the oldest beyond the cap. */
   async putMany(entries: readonly { hash: string; model: string; vector: Float32Array }[]): Promise<void> {
     for (let i = 0; i < entries.length; i += CHUNK) {
       const rows = entries.slice(i, i + CHUNK).map((e) => ({
@@ -59,13 +89,62 @@ export class EmbeddingCacheStore {
         dimensions: e.vector.length,
         vector: vectorToBytes(e.vector),
       }));
-      if (rows.length) await this.db('embedding_cache').insert(rows).onConflict('content_hash').ignore();
+      if (!rows.length) continue;
+      const inserted = await this.db('embedding_cache').insert(rows).onConflict('content_hash').ignore().returning('content_hash');
+      this.insertedSincePrune += inserted.length;
     }
+    if (this.insertedSincePrune > 0 && (!this.prunedOnce || this.insertedSincePrune >= PRUNE_EVERY)) await this.prune();
+  }
+
+  /** Deletes the oldest entries beyond the cap (whatever their model); returns how many went. */
+  async prune(): Promise<number> {
+    this.prunedOnce = true;
+    this.insertedSincePrune = 0;
+    return this.deleteInChunks(() =>
+      this.db('embedding_cache')
+        .select('content_hash')
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'content_hash', order: 'desc' },
+        ])
+        .offset(this.maxEntries),
+    );
+  }
+
+  /**
+   * Told the active embedding model (null: none) each time the provider configuration is read.
+   * When it changes from one model to another, starts deleting every other model's entries and
+   * returns that work (the caller leaves it running in the background and logs its outcome);
+   * otherwise returns undefined. The first model told of deletes nothing: what a restart finds is
+   * left to the cap, and so is a model that goes away without a successor (null).
+   *
+   * Safe with several instances on one database: the rows are only a cache. An instance that has
+   * not heard of the switch yet keeps its vectors in memory; what it writes for the old model after
+   * the delete stays until the cap evicts it, and a text it must read back is embedded again with
+   * the old model (provider calls, no wrong result). It hears of the switch moments later (the
+   * change bus), or reads the new model when it starts.
+   */
+  followActiveModel(model: string | null): Promise<number> | undefined {
+    if (model === null) return undefined;
+    const previous = this.activeModel;
+    this.activeModel = model;
+    return previous === undefined || previous === model ? undefined : this.deleteOtherModels(model);
   }
 
   /** Deletes the entries of every model but `keepModel`; returns how many went. */
   async deleteOtherModels(keepModel: string): Promise<number> {
-    return (await this.db('embedding_cache').whereNot({ model: keepModel }).delete().returning('content_hash')).length;
+    return this.deleteInChunks(() => this.db('embedding_cache').select('content_hash').whereNot({ model: keepModel }));
+  }
+
+  /** Deletes the entries `select` names (a query of content hashes), {@link DELETE_CHUNK} per statement. */
+  private async deleteInChunks(select: () => Knex.QueryBuilder): Promise<number> {
+    let deleted = 0;
+    for (;;) {
+      const chunk = select().limit(DELETE_CHUNK);
+      const n = (await this.db('embedding_cache').whereIn('content_hash', chunk).delete().returning('content_hash')).length;
+      deleted += n;
+      if (n < DELETE_CHUNK) return deleted;
+    }
   }
 
   /** Number of stored entries (of one model when given). */

@@ -239,5 +239,28 @@ describe('/mcp/gateway with the MCP SDK client', () => {
         await closeClient(c);
       }
     });
+
+    it('drops the cached embeddings of the previous model once another embedding model becomes active', async () => {
+      const search = t.server.mcp.search;
+      const knex = t.server.services.db.knex;
+      const modelCount = async (model: string) =>
+        Number((await knex('embedding_cache').where({ model }).count<{ n: string | number }[]>({ n: '*' }))[0]!.n);
+      const before = search.embeddingStatus().model!;
+      expect(await modelCount(before)).to.be.greaterThan(0);
+      const created = await t.owner.post('/api/v1/settings/providers', {
+        provider_type: 'embedding',
+        provider: 'openai',
+        model: 'hash-64-next',
+        endpoint: embeddings.url,
+        api_key: 'sk-test-embeddings',
+        is_active: true,
+      });
+      expect(created.status).to.equal(201);
+      await waitFor('the new embedder', () => ![null, before].includes(search.embeddingStatus().model));
+      await search.whenEmbedded();
+      const after = search.embeddingStatus().model!;
+      await waitFor('the old model to go', async () => (await modelCount(before)) === 0);
+      expect(await modelCount(after)).to.be.greaterThan(0);
+    });
   });
 });

@@ -96,6 +96,61 @@ describe('embedding_cache (EmbeddingCacheStore)', function () {
     expect(await store.count()).to.equal(1);
   });
 
+  it('is bounded: beyond its cap the oldest entries go (any model), on the first write and then every few hundred', async () => {
+    const old = Array.from({ length: 30 }, (_, i) => ({
+      content_hash: contentHash(i % 2 ? 'm' : 'other', `old${i}`),
+      model: i % 2 ? 'm' : 'other',
+      dimensions: 1,
+      vector: vectorToBytes(new Float32Array([i])),
+      created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)),
+    }));
+    await db.knex('embedding_cache').insert(old);
+    const capped = new EmbeddingCacheStore(db.knex, 20);
+    const fresh = Array.from({ length: 5 }, (_, i) => ({ hash: contentHash('m', `new${i}`), model: 'm', vector: new Float32Array([i]) }));
+    await capped.putMany(fresh);
+    expect(await capped.count()).to.equal(20);
+    expect((await capped.getMany(fresh.map((e) => e.hash))).size, 'the newest stay').to.equal(5);
+    // Of the 30 old entries the 15 newest stay: the 15 oldest (created first) went.
+    const kept = await capped.getMany(old.map((r) => r.content_hash));
+    expect([...kept.values()].map((v) => v[0]).sort((a, b) => a! - b!)).to.deep.equal(Array.from({ length: 15 }, (_, i) => i + 15));
+    // Later writes prune only once enough new entries have come in (a prune scans the index).
+    await capped.putMany([{ hash: contentHash('m', 'one more'), model: 'm', vector: new Float32Array([1]) }]);
+    expect(await capped.count()).to.equal(21);
+    const many = Array.from({ length: 300 }, (_, i) => ({ hash: contentHash('m', `many${i}`), model: 'm', vector: new Float32Array([i]) }));
+    await capped.putMany(many);
+    expect(await capped.count()).to.equal(20);
+    expect(await capped.prune()).to.equal(0);
+  });
+
+  it('deletes more entries than one delete statement takes (a grown table, a whole model)', async () => {
+    const old = Array.from({ length: 11_000 }, (_, i) => ({
+      hash: contentHash('old', `t${i}`),
+      model: 'old',
+      vector: new Float32Array([i]),
+    }));
+    await store.putMany(old);
+    expect(await new EmbeddingCacheStore(db.knex, 5_500).prune()).to.equal(5_500);
+    expect(await store.count()).to.equal(5_500);
+    await store.putMany([{ hash: contentHash('new', 'x'), model: 'new', vector: new Float32Array([1]) }]);
+    expect(await store.deleteOtherModels('new')).to.equal(5_500);
+    expect(await store.count()).to.equal(1);
+  });
+
+  it('drops the other models once the active model switches to another, never on the first model or on none', async () => {
+    const put = (model: string) => store.putMany([{ hash: contentHash(model, 'x'), model, vector: new Float32Array([1]) }]);
+    await Promise.all(['a', 'b', 'c'].map(put));
+    const follower = new EmbeddingCacheStore(db.knex);
+    expect(follower.followActiveModel(null), 'no model').to.equal(undefined);
+    expect(follower.followActiveModel('a'), 'the first model (a restart)').to.equal(undefined);
+    expect(follower.followActiveModel('a'), 'the same model').to.equal(undefined);
+    expect(follower.followActiveModel(null), 'the model went away').to.equal(undefined);
+    expect(await store.count()).to.equal(3);
+    expect(await follower.followActiveModel('b'), 'a -> (none) -> b').to.equal(2);
+    expect(await store.count('b')).to.equal(1);
+    expect(await store.count()).to.equal(1);
+    expect(follower.followActiveModel('b')).to.equal(undefined);
+  });
+
   describe('as the cache of ToolSearch', () => {
     let server: EmbeddingServer;
     before(async () => {
