@@ -7,12 +7,15 @@
  * and the throughput. If the user time per call is steady while the total is not, the variance is
  * in the kernel (network, scheduling); if the PostgreSQL server's CPU moves with it, the database
  * competes for the gateway's core.
+ * SPLIT_PIN_POSTGRES=<core>: pins every `postgres` process (server and backends; new backends inherit
+ * it from the server) to that core first, to see whether the database preempts the gateway on its
+ * own core (0): with 1, the database shares the upstream's and the load client's core instead.
  * Usage: npx tsx bench/steadiness-split.ts
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { echoBundleTarget, startProcess } from './harness.js';
+import { echoBundleTarget, pin, startProcess } from './harness.js';
 import { closedLoop } from './load.js';
 import { benchNodeFlags, gatewayEntry } from './production-flags.js';
 
@@ -35,28 +38,35 @@ function switches(pid: number): { voluntary: number; involuntary: number } {
   };
 }
 
-/** CPU seconds of every process named `postgres` (the server and its backends). */
-function postgresSeconds(): number {
-  let total = 0;
+/** Every process named `postgres` (the server and its backends) with its CPU seconds. */
+function postgresProcesses(): { pid: number; seconds: number }[] {
+  const out: { pid: number; seconds: number }[] = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (!stat.includes('(postgres)')) continue;
       const f = stat.split(') ')[1]!.split(' ');
-      total += (Number(f[11]) + Number(f[12])) / TICK;
+      out.push({ pid: Number(entry), seconds: (Number(f[11]) + Number(f[12])) / TICK });
     } catch {
       // the process ended meanwhile
     }
   }
-  return total;
+  return out;
 }
+
+const postgresSeconds = (): number => postgresProcesses().reduce((a, p) => a + p.seconds, 0);
+
+const PIN_POSTGRES = process.env.SPLIT_PIN_POSTGRES;
+if (PIN_POSTGRES !== undefined) for (const p of postgresProcesses()) pin(p.pid, Number(PIN_POSTGRES));
 
 const upstream = await startProcess(['--import', 'tsx', path.join(HERE, 'upstream.ts')], 1);
 const gateway = await startProcess([...benchNodeFlags(), gatewayEntry(), String(upstream.info.port)], 0, { ipc: true });
 try {
   const pid = gateway.child.pid!;
   const target = await echoBundleTarget(gateway.info, 32, 'steadiness-split');
+  // The gateway's own backends started after the server was pinned: pin them too.
+  if (PIN_POSTGRES !== undefined) for (const p of postgresProcesses()) pin(p.pid, Number(PIN_POSTGRES));
   for (const clients of [8, 32]) await closedLoop(target, clients, 2000);
   const rows = [];
   for (let t = 0; t < TRIALS; t++) {
