@@ -21,12 +21,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fuse, type FusionMethod } from '../../src/search/fusion.js';
 import { KeywordIndex, type RankedHit } from '../../src/search/keyword-index.js';
-import { embeddingText, toToolDocument, type ToolDocument } from '../../src/search/tool-document.js';
+import { embeddingText, type ToolDocument } from '../../src/search/tool-document.js';
 import { createLogger } from '../../src/logger.js';
 import { DEFAULT_FUSION, ToolSearch } from '../../src/search/tool-search.js';
 import { VectorIndex } from '../../src/search/vector-index.js';
 import { resultsDir } from '../harness.js';
-import { fnv1a, loadParaphrases, paraphraseSplit, type LabelledQuery } from './paraphrase-set.js';
+import { devSplit, loadLabelledSet } from './labelled-set.js';
+import { loadParaphrases, paraphraseSplit, type LabelledQuery } from './paraphrase-set.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
@@ -54,13 +55,6 @@ function quality(queries: LabelledQuery[], rank: (q: LabelledQuery, i: number) =
     if (pos >= 0) mrr += 1 / (pos + 1);
   });
   return { recall_at_1: round(r1 / n), recall_at_5: round(r5 / n), mrr_at_10: round(mrr / n), queries: n };
-}
-
-/** The dev half of queries.json, as bench/search/run.ts splits it. */
-function devSplit(queries: LabelledQuery[]): (i: number) => boolean {
-  const order = queries.map((q, i) => ({ h: fnv1a(`split:${q.query}`), i })).sort((a, b) => a.h - b.h || a.i - b.i);
-  const dev = new Set(order.filter((_x, j) => j % 2 === 0).map((x) => x.i));
-  return (i) => dev.has(i);
 }
 
 interface Encoder {
@@ -104,19 +98,8 @@ function normalize(v: number[]): Float32Array {
 }
 
 async function main(): Promise<void> {
-  const tools = (JSON.parse(fs.readFileSync(path.join(HERE, 'tools.json'), 'utf8')) as { tools: any[] }).tools;
-  const docs = tools.map((t) =>
-    toToolDocument({
-      id: `${t.server}/${t.name}`,
-      name: t.name,
-      title: t.title ?? null,
-      description: t.description,
-      serverName: t.server,
-      inputSchema: t.inputSchema,
-    }),
-  );
-  const queries = JSON.parse(fs.readFileSync(path.join(HERE, 'queries.json'), 'utf8')) as LabelledQuery[];
-  const isDev = devSplit(queries);
+  const { docs, queries } = loadLabelledSet(HERE);
+  const { isDev } = devSplit(queries);
   const paraphrases = loadParaphrases(HERE, new Set(docs.map((d) => d.id)));
   const { isTuning } = paraphraseSplit(paraphrases);
   const keyword = new KeywordIndex();

@@ -38,11 +38,12 @@ import { createLogger } from '../../src/logger.js';
 import type { Embedder } from '../../src/search/embedding.js';
 import { fuse, type FusionMethod } from '../../src/search/fusion.js';
 import { DEFAULT_BOOSTS, KeywordIndex, type KeywordIndexOptions, type RankedHit } from '../../src/search/keyword-index.js';
-import { embeddingText, toToolDocument, type ToolDocument } from '../../src/search/tool-document.js';
+import { embeddingText, type ToolDocument } from '../../src/search/tool-document.js';
 import { DEFAULT_FUSION, ToolSearch } from '../../src/search/tool-search.js';
 import { VectorIndex } from '../../src/search/vector-index.js';
 import { defaultWordVectors } from '../../src/search/word-vectors.js';
-import { loadParaphrases, paraphraseSplit } from './paraphrase-set.js';
+import { devSplit, loadLabelledSet } from './labelled-set.js';
+import { loadParaphrases, paraphraseSplit, type LabelledQuery } from './paraphrase-set.js';
 import { sifCost, sifExperiment } from './sif-experiment.js';
 import { hashedEmbedding, openAiEmbedder, startEmbeddingServer, type EmbeddingServer } from '../../test/helpers/embedding-server.js';
 
@@ -56,61 +57,7 @@ const logger = createLogger({ logLevel: 'silent' });
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
 
-interface HarvestedTool {
-  server: string;
-  name: string;
-  title?: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-}
-interface LabelledQuery {
-  query: string;
-  /** `server/name` of the tools that answer the query (usually one). */
-  expected: string[];
-}
-
 const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
-const keyOf = (t: { server: string; name: string }) => `${t.server}/${t.name}`;
-
-/** FNV-1a, 32 bits: a fixed, content-based shuffle for the dev / held-out split. */
-function fnv1a(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h >>> 0;
-}
-
-/**
- * Splits the labelled queries in two halves: sorted by a hash of the query text, alternately dev
- * and held-out. Every choice of this benchmark (synonym weight, prefix length, fusion) is made on
- * the dev half; the held-out half only reports.
- */
-function devSplit(queries: LabelledQuery[]): { isDev: (i: number) => boolean } {
-  const order = queries.map((q, i) => ({ h: fnv1a(`split:${q.query}`), i })).sort((a, b) => a.h - b.h || a.i - b.i);
-  const dev = new Set(order.filter((_x, j) => j % 2 === 0).map((x) => x.i));
-  return { isDev: (i) => dev.has(i) };
-}
-
-function loadSet(): { docs: ToolDocument[]; queries: LabelledQuery[] } {
-  const tools = (JSON.parse(fs.readFileSync(path.join(HERE, 'tools.json'), 'utf8')) as { tools: HarvestedTool[] }).tools;
-  const queries = JSON.parse(fs.readFileSync(path.join(HERE, 'queries.json'), 'utf8')) as LabelledQuery[];
-  const docs = tools.map((t) =>
-    toToolDocument({
-      id: keyOf(t),
-      name: t.name,
-      title: t.title ?? null,
-      description: t.description,
-      serverName: t.server,
-      inputSchema: t.inputSchema,
-    }),
-  );
-  const ids = new Set(docs.map((d) => d.id));
-  for (const q of queries)
-    for (const e of q.expected) if (!ids.has(e)) throw new Error(`queries.json: "${q.query}" expects unknown tool ${e}`);
-  return { docs, queries };
-}
 
 interface Quality {
   recall_at_1: number;
@@ -194,7 +141,7 @@ function syntheticCatalog(docs: ToolDocument[], servers = 200, perServer = 50): 
 
 async function main(): Promise<void> {
   const started = Date.now();
-  const { docs, queries } = loadSet();
+  const { docs, queries } = loadLabelledSet(HERE);
   const servers = new Set(docs.map((d) => d.serverName));
   console.log(`labelled set: ${docs.length} tools from ${servers.size} servers, ${queries.length} queries`);
   const results: Record<string, unknown> = {

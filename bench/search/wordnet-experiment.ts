@@ -11,10 +11,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stemmer } from 'stemmer';
 import { KeywordIndex, type KeywordIndexOptions } from '../../src/search/keyword-index.js';
-import { toToolDocument } from '../../src/search/tool-document.js';
 import { pluralStem } from '../../src/search/tokenizer.js';
 import { resultsDir } from '../harness.js';
-import { fnv1a, loadParaphrases, paraphraseSplit, type LabelledQuery } from './paraphrase-set.js';
+import { devSplit, loadLabelledSet } from './labelled-set.js';
+import { loadParaphrases, paraphraseSplit, type LabelledQuery } from './paraphrase-set.js';
 import { WordNet, wordNetThesaurus, type WordNetOptions } from './wordnet-thesaurus.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -46,20 +46,8 @@ function quality(queries: LabelledQuery[], rank: (q: string) => string[], subset
 }
 
 function main(): void {
-  const tools = (JSON.parse(fs.readFileSync(path.join(HERE, 'tools.json'), 'utf8')) as { tools: any[] }).tools;
-  const docs = tools.map((t) =>
-    toToolDocument({
-      id: `${t.server}/${t.name}`,
-      name: t.name,
-      title: t.title ?? null,
-      description: t.description,
-      serverName: t.server,
-      inputSchema: t.inputSchema,
-    }),
-  );
-  const queries = JSON.parse(fs.readFileSync(path.join(HERE, 'queries.json'), 'utf8')) as LabelledQuery[];
-  const order = queries.map((q, i) => ({ h: fnv1a(`split:${q.query}`), i })).sort((a, b) => a.h - b.h || a.i - b.i);
-  const dev = new Set(order.filter((_x, j) => j % 2 === 0).map((x) => x.i));
+  const { docs, queries } = loadLabelledSet(HERE);
+  const { isDev } = devSplit(queries);
   const paraphrases = loadParaphrases(HERE, new Set(docs.map((d) => d.id)));
   const { isTuning } = paraphraseSplit(paraphrases);
 
@@ -72,8 +60,8 @@ function main(): void {
     for (const d of docs) index.upsert(d);
     const rank = (q: string) => index.search(q, { limit: 10 }).map((h) => h.id);
     return {
-      queries_dev: quality(queries, rank, (i) => dev.has(i)),
-      queries_held_out: quality(queries, rank, (i) => !dev.has(i)),
+      queries_dev: quality(queries, rank, isDev),
+      queries_held_out: quality(queries, rank, (i) => !isDev(i)),
       paraphrases_tuning: quality(paraphrases, rank, isTuning),
       paraphrases_held_out: quality(paraphrases, rank, (i) => !isTuning(i)),
     };
