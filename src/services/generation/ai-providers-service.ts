@@ -97,14 +97,7 @@ export class AiProvidersService {
    * here too). The tool search uses it to pick up a new active provider. Returns the stop.
    */
   watchEmbedder(apply: (embedder: EmbeddingClient | null) => void): () => void {
-    const refresh = (): Promise<void> =>
-      this.embedder().then(apply, (err: unknown) =>
-        this.deps.logger.warn({ reason: err instanceof Error ? err.message.slice(0, 200) : 'unknown' }, 'tool search: no embedder'),
-      );
-    void refresh();
-    return this.deps.bus.subscribe((m) => {
-      if (m.kind === 'ai_providers') return refresh();
-    });
+    return this.watch(() => this.embedder(), apply, 'tool search: no embedder');
   }
 
   /**
@@ -114,15 +107,31 @@ export class AiProvidersService {
    * Returns the stop.
    */
   watchLlmModel(apply: (model: string | null) => void): () => void {
-    const refresh = (): Promise<void> =>
-      this.deps.store.findActive('llm').then(
-        (row) => apply(row ? row.model : null),
-        (err: unknown) =>
-          this.deps.logger.warn(
-            { reason: err instanceof Error ? err.message.slice(0, 200) : 'unknown' },
-            'tool search: no LLM for description expansion',
-          ),
+    return this.watch(
+      () => this.deps.store.findActive('llm').then((row) => (row ? row.model : null)),
+      apply,
+      'tool search: no LLM for description expansion',
+    );
+  }
+
+  /**
+   * Reads now and after every change of the configurations, and applies only the newest read: two
+   * changes in quick succession start two reads that may finish in either order, and the older
+   * one must not undo the newer (a stale embedder, or its model's cached vectors deleted).
+   */
+  private watch<T>(read: () => Promise<T>, apply: (value: T) => void, failure: string): () => void {
+    let latest = 0;
+    const refresh = (): Promise<void> => {
+      const n = ++latest;
+      return read().then(
+        (value) => {
+          if (n === latest) apply(value);
+        },
+        (err: unknown) => {
+          if (n === latest) this.deps.logger.warn({ reason: err instanceof Error ? err.message.slice(0, 200) : 'unknown' }, failure);
+        },
       );
+    };
     void refresh();
     return this.deps.bus.subscribe((m) => {
       if (m.kind === 'ai_providers') return refresh();
