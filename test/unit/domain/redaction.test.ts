@@ -62,6 +62,18 @@ describe('secret and personal-data redaction', () => {
     expect(mayContainSecret('2026-11-28 x-ray ox-bow xo-x gl-pat')).to.equal(false);
   });
 
+  it('finds every secret after a long run of each scanned character, and nothing in the runs alone', () => {
+    for (const ch of ['A', 'K', 'k', 'J', '_', '-', 'x', 'g']) {
+      const run = ch.repeat(1000);
+      expect(mayContainSecret(run), `a run of ${ch}`).to.equal(false);
+      for (const [kind, secret] of SECRETS) {
+        const text = `${run} ${secret} ${run}`;
+        expect(mayContainSecret(text), `${kind} after a run of ${ch}`).to.equal(true);
+        expect(secrets.redactText(text).count, `${kind} after a run of ${ch}`).to.equal(1);
+      }
+    }
+  });
+
   it('redacts a private key block cut short to the end of the text', () => {
     const r = secrets.redactText(['key: -----BEGIN PRIVATE', ' KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC'].join(''));
     expect(r).to.deep.equal({ value: 'key: [REDACTED:private_key]', count: 1 });
