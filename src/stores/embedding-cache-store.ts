@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { ContentCacheBound } from './content-cache-bound.js';
 
 export interface DbEmbeddingCacheRow {
   content_hash: string;
@@ -8,8 +9,6 @@ export interface DbEmbeddingCacheRow {
   created_at: Date;
 }
 
-/** Hashes per statement (well under PostgreSQL's 65,535 bind parameters). */
-const CHUNK = 500;
 /**
  * Entries kept by default. Every distinct tool text is one entry per model, so the cap holds the
  * largest catalogs several times over (the search benchmark indexes 10,000 tools): room for
@@ -20,15 +19,6 @@ const CHUNK = 500;
  * models take proportionally less.
  */
 export const EMBEDDING_CACHE_MAX_ENTRIES = 50_000;
-/** New entries written between two prunes: a prune reads every entry's age, so it is not run per batch. */
-const PRUNE_EVERY = 256;
-/**
- * Entries per delete statement. A big delete (the first prune of a table that grew before the cap,
- * a whole model after a switch) runs as several short statements: one statement for 150,000
- * entries outlasted PostgreSQL's default 5 s statement limit (bench/embedding-cache.ts), failed,
- * and so never shrank the table; and the embedded database serves nothing else meanwhile.
- */
-const DELETE_CHUNK = 5_000;
 
 /** Float32 vector → little-endian bytes. */
 export function vectorToBytes(vector: Float32Array): Buffer {
@@ -53,62 +43,41 @@ export function bytesToVector(bytes: Uint8Array): Float32Array {
  * changes the other models' entries go once ({@link followActiveModel}).
  */
 export class EmbeddingCacheStore {
-  private insertedSincePrune = 0;
-  private prunedOnce = false;
+  private readonly bound: ContentCacheBound;
   /** The last non-null model {@link followActiveModel} was told of. */
   private activeModel: string | undefined;
 
   constructor(
     private readonly db: Knex | Knex.Transaction,
-    private readonly maxEntries = EMBEDDING_CACHE_MAX_ENTRIES,
-  ) {}
+    maxEntries = EMBEDDING_CACHE_MAX_ENTRIES,
+  ) {
+    this.bound = new ContentCacheBound('embedding_cache', maxEntries);
+  }
 
   with(trx: Knex.Transaction): EmbeddingCacheStore {
-    return new EmbeddingCacheStore(trx, this.maxEntries);
+    return new EmbeddingCacheStore(trx, this.bound.maxEntries);
   }
 
   /** The stored vectors among `hashes`. */
   async getMany(hashes: readonly string[]): Promise<Map<string, Float32Array>> {
-    const out = new Map<string, Float32Array>();
-    const unique = [...new Set(hashes)];
-    for (let i = 0; i < unique.length; i += CHUNK) {
-      const rows: Pick<DbEmbeddingCacheRow, 'content_hash' | 'vector'>[] = await this.db('embedding_cache')
-        .select('content_hash', 'vector')
-        .whereIn('content_hash', unique.slice(i, i + CHUNK));
-      for (const row of rows) out.set(row.content_hash, bytesToVector(row.vector));
-    }
-    return out;
+    const rows = await this.bound.getMany<Pick<DbEmbeddingCacheRow, 'content_hash' | 'vector'>>(this.db, hashes, [
+      'content_hash',
+      'vector',
+    ]);
+    return new Map(rows.map((row) => [row.content_hash, bytesToVector(row.vector)]));
   }
 
   /** Stores vectors; hashes already stored are left alone. May prune the oldest beyond the cap. */
   async putMany(entries: readonly { hash: string; model: string; vector: Float32Array }[]): Promise<void> {
-    for (let i = 0; i < entries.length; i += CHUNK) {
-      const rows = entries.slice(i, i + CHUNK).map((e) => ({
-        content_hash: e.hash,
-        model: e.model,
-        dimensions: e.vector.length,
-        vector: vectorToBytes(e.vector),
-      }));
-      if (!rows.length) continue;
-      const inserted = await this.db('embedding_cache').insert(rows).onConflict('content_hash').ignore().returning('content_hash');
-      this.insertedSincePrune += inserted.length;
-    }
-    if (this.insertedSincePrune > 0 && (!this.prunedOnce || this.insertedSincePrune >= PRUNE_EVERY)) await this.prune();
+    await this.bound.insert(
+      this.db,
+      entries.map((e) => ({ content_hash: e.hash, model: e.model, dimensions: e.vector.length, vector: vectorToBytes(e.vector) })),
+    );
   }
 
   /** Deletes the oldest entries beyond the cap (whatever their model); returns how many went. */
-  async prune(): Promise<number> {
-    this.prunedOnce = true;
-    this.insertedSincePrune = 0;
-    return this.deleteInChunks(() =>
-      this.db('embedding_cache')
-        .select('content_hash')
-        .orderBy([
-          { column: 'created_at', order: 'desc' },
-          { column: 'content_hash', order: 'desc' },
-        ])
-        .offset(this.maxEntries),
-    );
+  prune(): Promise<number> {
+    return this.bound.prune(this.db);
   }
 
   /**
@@ -132,19 +101,8 @@ export class EmbeddingCacheStore {
   }
 
   /** Deletes the entries of every model but `keepModel`; returns how many went. */
-  async deleteOtherModels(keepModel: string): Promise<number> {
-    return this.deleteInChunks(() => this.db('embedding_cache').select('content_hash').whereNot({ model: keepModel }));
-  }
-
-  /** Deletes the entries `select` names (a query of content hashes), {@link DELETE_CHUNK} per statement. */
-  private async deleteInChunks(select: () => Knex.QueryBuilder): Promise<number> {
-    let deleted = 0;
-    for (;;) {
-      const chunk = select().limit(DELETE_CHUNK);
-      const n = (await this.db('embedding_cache').whereIn('content_hash', chunk).delete().returning('content_hash')).length;
-      deleted += n;
-      if (n < DELETE_CHUNK) return deleted;
-    }
+  deleteOtherModels(keepModel: string): Promise<number> {
+    return this.bound.deleteInChunks(this.db, () => this.db('embedding_cache').select('content_hash').whereNot({ model: keepModel }));
   }
 
   /** Number of stored entries (of one model when given). */

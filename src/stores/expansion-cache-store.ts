@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { ContentCacheBound } from './content-cache-bound.js';
 
 export interface DbExpansionCacheRow {
   content_hash: string;
@@ -6,15 +7,11 @@ export interface DbExpansionCacheRow {
   created_at: Date;
 }
 
-/** Hashes per statement (well under PostgreSQL's 65,535 bind parameters). */
-const CHUNK = 500;
 /**
  * Entries kept by default: several times the tools of a large deployment (the search benchmark
  * indexes 10,000), at most a few hundred bytes each, so the table stays in the tens of MiB.
  */
 export const EXPANSION_CACHE_MAX_ENTRIES = 50_000;
-/** New entries written between two prunes: a prune scans the index, so it is not run per batch. */
-const PRUNE_EVERY = 256;
 
 /**
  * Persistence of the tool search's description expansions by content hash (the search's
@@ -24,50 +21,35 @@ const PRUNE_EVERY = 256;
  * entries after), and an evicted text that is still in use is simply expanded again.
  */
 export class ExpansionCacheStore {
-  private insertedSincePrune = 0;
-  private prunedOnce = false;
+  private readonly bound: ContentCacheBound;
 
   constructor(
     private readonly db: Knex | Knex.Transaction,
-    private readonly maxEntries = EXPANSION_CACHE_MAX_ENTRIES,
-  ) {}
+    maxEntries = EXPANSION_CACHE_MAX_ENTRIES,
+  ) {
+    this.bound = new ContentCacheBound('expansion_cache', maxEntries);
+  }
 
   /** The stored expansions among `hashes`. */
   async getMany(hashes: readonly string[]): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
-    const unique = [...new Set(hashes)];
-    for (let i = 0; i < unique.length; i += CHUNK) {
-      const rows: Pick<DbExpansionCacheRow, 'content_hash' | 'expansion'>[] = await this.db('expansion_cache')
-        .select('content_hash', 'expansion')
-        .whereIn('content_hash', unique.slice(i, i + CHUNK));
-      for (const row of rows) out.set(row.content_hash, row.expansion);
-    }
-    return out;
+    const rows = await this.bound.getMany<Pick<DbExpansionCacheRow, 'content_hash' | 'expansion'>>(this.db, hashes, [
+      'content_hash',
+      'expansion',
+    ]);
+    return new Map(rows.map((row) => [row.content_hash, row.expansion]));
   }
 
   /** Stores expansions; hashes already stored are left alone. May prune the oldest beyond the cap. */
   async putMany(entries: readonly { hash: string; text: string }[]): Promise<void> {
-    for (let i = 0; i < entries.length; i += CHUNK) {
-      const rows = entries.slice(i, i + CHUNK).map((e) => ({ content_hash: e.hash, expansion: e.text }));
-      if (!rows.length) continue;
-      const inserted = await this.db('expansion_cache').insert(rows).onConflict('content_hash').ignore().returning('content_hash');
-      this.insertedSincePrune += inserted.length;
-    }
-    if (this.insertedSincePrune > 0 && (!this.prunedOnce || this.insertedSincePrune >= PRUNE_EVERY)) await this.prune();
+    await this.bound.insert(
+      this.db,
+      entries.map((e) => ({ content_hash: e.hash, expansion: e.text })),
+    );
   }
 
   /** Deletes the oldest entries beyond the cap; returns how many went. */
-  async prune(): Promise<number> {
-    this.prunedOnce = true;
-    this.insertedSincePrune = 0;
-    const beyondCap = this.db('expansion_cache')
-      .select('content_hash')
-      .orderBy([
-        { column: 'created_at', order: 'desc' },
-        { column: 'content_hash', order: 'desc' },
-      ])
-      .offset(this.maxEntries);
-    return (await this.db('expansion_cache').whereIn('content_hash', beyondCap).delete().returning('content_hash')).length;
+  prune(): Promise<number> {
+    return this.bound.prune(this.db);
   }
 
   /** Number of stored entries. */
